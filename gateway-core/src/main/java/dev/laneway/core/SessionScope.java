@@ -1,0 +1,43 @@
+package dev.laneway.core;
+
+import java.util.Objects;
+
+/**
+ * How inbound messages map to session keys (spec section 1).
+ *
+ * @param dm    {@code per-peer} (one session per DM peer) or {@code main} (all DMs share one)
+ * @param group {@code thread}, {@code chat} or {@code sender}
+ */
+public record SessionScope(DmScope dm, GroupScope group) {
+
+    public static final SessionScope DEFAULTS = new SessionScope(DmScope.PER_PEER, GroupScope.THREAD);
+
+    public SessionScope {
+        Objects.requireNonNull(dm, "dm");
+        Objects.requireNonNull(group, "group");
+    }
+
+    /** DM scope: {@code per-peer} or {@code main}. */
+    public enum DmScope { PER_PEER, MAIN }
+
+    /** Group scope: {@code thread}, {@code chat} or {@code sender}. */
+    public enum GroupScope { THREAD, CHAT, SENDER }
+
+    /** The session key of a message under this scope. */
+    public SessionKey keyOf(InboundMessage message) {
+        String channel = message.channel();
+        String prefix = "default".equals(message.account()) ? channel : channel + "@" + message.account();
+        if (message.direct()) {
+            return switch (dm) {
+                case PER_PEER -> SessionKey.of(prefix + ":dm:" + message.senderId());
+                case MAIN -> SessionKey.of(prefix + ":dm:main");
+            };
+        }
+        String chat = prefix + ":group:" + message.chatId();
+        return switch (group) {
+            case THREAD -> SessionKey.of(message.threadId() == null ? chat : chat + ":" + message.threadId());
+            case CHAT -> SessionKey.of(chat);
+            case SENDER -> SessionKey.of(chat + ":sender:" + message.senderId());
+        };
+    }
+}

@@ -1,0 +1,27 @@
+package dev.laneway.core.agent;
+
+import dev.laneway.core.Route;
+import dev.laneway.core.SessionKey;
+import java.util.Objects;
+
+/**
+ * One turn for an agent.
+ *
+ * @param runId    unique id of the run, for logs
+ * @param session  the session the turn belongs to (its history key)
+ * @param prompt   the user text of the turn (a collected batch is already formatted)
+ * @param route    where the replies go
+ * @param group    true in a group session
+ * @param senderId the sender whose message started the turn (the last one of a batch)
+ * @param attempt  1 for the first try, 2 and up for retries of a failed turn
+ */
+public record RunRequest(String runId, SessionKey session, String prompt, Route route, boolean group,
+                         String senderId, int attempt) {
+
+    public RunRequest {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(prompt, "prompt");
+        Objects.requireNonNull(route, "route");
+    }
+}

@@ -1,0 +1,7 @@
+package dev.laneway.core.agent;
+
+/** Whether a running agent took a steer. */
+public enum SteerResult {
+    ACCEPTED,
+    REFUSED
+}

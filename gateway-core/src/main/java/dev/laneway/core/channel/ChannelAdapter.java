@@ -1,0 +1,38 @@
+package dev.laneway.core.channel;
+
+import dev.laneway.core.Route;
+
+/**
+ * One platform connection. SDK threads only convert platform events and call
+ * {@link InboundSink#accept}; sending is called from the gateway's outbox, one message at a time
+ * per chat, and may block (the outbox runs it on a virtual thread).
+ */
+public interface ChannelAdapter {
+
+    /** The channel's name, as used in config ({@code telegram}, {@code console}, ...). */
+    String name();
+
+    ChannelCapabilities capabilities();
+
+    /** Connects and starts delivering inbound messages to {@code sink}. */
+    void start(InboundSink sink) throws Exception;
+
+    /** Sends one message of at most {@code capabilities().maxTextLength()} characters. */
+    void send(Route route, String text) throws Exception;
+
+    /** Shows the typing indicator once (the gateway refreshes it). */
+    default void typing(Route route) throws Exception {
+    }
+
+    /** Called when the run for a route has ended, e.g. to remove a progress reaction. */
+    default void runEnded(Route route) throws Exception {
+    }
+
+    /** Whether the channel is connected now (for readiness). */
+    default boolean connected() {
+        return true;
+    }
+
+    /** Disconnects; idempotent. */
+    void stop();
+}

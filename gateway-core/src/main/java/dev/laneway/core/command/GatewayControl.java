@@ -1,0 +1,26 @@
+package dev.laneway.core.command;
+
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import java.util.Optional;
+
+/** The gateway operations chat commands use. Every method returns at once. */
+public interface GatewayControl {
+
+    /** The settings a message in this session would get now (without an inline directive). */
+    QueueSettings effectiveSettings(SessionKey session, String channel);
+
+    Optional<QueueOverride> sessionOverride(SessionKey session);
+
+    /** Replaces the session's stored override in one write; {@link QueueOverride#NONE} resets it. */
+    void setSessionOverride(SessionKey session, QueueOverride override);
+
+    /** Aborts the active run and clears the session's queue; returns how many queued messages were cleared. */
+    int stop(SessionKey session);
+
+    /** Starts a fresh conversation history for the session. */
+    void newConversation(SessionKey session);
+
+    SessionStatus status(SessionKey session, String channel);
+}

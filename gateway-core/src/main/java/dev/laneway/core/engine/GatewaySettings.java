@@ -1,0 +1,172 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionScope;
+import dev.laneway.core.SteerScope;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything the engine needs from the configuration, validated. The config module builds it
+ * from YAML; tests build it with {@link #builder()}.
+ *
+ * @param queueDefaults     the global {@code messages.queue} settings layer
+ * @param queueByChannel    {@code messages.queue.byChannel}: channel -> its settings layer
+ * @param queueMaxWait      bound on a drain's total wait from the first queued message; null means
+ *                          10 x the effective debounce, zero means no bound
+ * @param notifyDrops       whether senders are told about drops and rejections
+ * @param inboundDebounce   idle-session inbound debounce (zero = off)
+ * @param inboundMaxWait    bound on the inbound debounce (zero = none)
+ * @param inboundByChannel  channel -> its inbound debounce
+ * @param steerScope        who may steer an active run
+ * @param sessionScope      how messages map to sessions
+ * @param mainMaxConcurrent cap of the global {@code main} lane
+ * @param laneCaps          caps of other named lanes ({@code subagent}, {@code cron}, ...)
+ * @param laneWarnAfter     a lane wait longer than this logs one line
+ * @param maxPendingRuns    global admission cap on accepted, unfinished messages; 0 disables it
+ * @param commandAllowFrom  channel -> sender ids allowed to use commands
+ * @param failureRetries    how often a failed turn is tried again
+ * @param retryBackoff      the first retry's delay; each further one doubles it
+ * @param interruptGrace    how long an interrupted run may take to stop before the sender is told
+ * @param dedupeWindow      how long a platform message id is remembered
+ */
+public record GatewaySettings(
+        QueueSettings queueDefaults,
+        Map<String, QueueOverride> queueByChannel,
+        Duration queueMaxWait,
+        boolean notifyDrops,
+        Duration inboundDebounce,
+        Duration inboundMaxWait,
+        Map<String, Duration> inboundByChannel,
+        SteerScope steerScope,
+        SessionScope sessionScope,
+        int mainMaxConcurrent,
+        Map<String, Integer> laneCaps,
+        Duration laneWarnAfter,
+        int maxPendingRuns,
+        Map<String, Set<String>> commandAllowFrom,
+        int failureRetries,
+        Duration retryBackoff,
+        Duration interruptGrace,
+        Duration dedupeWindow) {
+
+    public GatewaySettings {
+        Objects.requireNonNull(queueDefaults, "queueDefaults");
+        queueByChannel = Map.copyOf(queueByChannel);
+        requireNotNegative("queueMaxWait", queueMaxWait == null ? Duration.ZERO : queueMaxWait);
+        requireNotNegative("inboundDebounce", inboundDebounce);
+        requireNotNegative("inboundMaxWait", inboundMaxWait);
+        inboundByChannel = Map.copyOf(inboundByChannel);
+        Objects.requireNonNull(steerScope, "steerScope");
+        Objects.requireNonNull(sessionScope, "sessionScope");
+        if (mainMaxConcurrent < 1) {
+            throw new IllegalArgumentException("agents.defaults.maxConcurrent must be >= 1, got " + mainMaxConcurrent);
+        }
+        laneCaps = Map.copyOf(laneCaps);
+        laneCaps.forEach((lane, cap) -> {
+            if (cap < 1) {
+                throw new IllegalArgumentException("lanes." + lane + ".maxConcurrent must be >= 1, got " + cap);
+            }
+        });
+        requireNotNegative("laneWarnAfter", laneWarnAfter);
+        if (maxPendingRuns < 0) {
+            throw new IllegalArgumentException("gateway.admission.maxPendingRuns must be >= 0, got " + maxPendingRuns);
+        }
+        commandAllowFrom = Map.copyOf(commandAllowFrom);
+        if (failureRetries < 0) {
+            throw new IllegalArgumentException("failureRetries must be >= 0, got " + failureRetries);
+        }
+        requireNotNegative("retryBackoff", retryBackoff);
+        requireNotNegative("interruptGrace", interruptGrace);
+        requireNotNegative("dedupeWindow", dedupeWindow);
+    }
+
+    private static void requireNotNegative(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must be >= 0, got " + value.toMillis() + "ms");
+        }
+    }
+
+    public static GatewaySettings defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.queueDefaults = queueDefaults;
+        b.queueByChannel = queueByChannel;
+        b.queueMaxWait = queueMaxWait;
+        b.notifyDrops = notifyDrops;
+        b.inboundDebounce = inboundDebounce;
+        b.inboundMaxWait = inboundMaxWait;
+        b.inboundByChannel = inboundByChannel;
+        b.steerScope = steerScope;
+        b.sessionScope = sessionScope;
+        b.mainMaxConcurrent = mainMaxConcurrent;
+        b.laneCaps = laneCaps;
+        b.laneWarnAfter = laneWarnAfter;
+        b.maxPendingRuns = maxPendingRuns;
+        b.commandAllowFrom = commandAllowFrom;
+        b.failureRetries = failureRetries;
+        b.retryBackoff = retryBackoff;
+        b.interruptGrace = interruptGrace;
+        b.dedupeWindow = dedupeWindow;
+        return b;
+    }
+
+    /** Builder with the spec's defaults. */
+    public static final class Builder {
+        private QueueSettings queueDefaults = QueueSettings.DEFAULTS;
+        private Map<String, QueueOverride> queueByChannel = Map.of();
+        private Duration queueMaxWait;
+        private boolean notifyDrops = true;
+        private Duration inboundDebounce = Duration.ZERO;
+        private Duration inboundMaxWait = Duration.ZERO;
+        private Map<String, Duration> inboundByChannel = Map.of();
+        private SteerScope steerScope = SteerScope.SESSION;
+        private SessionScope sessionScope = SessionScope.DEFAULTS;
+        private int mainMaxConcurrent = 4;
+        private Map<String, Integer> laneCaps = Map.of("subagent", 8, "cron", 1);
+        private Duration laneWarnAfter = Duration.ofMillis(2000);
+        private int maxPendingRuns = 1000;
+        private Map<String, Set<String>> commandAllowFrom = Map.of();
+        private int failureRetries = 2;
+        private Duration retryBackoff = Duration.ofSeconds(1);
+        private Duration interruptGrace = Duration.ofSeconds(15);
+        private Duration dedupeWindow = Duration.ofMinutes(5);
+
+        public Builder queueDefaults(QueueSettings v) { queueDefaults = v; return this; }
+        public Builder queueByChannel(Map<String, QueueOverride> v) { queueByChannel = v; return this; }
+        public Builder queueMaxWait(Duration v) { queueMaxWait = v; return this; }
+        public Builder notifyDrops(boolean v) { notifyDrops = v; return this; }
+        public Builder inboundDebounce(Duration v) { inboundDebounce = v; return this; }
+        public Builder inboundMaxWait(Duration v) { inboundMaxWait = v; return this; }
+        public Builder inboundByChannel(Map<String, Duration> v) { inboundByChannel = v; return this; }
+        public Builder steerScope(SteerScope v) { steerScope = v; return this; }
+        public Builder sessionScope(SessionScope v) { sessionScope = v; return this; }
+        public Builder mainMaxConcurrent(int v) { mainMaxConcurrent = v; return this; }
+        public Builder laneCaps(Map<String, Integer> v) { laneCaps = v; return this; }
+        public Builder laneWarnAfter(Duration v) { laneWarnAfter = v; return this; }
+        public Builder maxPendingRuns(int v) { maxPendingRuns = v; return this; }
+        public Builder commandAllowFrom(Map<String, Set<String>> v) { commandAllowFrom = v; return this; }
+        public Builder failureRetries(int v) { failureRetries = v; return this; }
+        public Builder retryBackoff(Duration v) { retryBackoff = v; return this; }
+        public Builder interruptGrace(Duration v) { interruptGrace = v; return this; }
+        public Builder dedupeWindow(Duration v) { dedupeWindow = v; return this; }
+
+        public GatewaySettings build() {
+            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops,
+                    inboundDebounce, inboundMaxWait, inboundByChannel, steerScope, sessionScope,
+                    mainMaxConcurrent, laneCaps, laneWarnAfter, maxPendingRuns, commandAllowFrom,
+                    failureRetries, retryBackoff, interruptGrace, dedupeWindow);
+        }
+    }
+}
