@@ -1,0 +1,66 @@
+package dev.laneway.core.engine;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The global admission cap: counts accepted messages not yet settled, across all sessions, and
+ * estimates how long a refused sender should wait from recent run times.
+ *
+ * <p>Concurrency: lock-free counters; the estimate is a moving average updated by finished runs.
+ */
+final class Admission {
+
+    private static final long DEFAULT_RUN_MILLIS = 5_000;
+
+    private final int maxPending;
+    private final int parallelism;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicLong averageRunMillis = new AtomicLong(-1);
+
+    /** @param maxPending 0 disables the cap */
+    Admission(int maxPending, int parallelism) {
+        this.maxPending = maxPending;
+        this.parallelism = Math.max(1, parallelism);
+    }
+
+    /** Takes a slot; false when the cap is reached. */
+    boolean tryAdmit() {
+        if (maxPending == 0) {
+            pending.incrementAndGet();
+            return true;
+        }
+        while (true) {
+            int now = pending.get();
+            if (now >= maxPending) {
+                return false;
+            }
+            if (pending.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void release() {
+        pending.decrementAndGet();
+    }
+
+    int pending() {
+        return pending.get();
+    }
+
+    /** Folds a finished run's duration into the moving average (weight 1/8). */
+    void recordRun(Duration took) {
+        long millis = Math.max(0, took.toMillis());
+        averageRunMillis.updateAndGet(avg -> avg < 0 ? millis : avg + (millis - avg) / 8);
+    }
+
+    /** Seconds until a slot is likely free: the pending work spread over the main lane, at least 1. */
+    long retryAfterSeconds() {
+        long avg = averageRunMillis.get() < 0 ? DEFAULT_RUN_MILLIS : averageRunMillis.get();
+        long waves = Math.max(1, (pending.get() + parallelism - 1L) / parallelism);
+        long seconds = (avg * waves + 999) / 1000;
+        return Math.min(3600, Math.max(1, seconds));
+    }
+}

@@ -1,0 +1,61 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.InboundMessage;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Remembers platform message ids (channel, account, chat, id) for a window, so a redelivered
+ * message is recognised. Entries expire in insertion order; memory is bounded by the traffic of one
+ * window.
+ *
+ * <p>Concurrency: {@code lock} guards {@code seen}.
+ */
+final class DedupeCache {
+
+    private final Duration window;
+    private final ReentrantLock lock = new ReentrantLock();
+    // message key -> when it was first seen; insertion order = age order
+    private final LinkedHashMap<String, Instant> seen = new LinkedHashMap<>();
+
+    DedupeCache(Duration window) {
+        this.window = window;
+    }
+
+    /** Returns true the first time a message is seen within the window; false for a duplicate. */
+    boolean firstSighting(InboundMessage message, Instant now) {
+        if (message.platformMessageId() == null || window.isZero()) {
+            return true;
+        }
+        String key = message.channel() + '\u0000' + message.account() + '\u0000' + message.chatId()
+                + '\u0000' + message.platformMessageId();
+        lock.lock();
+        try {
+            expire(now);
+            return seen.putIfAbsent(key, now) == null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void expire(Instant now) {
+        Instant horizon = now.minus(window);
+        Iterator<Map.Entry<String, Instant>> it = seen.entrySet().iterator();
+        while (it.hasNext() && !it.next().getValue().isAfter(horizon)) {
+            it.remove();
+        }
+    }
+
+    int size() {
+        lock.lock();
+        try {
+            return seen.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.lane.Lanes;
+import dev.laneway.core.time.Scheduler;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every {@link SessionQueue} shares: settings, time, the executor, lanes, outbox, admission,
+ * the agent and the session registry. Immutable references to thread-safe services.
+ */
+final class EngineContext {
+
+    private static final Logger log = LoggerFactory.getLogger(EngineContext.class);
+
+    final GatewaySettings settings;
+    final InstantSource clock;
+    final Scheduler scheduler;
+    final Executor executor;
+    final Lanes lanes;
+    final Outbox outbox;
+    final Admission admission;
+    final Function<SessionKey, Agent> agents;
+    final Function<String, ChannelAdapter> channels;
+    private final DispositionListener listener;
+    private final AtomicLong runIds = new AtomicLong();
+    // session key -> its queue, only while the session is not idle
+    final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
+    final IdleSignal idle = new IdleSignal();
+
+    EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
+                  Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
+                  Function<String, ChannelAdapter> channels, DispositionListener listener) {
+        this.settings = settings;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.executor = executor;
+        this.lanes = lanes;
+        this.outbox = outbox;
+        this.admission = admission;
+        this.agents = agents;
+        this.channels = channels;
+        this.listener = listener;
+    }
+
+    String nextRunId() {
+        return "r" + runIds.incrementAndGet();
+    }
+
+    /** Records a ticket's disposition once and gives back its admission slot. */
+    void settle(Ticket ticket, Disposition disposition) {
+        if (!ticket.settle(disposition)) {
+            log.error("bug: message {} already ended as {}, not recording {}", ticket.seq(), ticket.disposition(), disposition);
+            return;
+        }
+        if (ticket.admitted()) {
+            admission.release();
+        }
+        record(ticket, disposition);
+    }
+
+    private void record(Ticket ticket, Disposition disposition) {
+        try {
+            listener.recorded(ticket.message(), disposition);
+        } catch (RuntimeException e) {
+            log.warn("disposition listener failed", e);
+        }
+    }
+
+    void settleAll(QueuedItem item, Disposition disposition) {
+        item.tickets().forEach(ticket -> settle(ticket, disposition));
+    }
+
+    /** How often typing must be refreshed in a channel; empty when it has no typing indicator. */
+    Optional<Duration> typingRefresh(String channel) {
+        ChannelAdapter adapter = channels.apply(channel);
+        if (adapter == null || !adapter.capabilities().typing()) {
+            return Optional.empty();
+        }
+        return Optional.of(adapter.capabilities().typingRefresh());
+    }
+}

@@ -1,0 +1,32 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.agent.RunEvents;
+
+/**
+ * The events a run's agent sees: replies go to the outbox unless the run has been aborted.
+ * Streamed deltas and tool steps are not shown by any channel yet, so they are dropped here.
+ */
+final class GatedRunEvents implements RunEvents {
+
+    private final Run run;
+    private final Outbox outbox;
+
+    GatedRunEvents(Run run, Outbox outbox) {
+        this.run = run;
+        this.outbox = outbox;
+    }
+
+    @Override
+    public void reply(String text) {
+        if (run.aborted || text == null || text.isBlank()) {
+            return;
+        }
+        run.delivered = true;
+        outbox.send(run.route, text, () -> !run.aborted);
+    }
+
+    @Override
+    public boolean aborted() {
+        return run.aborted;
+    }
+}

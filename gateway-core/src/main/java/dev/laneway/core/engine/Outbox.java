@@ -1,0 +1,134 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.TextChunker;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers replies: sequential per chat (a chat's messages never overtake each other), parallel
+ * across chats, chunked at the channel's length limit. A send that fails is logged and the next
+ * one goes on; pacing and 429 handling belong to the channel adapter. Each reply carries a
+ * "still wanted" check, evaluated right before sending, so an aborted run's undelivered text is
+ * dropped.
+ *
+ * <p>Concurrency: {@code lock} guards {@code queues}; a chat has an entry exactly while one drain
+ * task owns it, so at most one thread sends to a chat at a time.
+ */
+final class Outbox {
+
+    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+
+    private final Executor executor;
+    private final Function<String, ChannelAdapter> channels;
+    private final ReentrantLock lock = new ReentrantLock();
+    // chat key -> replies waiting for that chat's drain task
+    private final Map<String, ArrayDeque<Outgoing>> queues = new HashMap<>();
+
+    Outbox(Executor executor, Function<String, ChannelAdapter> channels) {
+        this.executor = executor;
+        this.channels = channels;
+    }
+
+    /** Queues a reply; returns at once. */
+    void send(Route route, String text, BooleanSupplier stillWanted) {
+        if (text == null || text.isBlank()) {
+            return;
+        }
+        Outgoing outgoing = new Outgoing(route, text, stillWanted);
+        String chat = route.chatKey();
+        boolean startDrain;
+        lock.lock();
+        try {
+            ArrayDeque<Outgoing> queue = queues.get(chat);
+            startDrain = queue == null;
+            if (startDrain) {
+                queue = new ArrayDeque<>();
+                queues.put(chat, queue);
+            }
+            queue.addLast(outgoing);
+        } finally {
+            lock.unlock();
+        }
+        if (startDrain) {
+            executor.execute(() -> drain(chat));
+        }
+    }
+
+    /** Queues a notice that is always wanted. */
+    void send(Route route, String text) {
+        send(route, text, () -> true);
+    }
+
+    /** Shows typing in a route's chat; best effort, off the caller's thread. */
+    void typing(Route route) {
+        ChannelAdapter channel = channels.apply(route.channel());
+        if (channel != null && channel.capabilities().typing()) {
+            executor.execute(() -> guarded("typing", route, () -> channel.typing(route)));
+        }
+    }
+
+    /** Tells the channel a run for this route ended (e.g. to remove a progress reaction). */
+    void runEnded(Route route) {
+        ChannelAdapter channel = channels.apply(route.channel());
+        if (channel != null) {
+            executor.execute(() -> guarded("runEnded", route, () -> channel.runEnded(route)));
+        }
+    }
+
+    private void drain(String chat) {
+        while (true) {
+            Outgoing next;
+            lock.lock();
+            try {
+                ArrayDeque<Outgoing> queue = queues.get(chat);
+                next = queue.pollFirst();
+                if (next == null) {
+                    queues.remove(chat);
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            deliver(next);
+        }
+    }
+
+    private void deliver(Outgoing outgoing) {
+        ChannelAdapter channel = channels.apply(outgoing.route.channel());
+        if (channel == null) {
+            log.warn("no channel named {} to send a reply to", outgoing.route.channel());
+            return;
+        }
+        for (String chunk : TextChunker.split(outgoing.text, channel.capabilities().maxTextLength())) {
+            if (!outgoing.stillWanted.getAsBoolean()) {
+                return;
+            }
+            guarded("send", outgoing.route, () -> channel.send(outgoing.route, chunk));
+        }
+    }
+
+    private static void guarded(String what, Route route, ThrowingRunnable action) {
+        try {
+            action.run();
+        } catch (Exception | LinkageError e) {
+            log.warn("{} to {} chat {} failed: {}", what, route.channel(), route.chatId(), e.toString());
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    private record Outgoing(Route route, String text, BooleanSupplier stillWanted) {
+    }
+}

@@ -1,0 +1,52 @@
+package dev.laneway.core.engine;
+
+import java.util.List;
+
+/** Builds the prompts of drained turns (spec section 5). */
+final class PromptFormatter {
+
+    static final String COLLECT_HEADER = "[Queued messages while agent was busy]";
+    private static final int SUMMARY_LINE_MAX = 160;
+
+    private PromptFormatter() {
+    }
+
+    /** The collect prompt: header, overflow block (if any), then one block per item. */
+    static String collect(List<QueuedItem> batch, List<String> overflow, boolean group) {
+        StringBuilder prompt = new StringBuilder(COLLECT_HEADER);
+        if (!overflow.isEmpty()) {
+            prompt.append("\n\n").append(overflowBlock(overflow));
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            QueuedItem item = batch.get(i);
+            prompt.append("\n\n---\nQueued #").append(i + 1);
+            if (group) {
+                prompt.append(" (from ").append(item.last().senderName()).append(')');
+            }
+            prompt.append('\n').append(item.text());
+        }
+        return prompt.toString();
+    }
+
+    /** A followup turn's prompt: the overflow block (if any), a blank line, then the item's text. */
+    static String followup(QueuedItem item, List<String> overflow) {
+        return overflow.isEmpty() ? item.text() : overflowBlock(overflow) + "\n\n" + item.text();
+    }
+
+    static String overflowBlock(List<String> lines) {
+        int n = lines.size();
+        StringBuilder block = new StringBuilder("[Queue overflow] Dropped ")
+                .append(n).append(n == 1 ? " message" : " messages").append(" due to cap.\nSummary:");
+        lines.forEach(line -> block.append("\n- ").append(line));
+        return block.toString();
+    }
+
+    /** One summary line: whitespace collapsed, at most 160 characters, ending in … when cut. */
+    static String summaryLine(String text) {
+        String collapsed = text.strip().replaceAll("\\s+", " ");
+        if (collapsed.length() <= SUMMARY_LINE_MAX) {
+            return collapsed;
+        }
+        return collapsed.substring(0, SUMMARY_LINE_MAX - 1).stripTrailing() + "…";
+    }
+}

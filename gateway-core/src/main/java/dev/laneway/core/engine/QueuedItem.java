@@ -1,0 +1,38 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.Route;
+import java.util.List;
+
+/**
+ * One unit of work for a session: normally one inbound message; an inbound-debounced burst is
+ * several messages of one sender joined into one text.
+ *
+ * @param seq      arrival order within the gateway (the first ticket's sequence number)
+ * @param tickets  the messages it stands for, oldest first
+ * @param text     the text for the agent
+ * @param settings the queue settings resolved for it on arrival
+ * @param mode     how it drains: {@code COLLECT} coalesces, anything else runs alone
+ * @param trusted  the sender's authority (admin or allow-listed); batches never mix authorities
+ */
+record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings settings, QueueMode mode, boolean trusted) {
+
+    QueuedItem {
+        tickets = List.copyOf(tickets);
+    }
+
+    /** The newest message of the item: it names the sender and the message to reply to. */
+    InboundMessage last() {
+        return tickets.get(tickets.size() - 1).message();
+    }
+
+    Route route() {
+        return last().route();
+    }
+
+    QueuedItem withMode(QueueMode newMode) {
+        return new QueuedItem(seq, tickets, text, settings, newMode, trusted);
+    }
+}

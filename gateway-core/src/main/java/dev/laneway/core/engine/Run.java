@@ -1,0 +1,81 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.Route;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.lane.LanePermit;
+import dev.laneway.core.time.Scheduler.Cancellable;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One agent run of a session, from the moment it is admitted to its session until it ends.
+ * Mutable fields are guarded by the owning {@link SessionQueue}'s lock, except the two volatile
+ * flags, which the run's event gate reads from the agent's threads.
+ */
+final class Run {
+
+    /** Where a run is in its life. */
+    enum State {
+        /** Waiting for its session lane, then the main lane. */
+        WAITING,
+        /** Holds both permits; the agent is being started. */
+        STARTING,
+        /** The agent is running. */
+        RUNNING,
+        /** A retryable failure: waiting for the backoff before trying again. */
+        RETRY_WAIT,
+        /** Over: its messages are settled, its permits given back. */
+        ENDED
+    }
+
+    /** Why a run was aborted. */
+    enum AbortCause { INTERRUPT, STOP, SHUTDOWN }
+
+    final String id;
+    final List<QueuedItem> items;
+    final String prompt;
+    final Route route;
+    final Disposition disposition;
+    final boolean group;
+    final String senderId;
+    final Instant createdAt;
+
+    State state = State.WAITING;
+    int attempt = 1;
+    AgentRun agentRun;
+    CompletableFuture<LanePermit> laneWait;
+    final List<LanePermit> permits = new ArrayList<>(2);
+    AbortCause abortCause;
+    Cancellable retryTimer = Cancellable.NONE;
+    Instant startedAt;
+    // steers the agent accepted, in arrival order, with whether each is also kept as a followup
+    final List<Steered> steered = new ArrayList<>();
+
+    /** Set once the run is aborted: its events are ignored from then on. */
+    volatile boolean aborted;
+    /** Set once the run delivered any reply: such a run is never retried. */
+    volatile boolean delivered;
+
+    Run(String id, List<QueuedItem> items, String prompt, Route route, Disposition disposition,
+        boolean group, String senderId, Instant createdAt) {
+        this.id = id;
+        this.items = List.copyOf(items);
+        this.prompt = prompt;
+        this.route = route;
+        this.disposition = disposition;
+        this.group = group;
+        this.senderId = senderId;
+        this.createdAt = createdAt;
+    }
+
+    int messageCount() {
+        return items.stream().mapToInt(item -> item.tickets().size()).sum();
+    }
+
+    /** A steer the agent accepted; {@code backlog} when the same item also waits as a followup. */
+    record Steered(QueuedItem item, boolean backlog) {
+    }
+}

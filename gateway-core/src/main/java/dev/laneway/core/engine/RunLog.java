@@ -1,0 +1,37 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.RunOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The one INFO line per finished run: session, run, messages, wait, duration, outcome. */
+final class RunLog {
+
+    private static final Logger log = LoggerFactory.getLogger("dev.laneway.runs");
+
+    private RunLog() {
+    }
+
+    static void finished(Run run, SessionKey session, Instant now, RunOutcome outcome) {
+        if (!log.isInfoEnabled()) {
+            return;
+        }
+        Instant started = run.startedAt != null ? run.startedAt : now;
+        log.info("run finished: session={} run={} kind={} messages={} attempt={} waitMs={} durationMs={} outcome={}",
+                session, run.id, run.disposition == dev.laneway.core.Disposition.COLLECTED ? "collect" : "single",
+                run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
+                Duration.between(started, now).toMillis(), describe(outcome));
+    }
+
+    private static String describe(RunOutcome outcome) {
+        return switch (outcome) {
+            case RunOutcome.Completed c -> "completed";
+            case RunOutcome.Failed f -> "failed(" + f.reason() + ")";
+            case RunOutcome.Aborted a -> "aborted";
+            case RunOutcome.Reported r -> "reported(" + r.reason() + ")";
+        };
+    }
+}

@@ -1,0 +1,46 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One accepted inbound message on its way to a disposition. {@link #settle} records the
+ * disposition exactly once, whichever thread gets there first; a second call is a bug and is
+ * reported, never recorded twice.
+ */
+final class Ticket {
+
+    private final long seq;
+    private final InboundMessage message;
+    private final boolean admitted;
+    private final AtomicReference<Disposition> disposition = new AtomicReference<>();
+
+    /** @param admitted whether the message holds an admission slot to give back when settled */
+    Ticket(long seq, InboundMessage message, boolean admitted) {
+        this.seq = seq;
+        this.message = message;
+        this.admitted = admitted;
+    }
+
+    long seq() {
+        return seq;
+    }
+
+    InboundMessage message() {
+        return message;
+    }
+
+    boolean admitted() {
+        return admitted;
+    }
+
+    /** Records the disposition; returns false (and records nothing) if one was recorded already. */
+    boolean settle(Disposition value) {
+        return disposition.compareAndSet(null, value);
+    }
+
+    Disposition disposition() {
+        return disposition.get();
+    }
+}

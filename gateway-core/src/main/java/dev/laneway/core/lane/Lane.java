@@ -1,0 +1,169 @@
+package dev.laneway.core.lane;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A named FIFO with a concurrency cap. {@link #acquire()} never blocks: it hands back a future
+ * permit, completed at once when a slot is free, else when an earlier holder closes its permit.
+ *
+ * <p>Concurrency: {@code lock} guards {@code active}, {@code waiters} and {@code retired}. Futures
+ * are completed outside the lock, so a waiter's continuation never runs while the lane is locked.
+ * A waiter whose future was cancelled is skipped; a slot is handed straight to the next waiter
+ * (so {@code active} does not dip and no newcomer can overtake the queue).
+ */
+public final class Lane {
+
+    private static final Logger log = LoggerFactory.getLogger(Lane.class);
+
+    private final String name;
+    private final int cap;
+    private final InstantSource clock;
+    private final Duration warnAfter;
+    private final Consumer<Lane> onIdle;
+    private final ReentrantLock lock = new ReentrantLock();
+    private int active;                                     // guarded by lock
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(); // guarded by lock; FIFO
+    private boolean retired;                                // guarded by lock; see Lanes
+
+    /** @param onIdle called (outside the lock) whenever the last slot is given back with nobody waiting */
+    Lane(String name, int cap, InstantSource clock, Duration warnAfter, Consumer<Lane> onIdle) {
+        if (cap < 1) {
+            throw new IllegalArgumentException("lane " + name + ": cap must be >= 1, got " + cap);
+        }
+        this.name = name;
+        this.cap = cap;
+        this.clock = clock;
+        this.warnAfter = warnAfter;
+        this.onIdle = onIdle;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int cap() {
+        return cap;
+    }
+
+    /**
+     * Asks for a slot. Cancelling the returned future before it completes withdraws the request;
+     * returns null when the lane was retired (the caller asks {@link Lanes} again).
+     */
+    CompletableFuture<LanePermit> tryAcquire() {
+        lock.lock();
+        try {
+            if (retired) {
+                return null;
+            }
+            if (active < cap && waiters.isEmpty()) {
+                active++;
+                return CompletableFuture.completedFuture(new Permit());
+            }
+            Waiter waiter = new Waiter(new CompletableFuture<>(), clock.instant(), waiters.size());
+            waiters.addLast(waiter);
+            waiter.future.whenComplete((permit, error) -> {
+                if (waiter.future.isCancelled()) {
+                    withdraw(waiter);
+                }
+            });
+            return waiter.future;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void withdraw(Waiter waiter) {
+        lock.lock();
+        try {
+            waiters.remove(waiter);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void release() {
+        while (true) {
+            Waiter next;
+            boolean idle = false;
+            lock.lock();
+            try {
+                next = waiters.pollFirst();
+                if (next == null) {
+                    active--;
+                    idle = active == 0;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (next == null) {
+                if (idle) {
+                    onIdle.accept(this);
+                }
+                return;
+            }
+            Permit permit = new Permit();
+            if (next.future.complete(permit)) {
+                warnIfWaitedLong(next);
+                return;
+            }
+            // cancelled between poll and complete: hand the slot to the next waiter instead
+        }
+    }
+
+    private void warnIfWaitedLong(Waiter waiter) {
+        long waitedMs = Duration.between(waiter.enqueuedAt, clock.instant()).toMillis();
+        if (waitedMs > warnAfter.toMillis()) {
+            log.warn("lane wait exceeded: lane={} waitedMs={} queuedAhead={}", name, waitedMs, waiter.queuedAhead);
+        }
+    }
+
+    /** Retires the lane if it is unused; a retired lane accepts no new requests. */
+    boolean retireIfIdle() {
+        lock.lock();
+        try {
+            if (active == 0 && waiters.isEmpty()) {
+                retired = true;
+            }
+            return retired;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public LaneSnapshot snapshot() {
+        lock.lock();
+        try {
+            return new LaneSnapshot(name, cap, active, waiters.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private record Waiter(CompletableFuture<LanePermit> future, Instant enqueuedAt, int queuedAhead) {
+    }
+
+    private final class Permit implements LanePermit {
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        @Override
+        public String lane() {
+            return name;
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                release();
+            }
+        }
+    }
+}

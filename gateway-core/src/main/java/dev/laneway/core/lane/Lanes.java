@@ -1,0 +1,81 @@
+package dev.laneway.core.lane;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The registry of lanes. Configured lanes ({@code main}, {@code subagent}, {@code cron}, ...) live
+ * forever; any other lane (notably {@code session:<key>}) has cap 1, is created on first use and
+ * removed once unused, so idle sessions cost nothing here.
+ *
+ * <p>Concurrency: {@code lanes} is a concurrent map; a lane is removed only after it retired
+ * itself under its own lock, and {@link #acquire} retries on a retired lane, so two live lanes
+ * never share a name.
+ */
+public final class Lanes {
+
+    public static final String MAIN = "main";
+
+    private final Map<String, Integer> caps;
+    private final InstantSource clock;
+    private final Duration warnAfter;
+    // lane name -> lane
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+    /** @param caps configured lane caps; must contain {@code main} */
+    public Lanes(Map<String, Integer> caps, InstantSource clock, Duration warnAfter) {
+        if (!caps.containsKey(MAIN)) {
+            throw new IllegalArgumentException("the main lane needs a cap");
+        }
+        this.caps = Map.copyOf(caps);
+        this.clock = clock;
+        this.warnAfter = warnAfter;
+        this.caps.forEach((name, cap) -> lanes.put(name, new Lane(name, cap, clock, warnAfter, lane -> { })));
+    }
+
+    /**
+     * Asks for a slot in the named lane; the future completes with a permit, in FIFO order.
+     * Cancelling the future before it completes withdraws the request.
+     */
+    public CompletableFuture<LanePermit> acquire(String laneName) {
+        while (true) {
+            Lane lane = lanes.computeIfAbsent(laneName, name -> new Lane(name, 1, clock, warnAfter, this::maybeRetire));
+            CompletableFuture<LanePermit> permit = lane.tryAcquire();
+            if (permit != null) {
+                return permit;
+            }
+            lanes.remove(laneName, lane);
+        }
+    }
+
+    private void maybeRetire(Lane lane) {
+        if (lane.retireIfIdle()) {
+            lanes.remove(lane.name(), lane);
+        }
+    }
+
+    /** The configured lanes, in name order, then any others. */
+    public List<LaneSnapshot> snapshots() {
+        List<LaneSnapshot> result = new ArrayList<>();
+        lanes.values().forEach(lane -> result.add(lane.snapshot()));
+        result.sort(Comparator.comparing((LaneSnapshot s) -> !caps.containsKey(s.name())).thenComparing(LaneSnapshot::name));
+        return result;
+    }
+
+    /** The named lane's state; an unknown unconfigured lane is reported idle with cap 1. */
+    public LaneSnapshot snapshot(String laneName) {
+        Lane lane = lanes.get(laneName);
+        return lane != null ? lane.snapshot() : new LaneSnapshot(laneName, caps.getOrDefault(laneName, 1), 0, 0);
+    }
+
+    /** How many lanes exist now (configured plus live session lanes). */
+    public int size() {
+        return lanes.size();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.SteerScope;
+import dev.laneway.core.testing.GatewayHarness;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Steering details (section 4) and /stop (section 5). */
+class SteerAndStopTest {
+
+    private static QueueSettings steer() {
+        return new QueueSettings(QueueMode.STEER, Duration.ofSeconds(1), 20, DropPolicy.SUMMARIZE);
+    }
+
+    @Test
+    void steerUnseenByTheModel_whenTheRunFails_isRequeuedAsAFollowupAtItsOriginalPosition() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(steer()).failureRetries(0));
+        h.dm("run");
+        String steered = h.dm("steer text");
+        assertEquals(List.of("steer text"), h.agent.run(0).steerTexts());
+        h.gateway.setSessionOverride(SessionKey.of("test:dm:user"), dev.laneway.core.QueueOverride.mode(QueueMode.FOLLOWUP));
+        String later = h.dm("later");
+        h.agent.run(0).fail("timeout", false);
+        assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (timeout)"), h.channel.texts());
+        h.advanceMillis(1000);
+        assertEquals("steer text", h.agent.run(1).prompt(), "back at its original position, before 'later'");
+        h.agent.run(1).complete();
+        assertEquals("later", h.agent.run(2).prompt());
+        h.agent.run(2).complete();
+        assertEquals(Disposition.RAN, h.dispositions.of(steered));
+        assertEquals(Disposition.RAN, h.dispositions.of(later));
+    }
+
+    @Test
+    void severalSteersBeforeOneBoundary_areDeliveredInArrivalOrder() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(steer()));
+        h.dm("run");
+        h.dm("one");
+        h.dm("two");
+        assertEquals(List.of("one", "two"), h.agent.run(0).steerTexts());
+    }
+
+    @Test
+    void steerScopeSender_onlyTheRunsOwnSenderSteers_othersBecomeFollowups() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(steer()).steerScope(SteerScope.SENDER));
+        h.group("alice", "run");
+        h.group("alice", "alice steers");
+        String bob = h.group("bob", "bob waits");
+        assertEquals(List.of("alice steers"), h.agent.run(0).steerTexts());
+        h.agent.run(0).seeSteers().complete();
+        h.advanceMillis(1000);
+        assertEquals("bob waits", h.agent.run(1).prompt());
+        h.agent.run(1).complete();
+        assertEquals(Disposition.RAN, h.dispositions.of(bob));
+    }
+
+    @Test
+    void stop_abortsTheRunAndClearsTheQueue_reportingHowManyWereCleared() {
+        GatewayHarness h = new GatewayHarness();
+        String run = h.dm("run");
+        String a = h.dm("a");
+        String b = h.dm("b");
+        int cleared = h.gateway.stop(SessionKey.of("test:dm:user"));
+        assertEquals(2, cleared);
+        assertTrue(h.agent.run(0).abortRequested());
+        assertEquals(Disposition.STOPPED, h.dispositions.of(a));
+        assertEquals(Disposition.STOPPED, h.dispositions.of(b));
+        assertEquals(Disposition.RAN, h.dispositions.of(run));
+        h.advance(Duration.ofSeconds(5));
+        assertEquals(1, h.agent.runs().size(), "nothing runs after /stop");
+        assertEquals(0, h.gateway.busySessions());
+        assertEquals(0, h.gateway.pendingMessages());
+    }
+
+    @Test
+    void stop_onAnIdleSession_clearsNothing() {
+        GatewayHarness h = new GatewayHarness();
+        assertEquals(0, h.gateway.stop(SessionKey.of("test:dm:user")));
+    }
+
+    @Test
+    void stop_countsARunThatWasStillWaitingForTheMainLane() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+        h.send(h.message("other").senderId("other").chatId("other"));
+        String waiting = h.dm("waiting");
+        assertEquals(1, h.gateway.stop(SessionKey.of("test:dm:user")));
+        assertEquals(Disposition.STOPPED, h.dispositions.of(waiting));
+        h.agent.run(0).complete();
+        assertEquals(1, h.agent.runs().size(), "the stopped run never starts");
+        assertEquals(0, h.gateway.lanes().stream().filter(l -> l.name().equals("main")).findFirst().orElseThrow().active());
+    }
+}

@@ -1,0 +1,103 @@
+package dev.laneway.core.testing;
+
+import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.InboundSink;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A channel that records what the gateway sends; thread-safe, for unit and integration tests. */
+public final class FakeChannel implements ChannelAdapter {
+
+    private final String name;
+    private final ChannelCapabilities capabilities;
+    private final List<Sent> sent = new CopyOnWriteArrayList<>();
+    private final List<Route> typing = new CopyOnWriteArrayList<>();
+    private final List<Route> runEnded = new CopyOnWriteArrayList<>();
+    private volatile InboundSink sink;
+
+    public FakeChannel(String name) {
+        this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true));
+    }
+
+    public FakeChannel(String name, ChannelCapabilities capabilities) {
+        this.name = name;
+        this.capabilities = capabilities;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public ChannelCapabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public void start(InboundSink sink) {
+        this.sink = sink;
+    }
+
+    @Override
+    public void send(Route route, String text) {
+        sent.add(new Sent(route, text));
+    }
+
+    @Override
+    public void typing(Route route) {
+        typing.add(route);
+    }
+
+    @Override
+    public void runEnded(Route route) {
+        runEnded.add(route);
+    }
+
+    @Override
+    public void stop() {
+    }
+
+    public InboundSink sink() {
+        return sink;
+    }
+
+    public List<Sent> sent() {
+        return List.copyOf(sent);
+    }
+
+    /** The texts sent, in order. */
+    public List<String> texts() {
+        List<String> texts = new ArrayList<>();
+        sent.forEach(s -> texts.add(s.text()));
+        return texts;
+    }
+
+    /** Texts sent to one chat, in order. */
+    public List<String> textsTo(String chatId) {
+        List<String> texts = new ArrayList<>();
+        sent.stream().filter(s -> s.route().chatId().equals(chatId)).forEach(s -> texts.add(s.text()));
+        return texts;
+    }
+
+    public List<Route> typing() {
+        return List.copyOf(typing);
+    }
+
+    public List<Route> runEnded() {
+        return List.copyOf(runEnded);
+    }
+
+    public void clear() {
+        sent.clear();
+        typing.clear();
+    }
+
+    /** One sent message. */
+    public record Sent(Route route, String text) {
+    }
+}

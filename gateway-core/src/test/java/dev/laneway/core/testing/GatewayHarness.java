@@ -1,0 +1,83 @@
+package dev.laneway.core.testing;
+
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.store.InMemorySessionStore;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+/**
+ * A gateway wired for deterministic tests: manual time, a trampoline executor, one fake channel
+ * named {@code test}, a scripted agent and a disposition recorder. Messages get ids m1, m2, ...
+ */
+public final class GatewayHarness {
+
+    public final ManualTime time = new ManualTime();
+    public final TrampolineExecutor executor = new TrampolineExecutor();
+    public final FakeChannel channel = new FakeChannel("test");
+    public final ScriptedAgent agent = new ScriptedAgent();
+    public final RecordingListener dispositions = new RecordingListener();
+    public final InMemorySessionStore store = new InMemorySessionStore();
+    public final Gateway gateway;
+    private int nextId;
+
+    public GatewayHarness() {
+        this(settings -> settings);
+    }
+
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings) {
+        this(settings, CommandHandler.NONE);
+    }
+
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands) {
+        gateway = Gateway.builder()
+                .settings(settings.apply(GatewaySettings.builder()).build())
+                .clock(time)
+                .scheduler(time)
+                .executor(executor)
+                .agent(agent)
+                .store(store)
+                .commands(commands)
+                .listener(dispositions)
+                .channel(channel)
+                .build();
+        gateway.start();
+    }
+
+    /** A DM from {@code user} with the next message id; returns the id. */
+    public String dm(String text) {
+        return send(message(text));
+    }
+
+    /** A group message in chat {@code group} from the given sender; returns the id. */
+    public String group(String senderId, String text) {
+        return send(message(text).direct(false).chatId("group").senderId(senderId).senderName(capitalize(senderId)));
+    }
+
+    /** A message built from the defaults of {@link #message}, sent now; returns its id. */
+    public String send(InboundMessage.Builder builder) {
+        InboundMessage message = builder.receivedAt(time.instant()).build();
+        gateway.accept(message);
+        return message.platformMessageId();
+    }
+
+    /** A DM builder from {@code user} in chat {@code chat} with the next message id. */
+    public InboundMessage.Builder message(String text) {
+        return InboundMessage.builder("test").text(text).platformMessageId("m" + (++nextId))
+                .chatId("chat").senderId("user").senderName("User");
+    }
+
+    public void advance(Duration by) {
+        time.advance(by);
+    }
+
+    public void advanceMillis(long millis) {
+        time.advanceMillis(millis);
+    }
+
+    private static String capitalize(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+}

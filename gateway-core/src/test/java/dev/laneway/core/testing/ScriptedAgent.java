@@ -1,0 +1,179 @@
+package dev.laneway.core.testing;
+
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.SteerMessage;
+import dev.laneway.core.agent.SteerResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An agent whose runs stay open until the test ends them, so a test can hold a run "in flight"
+ * and send more messages. Each {@link #start} records a {@link ScriptedRun}.
+ */
+public final class ScriptedAgent implements Agent {
+
+    private final List<ScriptedRun> runs = new CopyOnWriteArrayList<>();
+    private volatile boolean steerable = true;
+    private volatile boolean completesOnAbort = true;
+    private final List<String> resets = new CopyOnWriteArrayList<>();
+
+    @Override
+    public String name() {
+        return "scripted";
+    }
+
+    /** Whether new runs accept steers. */
+    public ScriptedAgent steerable(boolean value) {
+        steerable = value;
+        return this;
+    }
+
+    /** Whether an abort completes the run at once; false simulates a run that ignores abort. */
+    public ScriptedAgent completesOnAbort(boolean value) {
+        completesOnAbort = value;
+        return this;
+    }
+
+    @Override
+    public AgentRun start(RunRequest request, RunEvents events) {
+        ScriptedRun run = new ScriptedRun(request, events, steerable, completesOnAbort);
+        runs.add(run);
+        return run;
+    }
+
+    @Override
+    public void resetConversation(dev.laneway.core.SessionKey session) {
+        resets.add(session.value());
+    }
+
+    public List<ScriptedRun> runs() {
+        return List.copyOf(runs);
+    }
+
+    public ScriptedRun run(int index) {
+        return runs.get(index);
+    }
+
+    public ScriptedRun lastRun() {
+        return runs.get(runs.size() - 1);
+    }
+
+    /** Prompts of every run started, in order. */
+    public List<String> prompts() {
+        List<String> prompts = new ArrayList<>();
+        runs.forEach(run -> prompts.add(run.request().prompt()));
+        return prompts;
+    }
+
+    public List<String> resets() {
+        return List.copyOf(resets);
+    }
+
+    /** Runs not completed yet. */
+    public List<ScriptedRun> openRuns() {
+        return runs.stream().filter(run -> !run.isDone()).toList();
+    }
+
+    /** One run; the test answers, fails or completes it. */
+    public static final class ScriptedRun implements AgentRun {
+        private final RunRequest request;
+        private final RunEvents events;
+        private final boolean steerable;
+        private final boolean completesOnAbort;
+        private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
+        private final List<SteerMessage> steers = new ArrayList<>();
+        private final List<SteerMessage> unseen = new ArrayList<>();
+        private boolean abortRequested;
+
+        ScriptedRun(RunRequest request, RunEvents events, boolean steerable, boolean completesOnAbort) {
+            this.request = request;
+            this.events = events;
+            this.steerable = steerable;
+            this.completesOnAbort = completesOnAbort;
+        }
+
+        public RunRequest request() {
+            return request;
+        }
+
+        public String prompt() {
+            return request.prompt();
+        }
+
+        @Override
+        public CompletionStage<RunOutcome> completion() {
+            return completion;
+        }
+
+        @Override
+        public SteerResult steer(List<SteerMessage> messages) {
+            if (!steerable || completion.isDone()) {
+                return SteerResult.REFUSED;
+            }
+            steers.addAll(messages);
+            unseen.addAll(messages);
+            return SteerResult.ACCEPTED;
+        }
+
+        @Override
+        public void abort() {
+            abortRequested = true;
+            if (completesOnAbort) {
+                completion.complete(new RunOutcome.Aborted(unseen));
+            }
+        }
+
+        /** The model "sees" every steer so far (they will not be reported unseen). */
+        public ScriptedRun seeSteers() {
+            unseen.clear();
+            return this;
+        }
+
+        public ScriptedRun reply(String text) {
+            events.reply(text);
+            return this;
+        }
+
+        /** Replies and completes; steers not yet seen are reported unseen. */
+        public void complete(String text) {
+            reply(text);
+            completion.complete(new RunOutcome.Completed(unseen));
+        }
+
+        public void complete() {
+            completion.complete(new RunOutcome.Completed(unseen));
+        }
+
+        public void fail(String reason, boolean retryable) {
+            completion.complete(new RunOutcome.Failed(reason, retryable, unseen));
+        }
+
+        /** Ends a run that ignored its abort until now. */
+        public void finishAborted() {
+            completion.complete(new RunOutcome.Aborted(unseen));
+        }
+
+        public List<SteerMessage> steers() {
+            return List.copyOf(steers);
+        }
+
+        public List<String> steerTexts() {
+            return steers.stream().map(SteerMessage::text).toList();
+        }
+
+        public boolean abortRequested() {
+            return abortRequested;
+        }
+
+        public boolean isDone() {
+            return completion.isDone();
+        }
+    }
+}
