@@ -1,0 +1,65 @@
+package dev.laneway.commands;
+
+import dev.laneway.core.QueueOverride;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the arguments of one {@code /queue} message mean (spec section 6). Produced by
+ * {@link QueueCommandParser}; a {@code switch} over it fails to compile when a form is added.
+ */
+public sealed interface QueueCommand {
+
+    /** {@code /queue} alone: show the effective settings. */
+    record Show() implements QueueCommand {
+    }
+
+    /** {@code /queue default|reset|clear}: remove the session's stored override. */
+    record Reset() implements QueueCommand {
+    }
+
+    /** Settings tokens, all valid: {@code override} holds exactly the fields the command named. */
+    record Set(QueueOverride override) implements Settings {
+        public Set {
+            Objects.requireNonNull(override, "override");
+            if (override.isEmpty()) {
+                throw new IllegalArgumentException("a queue Set names at least one setting");
+            }
+        }
+    }
+
+    /** Something was not understood: every problem, in message order, in the spec's words. Changes nothing. */
+    record Invalid(List<String> problems) implements Settings {
+        public Invalid {
+            problems = List.copyOf(problems);
+            if (problems.isEmpty()) {
+                throw new IllegalArgumentException("an Invalid queue command has at least one problem");
+            }
+        }
+
+        /** The one reply the spec asks for: every problem joined by one space. */
+        public String message() {
+            return String.join(" ", problems);
+        }
+    }
+
+    /**
+     * An inline directive: {@code settings} apply to this message only and {@code text} goes to
+     * the agent.
+     *
+     * @param directive the directive prefix as typed (the settings tokens, without {@code /queue})
+     * @param settings  what the directive tokens mean: valid ({@link Set}) or not ({@link Invalid})
+     * @param text      the rest of the message, verbatim from its first character; never blank
+     */
+    record Inline(String directive, Settings settings, String text) implements QueueCommand {
+        public Inline {
+            Objects.requireNonNull(directive, "directive");
+            Objects.requireNonNull(settings, "settings");
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** The outcome of a run of settings tokens: a {@link Set} or an {@link Invalid}. */
+    sealed interface Settings extends QueueCommand permits Set, Invalid {
+    }
+}

@@ -1,0 +1,54 @@
+package dev.laneway.commands;
+
+import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.lane.LaneSnapshot;
+import java.time.Duration;
+import java.util.stream.Collectors;
+
+/**
+ * The {@code /status} reply:
+ * <pre>
+ * Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+ * Queue: 2 queued; active run for 12s.
+ * Lanes: session:console:dm:you 1/1 active, 0 queued; main 1/4 active, 0 queued.
+ * </pre>
+ * An idle session shows {@code Queue: 0 queued; idle.}; no lanes shows {@code Lanes: none.}
+ */
+final class StatusText {
+
+    private StatusText() {
+    }
+
+    static String of(SessionStatus status) {
+        return "Status: " + Replies.describe(status.settings()) + "\n"
+                + "Queue: " + status.queueDepth() + " queued; " + run(status.activeRunAge()) + ".\n"
+                + "Lanes: " + lanes(status) + ".";
+    }
+
+    private static String run(Duration age) {
+        return age == null ? "idle" : "active run for " + age(age);
+    }
+
+    private static String lanes(SessionStatus status) {
+        if (status.lanes().isEmpty()) {
+            return "none";
+        }
+        return status.lanes().stream().map(StatusText::lane).collect(Collectors.joining("; "));
+    }
+
+    private static String lane(LaneSnapshot lane) {
+        return lane.name() + " " + lane.active() + "/" + lane.cap() + " active, " + lane.queued() + " queued";
+    }
+
+    /** Whole seconds in the duration grammar's units: {@code 12s}, {@code 1m30s}, {@code 2h5m0s}. */
+    static String age(Duration age) {
+        long seconds = Math.max(0, age.getSeconds());
+        long hours = seconds / 3600;
+        long minutes = seconds % 3600 / 60;
+        long rest = seconds % 60;
+        if (hours > 0) {
+            return hours + "h" + minutes + "m" + rest + "s";
+        }
+        return minutes > 0 ? minutes + "m" + rest + "s" : rest + "s";
+    }
+}

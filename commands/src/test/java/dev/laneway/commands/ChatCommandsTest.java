@@ -1,0 +1,124 @@
+package dev.laneway.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.CommandContext;
+import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.lane.LaneSnapshot;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Dispatch, {@code /stop}, {@code /new}, {@code /status}. */
+class ChatCommandsTest {
+
+    private static final SessionKey SESSION = SessionKey.of("console:dm:you");
+
+    private final RecordingControl control = new RecordingControl();
+    private final ChatCommands commands = new ChatCommands();
+
+    private CommandDecision send(String text, boolean direct, boolean authorized) {
+        InboundMessage message = InboundMessage.builder("console").text(text).direct(direct).build();
+        return commands.handle(message, new CommandContext(SESSION, authorized, control));
+    }
+
+    private CommandDecision dm(String text) {
+        return send(text, true, false);
+    }
+
+    private static CommandDecision reply(String text) {
+        return new CommandDecision.Reply(text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "hello", "what does /stop do?", "/help", "/queuefoo", "/stopnow", "/", "/@MyBot",
+        "//queue", "queue collect", "\\queue", "/start", "/new_chat", "@MyBot /stop"})
+    void anythingElse_isNotACommand_soTheAgentSeesIt(String text) {
+        assertEquals(CommandDecision.NOT_A_COMMAND, send(text, true, true));
+        assertEquals(List.of(), control.calls);
+    }
+
+    @Test
+    void stop_abortsTheRun() {
+        assertEquals(reply("⚙️ Agent was aborted."), dm("/stop"));
+        assertEquals(List.of("stop(console:dm:you)"), control.calls);
+    }
+
+    @Test
+    void stop_reportsClearedQueuedMessages() {
+        control.clearedOnStop = 3;
+
+        assertEquals(reply("⚙️ Agent was aborted. Cleared 3 queued message(s)."), dm("/STOP@MyBot"));
+    }
+
+    @Test
+    void stop_inAGroup_needsAuthorization() {
+        assertEquals(reply("⛔ You are not allowed to use /stop here."), send("/stop", false, false));
+        assertEquals(List.of(), control.calls);
+
+        assertEquals(reply("⚙️ Agent was aborted."), send("/stop", false, true));
+    }
+
+    @Test
+    void stop_ignoresArguments() {
+        assertEquals(reply("⚙️ Agent was aborted."), dm("  /stop please stop"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/new", "/reset", "/New@MyBot", "/RESET"})
+    void newAndReset_startANewConversation(String text) {
+        assertEquals(reply("⚙️ Started a new conversation."), dm(text));
+        assertEquals(List.of("newConversation(console:dm:you)"), control.calls);
+    }
+
+    @Test
+    void new_inAGroup_needsAuthorization() {
+        assertEquals(reply("⛔ You are not allowed to use /new here."), send("/new", false, false));
+        assertEquals(reply("⛔ You are not allowed to use /reset here."), send("/reset", false, false));
+        assertEquals(List.of(), control.calls);
+
+        assertEquals(reply("⚙️ Started a new conversation."), send("/new", false, true));
+    }
+
+    @Test
+    void status_showsSettingsQueueRunAgeAndLanes() {
+        control.status = new SessionStatus(
+                new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 20, DropPolicy.SUMMARIZE),
+                2, Duration.ofMillis(12_400),
+                List.of(new LaneSnapshot("session:console:dm:you", 1, 1, 0), new LaneSnapshot("main", 4, 1, 0)));
+
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 2 queued; active run for 12s.
+                Lanes: session:console:dm:you 1/1 active, 0 queued; main 1/4 active, 0 queued."""),
+                send("/status", false, false));
+        assertEquals(List.of("status(console:dm:you, console)"), control.calls);
+    }
+
+    @Test
+    void status_ofAnIdleSessionWithoutLanes() {
+        control.status = new SessionStatus(
+                new QueueSettings(QueueMode.INTERRUPT, Duration.ZERO, 1, DropPolicy.OLD), 0, null, List.of());
+
+        assertEquals(reply("""
+                Status: mode=interrupt, debounce=0ms, cap=1, drop=old.
+                Queue: 0 queued; idle.
+                Lanes: none."""), dm("/status@MyBot"));
+    }
+
+    @Test
+    void status_runAgeUsesMinutesAndHours() {
+        assertEquals("0s", StatusText.age(Duration.ofMillis(999)));
+        assertEquals("1m30s", StatusText.age(Duration.ofSeconds(90)));
+        assertEquals("2h0m5s", StatusText.age(Duration.ofSeconds(7205)));
+        assertEquals("0s", StatusText.age(Duration.ofSeconds(-4)));
+    }
+}
