@@ -59,7 +59,12 @@ public final class TextChunker {
     /** The best cut at or before {@code limit}: paragraph, line, sentence, word, else hard. */
     private static int chooseCut(String text, int limit) {
         int cut = boundaryCut(text, limit);
-        return cut > 0 ? cut : limit;
+        if (cut > 0) {
+            return cut;
+        }
+        // a hard cut never splits a surrogate pair
+        return Character.isLowSurrogate(text.charAt(limit)) && Character.isHighSurrogate(text.charAt(limit - 1))
+                ? limit - 1 : limit;
     }
 
     private static int boundaryCut(String text, int limit) {
