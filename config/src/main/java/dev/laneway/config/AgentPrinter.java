@@ -1,0 +1,43 @@
+package dev.laneway.config;
+
+import static dev.laneway.config.ConfigPrinter.map;
+import static dev.laneway.config.ConfigPrinter.millis;
+import static dev.laneway.config.ConfigPrinter.put;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The {@code agents:} part of {@link ConfigPrinter}'s output. */
+final class AgentPrinter {
+
+    private AgentPrinter() {
+    }
+
+    static Map<String, Object> agents(AgentsConfig agents) {
+        Map<String, Object> list = new LinkedHashMap<>();
+        agents.list().forEach((name, agent) -> put(list, name, agent(agent)));
+        return map("defaults", map("maxConcurrent", agents.maxConcurrent(), "agent", agents.defaultAgent()),
+                "list", list);
+    }
+
+    private static Map<String, Object> agent(AgentConfig agent) {
+        return switch (agent) {
+            case AgentConfig.Echo echo -> map("provider", echo.provider(), "delayMs", millis(echo.delay()));
+            case AgentConfig.OpenAi ai -> map("provider", ai.provider(),
+                    "baseUrl", ai.baseUrl().toString(),
+                    "apiKey", ai.apiKey(),
+                    "model", ai.model(),
+                    "systemPrompt", ai.systemPrompt(),
+                    "stream", ai.stream(),
+                    "timeoutMs", millis(ai.timeout()),
+                    "maxHistoryMessages", ai.maxHistoryMessages(),
+                    "temperature", ai.temperature(),
+                    "maxTokens", ai.maxTokens(),
+                    "maxRetries", ai.maxRetries(),
+                    "tools", ai.tools());
+            case AgentConfig.Command command -> map("provider", command.provider(),
+                    "command", command.command(),
+                    "timeoutMs", millis(command.timeout()));
+        };
+    }
+}

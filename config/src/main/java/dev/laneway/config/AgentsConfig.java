@@ -1,0 +1,33 @@
+package dev.laneway.config;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code agents:} the agents and which one answers by default.
+ *
+ * @param maxConcurrent cap of the global {@code main} lane ({@code agents.defaults.maxConcurrent})
+ * @param defaultAgent  the name in {@code list} that answers by default ({@code agents.defaults.agent})
+ * @param list          agent name -> its settings, in file order; never empty (an empty
+ *                      {@code agents.list} gets an echo agent named {@code defaultAgent})
+ */
+public record AgentsConfig(int maxConcurrent, String defaultAgent, Map<String, AgentConfig> list) {
+
+    public static final String DEFAULT_AGENT = "assistant";
+
+    public static final AgentsConfig DEFAULTS =
+            new AgentsConfig(4, DEFAULT_AGENT, Map.of(DEFAULT_AGENT, AgentConfig.Echo.DEFAULTS));
+
+    public AgentsConfig {
+        Objects.requireNonNull(defaultAgent, "defaultAgent");
+        list = Immutable.orderedMap(list);
+        if (!list.containsKey(defaultAgent)) {
+            throw new IllegalArgumentException("default agent " + defaultAgent + " is not in " + list.keySet());
+        }
+    }
+
+    /** The settings of the agent that answers by default. */
+    public AgentConfig defaultAgentConfig() {
+        return list.get(defaultAgent);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.laneway.config;
+
+import static dev.laneway.config.ConfigPrinter.map;
+
+import java.util.Map;
+
+/** The {@code channels:} part of {@link ConfigPrinter}'s output; tokens are masked by {@link Secret}. */
+final class ChannelPrinter {
+
+    private ChannelPrinter() {
+    }
+
+    static Map<String, Object> channels(ChannelsConfig channels) {
+        ChannelsConfig.Telegram telegram = channels.telegram();
+        ChannelsConfig.Discord discord = channels.discord();
+        ChannelsConfig.Slack slack = channels.slack();
+        return map(
+                "console", map("enabled", channels.console().enabled()),
+                "telegram", map("enabled", telegram.enabled(),
+                        "token", telegram.token(),
+                        "apiUrl", telegram.apiUrl().toString(),
+                        "allowFrom", telegram.allowFrom(),
+                        "groups", map("requireMention", telegram.groupsRequireMention())),
+                "discord", map("enabled", discord.enabled(),
+                        "token", discord.token(),
+                        "allowFrom", discord.allowFrom(),
+                        "guilds", map("requireMention", discord.guildsRequireMention()),
+                        "apiUrl", discord.apiUrl().toString(),
+                        "gatewayUrl", discord.gatewayUrl().toString()),
+                "slack", map("enabled", slack.enabled(),
+                        "botToken", slack.botToken(),
+                        "appToken", slack.appToken(),
+                        "apiUrl", slack.apiUrl().toString(),
+                        "allowFrom", slack.allowFrom(),
+                        "channels", map("requireMention", slack.channelsRequireMention())));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.laneway.config;
+
+import dev.laneway.config.ChannelsConfig.Discord;
+import dev.laneway.config.ChannelsConfig.Slack;
+import dev.laneway.config.ChannelsConfig.Telegram;
+
+/**
+ * Binds {@code channels:}. An enabled channel needs its token; the console is on by default
+ * only when no other channel is enabled.
+ */
+final class ChannelsBinder {
+
+    private ChannelsBinder() {
+    }
+
+    static ChannelsConfig bind(Section channels) {
+        Telegram telegram = telegram(channels.section("telegram", "enabled", "token", "apiUrl", "allowFrom", "groups"));
+        Discord discord = discord(channels.section("discord", "enabled", "token", "apiUrl", "gatewayUrl", "allowFrom",
+                "guilds"));
+        Slack slack = slack(channels.section("slack", "enabled", "botToken", "appToken", "apiUrl", "allowFrom",
+                "channels"));
+        boolean anyOther = telegram.enabled() || discord.enabled() || slack.enabled();
+        Section console = channels.section("console", "enabled");
+        return new ChannelsConfig(new ChannelsConfig.Console(console.bool("enabled", !anyOther)), telegram, discord, slack);
+    }
+
+    private static Telegram telegram(Section s) {
+        boolean enabled = s.bool("enabled", false);
+        return new Telegram(
+                enabled,
+                token(s, "token", enabled, "TELEGRAM_BOT_TOKEN"),
+                Urls.url(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP),
+                s.stringList("allowFrom"),
+                s.section("groups", "requireMention").bool("requireMention", true));
+    }
+
+    private static Discord discord(Section s) {
+        boolean enabled = s.bool("enabled", false);
+        return new Discord(
+                enabled,
+                token(s, "token", enabled, "DISCORD_BOT_TOKEN"),
+                Urls.url(s, "apiUrl", Discord.DEFAULT_API_URL, Urls.HTTP),
+                Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, Urls.WEBSOCKET),
+                s.stringList("allowFrom"),
+                s.section("guilds", "requireMention").bool("requireMention", true));
+    }
+
+    private static Slack slack(Section s) {
+        boolean enabled = s.bool("enabled", false);
+        return new Slack(
+                enabled,
+                token(s, "botToken", enabled, "SLACK_BOT_TOKEN"),
+                token(s, "appToken", enabled, "SLACK_APP_TOKEN"),
+                Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, Urls.HTTP),
+                s.stringList("allowFrom"),
+                s.section("channels", "requireMention").bool("requireMention", true));
+    }
+
+    /**
+     * A token, required when the channel is enabled. The problem points at the token's key, or
+     * at {@code enabled} when the key is missing; it is not repeated after a missing variable.
+     */
+    private static Secret token(Section s, String key, boolean enabled, String envVariable) {
+        Secret token = new Secret(s.string(key, "").strip());
+        String path = s.pathOf(key);
+        if (enabled && token.isEmpty() && !s.problems().reportedAt(path)) {
+            YamlNode.Pos pos = s.keyPos(s.value(key) != null ? key : "enabled");
+            s.problems().add(path, pos, "required when " + s.pathOf("enabled")
+                    + " is true (set " + envVariable + ")");
+        }
+        return token;
+    }
+}

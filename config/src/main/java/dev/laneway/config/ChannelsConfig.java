@@ -1,0 +1,94 @@
+package dev.laneway.config;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code channels:} the chat platforms Laneway listens on. Console's {@code enabled} is resolved
+ * at load time: when the file does not set it, the console is on exactly when no other channel is.
+ */
+public record ChannelsConfig(Console console, Telegram telegram, Discord discord, Slack slack) {
+
+    public static final ChannelsConfig DEFAULTS =
+            new ChannelsConfig(new Console(true), Telegram.DEFAULTS, Discord.DEFAULTS, Slack.DEFAULTS);
+
+    public ChannelsConfig {
+        Objects.requireNonNull(console, "console");
+        Objects.requireNonNull(telegram, "telegram");
+        Objects.requireNonNull(discord, "discord");
+        Objects.requireNonNull(slack, "slack");
+    }
+
+    /** Whether any channel other than the console is enabled. */
+    public boolean anyPlatformEnabled() {
+        return telegram.enabled() || discord.enabled() || slack.enabled();
+    }
+
+    /** {@code channels.console:} stdin/stdout chat. */
+    public record Console(boolean enabled) {
+    }
+
+    /**
+     * {@code channels.telegram:}.
+     *
+     * @param allowFrom            sender ids; empty = everyone
+     * @param groupsRequireMention {@code groups.requireMention}
+     */
+    public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
+                           boolean groupsRequireMention) {
+
+        public static final URI DEFAULT_API_URL = URI.create("https://api.telegram.org");
+        public static final Telegram DEFAULTS = new Telegram(false, Secret.NONE, DEFAULT_API_URL, List.of(), true);
+
+        public Telegram {
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(apiUrl, "apiUrl");
+            allowFrom = List.copyOf(allowFrom);
+        }
+    }
+
+    /**
+     * {@code channels.discord:}.
+     *
+     * @param apiUrl               the REST base URL
+     * @param gatewayUrl           the WebSocket gateway URL (ws/wss)
+     * @param allowFrom            sender ids; empty = everyone
+     * @param guildsRequireMention {@code guilds.requireMention}
+     */
+    public record Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
+                          boolean guildsRequireMention) {
+
+        public static final URI DEFAULT_API_URL = URI.create("https://discord.com/api/v10");
+        public static final URI DEFAULT_GATEWAY_URL = URI.create("wss://gateway.discord.gg");
+        public static final Discord DEFAULTS =
+                new Discord(false, Secret.NONE, DEFAULT_API_URL, DEFAULT_GATEWAY_URL, List.of(), true);
+
+        public Discord {
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(apiUrl, "apiUrl");
+            Objects.requireNonNull(gatewayUrl, "gatewayUrl");
+            allowFrom = List.copyOf(allowFrom);
+        }
+    }
+
+    /**
+     * {@code channels.slack:} Socket Mode needs both tokens.
+     *
+     * @param allowFrom              sender ids; empty = everyone
+     * @param channelsRequireMention {@code channels.requireMention}
+     */
+    public record Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
+                        boolean channelsRequireMention) {
+
+        public static final URI DEFAULT_API_URL = URI.create("https://slack.com/api/");
+        public static final Slack DEFAULTS = new Slack(false, Secret.NONE, Secret.NONE, DEFAULT_API_URL, List.of(), true);
+
+        public Slack {
+            Objects.requireNonNull(botToken, "botToken");
+            Objects.requireNonNull(appToken, "appToken");
+            Objects.requireNonNull(apiUrl, "apiUrl");
+            allowFrom = List.copyOf(allowFrom);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.laneway.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.laneway.core.QueueOverride;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Prints the effective configuration ({@code laneway config show}): every key with its value
+ * after defaults, in the file's layout, durations in milliseconds, secrets as {@code ***}.
+ * The output loads back into an equal config, secrets aside.
+ */
+public final class ConfigPrinter {
+
+    /** Keys whose string values are never printed: tokens, secrets, API keys. */
+    private static final Pattern SECRET_KEY = Pattern.compile("(?i).*(token|secret|key).*");
+    private static final YAMLMapper MAPPER = new YAMLMapper(YAMLFactory.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .build());
+
+    private ConfigPrinter() {
+    }
+
+    public static String effectiveYaml(LanewayConfig config) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        put(root, "gateway", gateway(config.gateway()));
+        put(root, "session", map("dmScope", id(config.session().dm()), "groupScope", id(config.session().group())));
+        put(root, "lanes", lanes(config.lanes()));
+        put(root, "agents", AgentPrinter.agents(config.agents()));
+        put(root, "messages", messages(config.messages()));
+        put(root, "commands", map("allowFrom", config.commands().allowFrom()));
+        put(root, "channels", ChannelPrinter.channels(config.channels()));
+        try {
+            return MAPPER.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot print config", e);
+        }
+    }
+
+    private static Map<String, Object> gateway(GatewayConfig gateway) {
+        return map("dataDir", gateway.dataDir().toString(),
+                "http", map("enabled", gateway.http().enabled(), "bind", gateway.http().bind(),
+                        "port", gateway.http().port()),
+                "admission", map("maxPendingRuns", gateway.admission().maxPendingRuns()),
+                "shutdownGraceMs", millis(gateway.shutdownGrace()));
+    }
+
+    private static Map<String, Object> lanes(LanesConfig lanes) {
+        Map<String, Object> out = map("warnAfterMs", millis(lanes.warnAfter()));
+        lanes.caps().forEach((lane, cap) -> put(out, lane, map("maxConcurrent", cap)));
+        return out;
+    }
+
+    private static Map<String, Object> messages(MessagesConfig messages) {
+        MessagesConfig.Queue q = messages.queue();
+        Map<String, Object> byChannel = new LinkedHashMap<>();
+        // Channel names are the user's, so they bypass the secret-key check of put().
+        q.byChannel().forEach((channel, override) -> byChannel.put(channel, override(override)));
+        Map<String, Object> inboundByChannel = new LinkedHashMap<>();
+        messages.inbound().byChannel().forEach((channel, d) -> inboundByChannel.put(channel, millis(d)));
+        return map(
+                "queue", map("mode", q.mode().id(), "debounceMs", millis(q.debounce()), "maxWaitMs", millis(q.maxWait()),
+                        "cap", q.cap(), "drop", q.drop().id(), "notifyDrops", q.notifyDrops(), "ttl", millis(q.ttl()),
+                        "byChannel", byChannel),
+                "inbound", map("debounceMs", millis(messages.inbound().debounce()),
+                        "maxWaitMs", millis(messages.inbound().maxWait()), "byChannel", inboundByChannel),
+                "steer", map("scope", id(messages.steerScope())));
+    }
+
+    /** A mode-only override as the bare mode, otherwise the keys it sets. */
+    private static Object override(QueueOverride o) {
+        if (o.mode() != null && o.debounce() == null && o.cap() == null && o.drop() == null) {
+            return o.mode().id();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (o.mode() != null) {
+            put(out, "mode", o.mode().id());
+        }
+        if (o.debounce() != null) {
+            put(out, "debounceMs", millis(o.debounce()));
+        }
+        if (o.cap() != null) {
+            put(out, "cap", o.cap());
+        }
+        if (o.drop() != null) {
+            put(out, "drop", o.drop().id());
+        }
+        return out;
+    }
+
+    /** An ordered map of key, value pairs, masking secrets. */
+    static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            put(out, (String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return out;
+    }
+
+    static void put(Map<String, Object> map, String key, Object value) {
+        Object shown = switch (value) {
+            case Secret secret -> secret.masked();
+            case String text when SECRET_KEY.matcher(key).matches() -> text.isEmpty() ? "" : "***";
+            case null, default -> value;
+        };
+        map.put(key, shown);
+    }
+
+    static Long millis(Duration duration) {
+        return duration == null ? null : duration.toMillis();
+    }
+
+    /** The config spelling of an enum constant: {@code PER_PEER} -> {@code per-peer}. */
+    static String id(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

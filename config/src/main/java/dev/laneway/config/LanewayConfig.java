@@ -1,0 +1,40 @@
+package dev.laneway.config;
+
+import dev.laneway.core.SessionScope;
+import dev.laneway.core.engine.GatewaySettings;
+import java.util.Objects;
+
+/**
+ * The whole configuration file, validated, with every default filled in. Immutable; built by
+ * {@link ConfigLoader}, printed by {@link ConfigPrinter}. Secrets are {@link Secret}s, so
+ * {@link #toString()} is safe to log.
+ *
+ * @param session {@code session.dmScope} and {@code session.groupScope}
+ */
+public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+
+    private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
+            LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
+            ChannelsConfig.DEFAULTS);
+
+    public LanewayConfig {
+        Objects.requireNonNull(gateway, "gateway");
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(lanes, "lanes");
+        Objects.requireNonNull(agents, "agents");
+        Objects.requireNonNull(messages, "messages");
+        Objects.requireNonNull(commands, "commands");
+        Objects.requireNonNull(channels, "channels");
+    }
+
+    /** What an empty file means: console channel, echo agent {@code assistant}, spec defaults. */
+    public static LanewayConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /** The settings the gateway engine runs with; fields the file does not cover keep their defaults. */
+    public GatewaySettings toGatewaySettings() {
+        return GatewaySettingsMapper.map(this);
+    }
+}

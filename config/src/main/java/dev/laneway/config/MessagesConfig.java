@@ -1,0 +1,66 @@
+package dev.laneway.config;
+
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SteerScope;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/** {@code messages:} what happens to messages that arrive while a session is busy or idle. */
+public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope) {
+
+    public static final MessagesConfig DEFAULTS = new MessagesConfig(Queue.DEFAULTS, Inbound.DEFAULTS, SteerScope.SESSION);
+
+    public MessagesConfig {
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(inbound, "inbound");
+        Objects.requireNonNull(steerScope, "steerScope");
+    }
+
+    /**
+     * {@code messages.queue:} the followup queue (queue-semantics.md sections 3 and 5).
+     *
+     * @param maxWait   bound on a drain's total wait; null = 10 x debounce, zero = no bound
+     * @param ttl       queued items older than this are dropped after a restart
+     * @param byChannel channel -> its settings layer (a bare mode in the file sets only the mode)
+     */
+    public record Queue(QueueMode mode, Duration debounce, Duration maxWait, int cap, DropPolicy drop,
+                        boolean notifyDrops, Duration ttl, Map<String, QueueOverride> byChannel) {
+
+        public static final Queue DEFAULTS = new Queue(QueueMode.COLLECT, Duration.ofMillis(1000), null, 20,
+                DropPolicy.SUMMARIZE, true, Duration.ofHours(1), Map.of());
+
+        public Queue {
+            // Validates mode, debounce, cap and drop exactly as /queue does.
+            new QueueSettings(mode, debounce, cap, drop);
+            Objects.requireNonNull(ttl, "ttl");
+            byChannel = Immutable.orderedMap(byChannel);
+        }
+
+        /** The global settings layer: mode, debounce, cap and drop. */
+        public QueueSettings settings() {
+            return new QueueSettings(mode, debounce, cap, drop);
+        }
+    }
+
+    /**
+     * {@code messages.inbound:} debounce of idle sessions (queue-semantics.md section 7).
+     *
+     * @param debounce  zero = off
+     * @param maxWait   zero = no bound
+     * @param byChannel channel -> its debounce
+     */
+    public record Inbound(Duration debounce, Duration maxWait, Map<String, Duration> byChannel) {
+
+        public static final Inbound DEFAULTS = new Inbound(Duration.ZERO, Duration.ZERO, Map.of());
+
+        public Inbound {
+            Objects.requireNonNull(debounce, "debounce");
+            Objects.requireNonNull(maxWait, "maxWait");
+            byChannel = Immutable.orderedMap(byChannel);
+        }
+    }
+}
