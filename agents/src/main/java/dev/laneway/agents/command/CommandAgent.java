@@ -1,0 +1,65 @@
+package dev.laneway.agents.command;
+
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.time.Scheduler;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code provider: command}: runs a program once per turn, the prompt on its stdin; its stdout
+ * (trimmed) is the reply, its stderr goes to the log. A timeout or an abort kills the whole
+ * process tree; a non-zero exit fails the run. Cannot be steered. The program inherits the
+ * gateway's environment and working directory.
+ */
+public final class CommandAgent implements Agent {
+
+    private final String name;
+    private final List<String> command;
+    private final Duration timeout;
+    private final Scheduler scheduler;
+
+    /** Times out on the JDK's shared delay thread. */
+    public CommandAgent(String name, List<String> command, Duration timeout) {
+        this(name, command, timeout, CommandAgent::delayed);
+    }
+
+    /** Times out on {@code scheduler} (the gateway's, or a manual one in tests). */
+    public CommandAgent(String name, List<String> command, Duration timeout, Scheduler scheduler) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.command = List.copyOf(command);
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        if (this.command.isEmpty() || this.command.getFirst().isBlank()) {
+            throw new IllegalArgumentException("agents.list." + name + ".command: must name a program, got "
+                    + this.command);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("agents.list." + name + ".timeoutMs: must be > 0, got '"
+                    + timeout.toMillis() + "'");
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public AgentRun start(RunRequest request, RunEvents events) {
+        CommandRun run = new CommandRun(name, command, request.prompt(), events);
+        Thread.ofVirtual().name("command-" + name + "-" + request.runId()).start(() -> run.execute(timeout, scheduler));
+        return run;
+    }
+
+    private static Scheduler.Cancellable delayed(Duration delay, Runnable task) {
+        CompletableFuture<Void> pending = CompletableFuture.runAsync(task,
+                CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, Runnable::run));
+        return () -> pending.cancel(false);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.laneway.agents.echo;
+
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.time.Scheduler;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The built-in demo agent: replies {@code echo: <prompt>}, optionally after a delay, so that queue
+ * behaviour is visible in a demo. It can be steered: each steer batch accepted before the run
+ * completes adds one more reply {@code echo: <texts joined by newlines>} after the main reply.
+ * With no delay it answers inside {@link #start}, so such a run is already complete when
+ * {@code start} returns.
+ */
+public final class EchoAgent implements Agent {
+
+    private final String name;
+    private final Duration delay;
+    private final Scheduler scheduler;
+
+    public EchoAgent(String name, Duration delay, Scheduler scheduler) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.delay = Objects.requireNonNull(delay, "delay");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("echo agent name must not be blank");
+        }
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("echo agent '" + name + "': delayMs must be >= 0, got "
+                    + delay.toMillis());
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public AgentRun start(RunRequest request, RunEvents events) {
+        EchoRun run = new EchoRun(request.prompt(), events);
+        if (delay.isZero()) {
+            run.answer();
+        } else {
+            run.armTimer(scheduler.schedule(delay, run::answer));
+        }
+        return run;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.laneway.agents.openai;
+
+/**
+ * Why a model call ended without an answer. An expected, typed outcome: no stack trace.
+ */
+final class CallFailure extends Exception {
+
+    enum Kind {
+        /** The call failed; {@link #reason()} is short enough for the user. */
+        FAILED,
+        /** The provider refused the credentials (401/403). */
+        REJECTED,
+        /** The run was aborted while the call was in flight. */
+        ABORTED
+    }
+
+    private final Kind kind;
+    private final String reason;
+    private final boolean retryable;
+
+    private CallFailure(Kind kind, String reason, boolean retryable) {
+        super(kind + ": " + reason, null, false, false);
+        this.kind = kind;
+        this.reason = reason;
+        this.retryable = retryable;
+    }
+
+    static CallFailure failed(String reason, boolean retryable) {
+        return new CallFailure(Kind.FAILED, reason, retryable);
+    }
+
+    static CallFailure malformed() {
+        return failed("malformed response", false);
+    }
+
+    static CallFailure rejected(String reason) {
+        return new CallFailure(Kind.REJECTED, reason, false);
+    }
+
+    static CallFailure aborted() {
+        return new CallFailure(Kind.ABORTED, "aborted", false);
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    String reason() {
+        return reason;
+    }
+
+    boolean retryable() {
+        return retryable;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.laneway.agents.openai;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.laneway.agents.tool.ToolRegistry;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.store.SessionStore;
+import dev.laneway.core.time.Scheduler;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * {@code provider: openai}: any server speaking the OpenAI Chat Completions API (OpenAI,
+ * OpenRouter, Ollama, vLLM, llama.cpp, LM Studio), over the JDK {@link HttpClient} and Jackson.
+ * Each run is a model/tool loop on its own virtual thread ({@link OpenAiRun}); the conversation
+ * history of a session lives in the {@link SessionStore}. Thread-safe: all fields are immutable or
+ * thread-safe, and runs share nothing else.
+ */
+public final class OpenAiAgent implements Agent {
+
+    private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final OpenAiSettings settings;
+    private final SessionStore store;
+    private final ToolRegistry tools;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final ChatClient client;
+
+    /** With the built-in tools ({@code current_time} reads {@code clock}). */
+    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock) {
+        this(settings, store, scheduler, ToolRegistry.builtIns(clock));
+    }
+
+    /**
+     * @param scheduler   times retries' backoff and each exchange's timeout
+     * @param toolCatalog the tools {@code settings.tools()} may name
+     * @throws IllegalArgumentException when {@code settings.tools()} names a tool the catalog lacks
+     */
+    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, ToolRegistry toolCatalog) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.store = Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(scheduler, "scheduler");
+        try {
+            this.tools = toolCatalog.select(settings.tools());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("agents.list." + settings.name() + ".tools: " + e.getMessage(), e);
+        }
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.timeout().compareTo(MAX_CONNECT_TIMEOUT) < 0
+                        ? settings.timeout() : MAX_CONNECT_TIMEOUT)
+                .build();
+        this.client = new ChatClient(settings, http, scheduler, mapper);
+    }
+
+    @Override
+    public String name() {
+        return settings.name();
+    }
+
+    @Override
+    public AgentRun start(RunRequest request, RunEvents events) {
+        OpenAiRun run = new OpenAiRun(request, events, settings, store, client, tools, mapper);
+        Thread.ofVirtual().name("openai-" + settings.name() + "-" + request.runId()).start(run::execute);
+        return run;
+    }
+
+    @Override
+    public void resetConversation(SessionKey session) {
+        store.clearHistory(session);
+    }
+}

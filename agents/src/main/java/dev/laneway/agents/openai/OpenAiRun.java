@@ -1,0 +1,206 @@
+package dev.laneway.agents.openai;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.laneway.agents.tool.ToolRegistry;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.SteerMessage;
+import dev.laneway.core.agent.SteerResult;
+import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.store.SessionStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of the OpenAI agent: the model/tool loop, on its own virtual thread.
+ *
+ * <p>Concurrency: the loop and every field marked "run thread" belong to the run's thread. Engine
+ * threads call {@link #steer} (into the {@link SteerInbox}, which has its own lock) and
+ * {@link #abort} (into the {@link RunGuard}, which has its own lock); neither blocks nor calls
+ * back into the gateway, and this class holds no lock while it calls {@link RunEvents}.
+ * {@code completion} is completed exactly once, by the run thread, as its last act.
+ *
+ * <p>Steering: steers are taken into the conversation before each model call; before each tool
+ * call a pending steer makes the rest of the assistant message's calls "skipped"; after a final
+ * answer the inbox closes only if it is empty, otherwise one more model call follows. Steers
+ * taken but not yet answered by the model are handed back as unseen if the run fails or aborts.
+ */
+final class OpenAiRun implements AgentRun {
+
+    static final int MAX_TOOL_ROUNDS = 8;
+    static final String SKIPPED = "Skipped due to queued user message.";
+    static final String REJECTED_KEY_REPLY = "⚠️ The model provider rejected the API key.";
+
+    private static final Logger log = LoggerFactory.getLogger(OpenAiRun.class);
+
+    private final RunRequest request;
+    private final RunEvents events;
+    private final OpenAiSettings settings;
+    private final SessionStore store;
+    private final ChatClient client;
+    private final ToolRegistry tools;
+    private final ObjectMapper mapper;
+    private final SteerInbox inbox = new SteerInbox();
+    private final RunGuard guard = new RunGuard();
+    private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
+    private final List<SteerMessage> inFlight = new ArrayList<>(); // run thread: steers sent, not yet answered
+    private Conversation conversation;                             // run thread: null until history is loaded
+    private boolean delivered;                                     // run thread: a model reply went out
+
+    OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store, ChatClient client,
+              ToolRegistry tools, ObjectMapper mapper) {
+        this.request = request;
+        this.events = events;
+        this.settings = settings;
+        this.store = store;
+        this.client = client;
+        this.tools = tools;
+        this.mapper = mapper;
+    }
+
+    /** The run thread's body. Never throws; completes {@link #completion()} once. */
+    void execute() {
+        RunOutcome outcome = RunOutcome.Failed.of("internal error", false);
+        try {
+            try {
+                outcome = converse();
+            } catch (CallFailure failure) {
+                outcome = outcomeOf(failure);
+            }
+            saveHistory(outcome);
+        } catch (RuntimeException | Error e) {
+            log.error("openai agent '{}': run {} crashed", settings.name(), request.runId(), e);
+            outcome = new RunOutcome.Failed("internal error", false, unseen());
+        } finally {
+            completion.complete(outcome);
+        }
+    }
+
+    private RunOutcome converse() throws CallFailure {
+        checkAborted();
+        List<HistoryEntry> history = settings.maxHistoryMessages() == 0 ? List.of()
+                : store.history(request.session(), settings.maxHistoryMessages());
+        conversation = Conversation.start(mapper, settings.systemPrompt(), history, request.prompt());
+        int toolRounds = 0;
+        while (true) {
+            for (SteerMessage steer : inbox.take()) {
+                conversation.addUser(steer.text());
+                inFlight.add(steer);
+            }
+            boolean toolsAllowed = toolRounds < MAX_TOOL_ROUNDS;
+            AssistantMessage answer = client.complete(
+                    RequestBodies.chat(mapper, settings, conversation.messages(), tools, toolsAllowed),
+                    guard, this::emitDelta);
+            checkAborted();
+            inFlight.clear();
+            conversation.addAssistant(answer);
+            if (answer.hasText()) {
+                emitReply(answer.content());
+                delivered = true;
+            }
+            if (!answer.toolCalls().isEmpty()) {
+                if (!toolsAllowed) {
+                    throw CallFailure.failed("too many tool calls", false);
+                }
+                toolRounds++;
+                runTools(answer.toolCalls());
+            } else if (inbox.closeIfEmpty()) {
+                return RunOutcome.Completed.clean();
+            }
+        }
+    }
+
+    /** Runs the calls one after another; once a steer is pending, the rest are skipped. */
+    private void runTools(List<ToolCall> calls) throws CallFailure {
+        boolean skipping = false;
+        for (ToolCall call : calls) {
+            skipping = skipping || inbox.hasPending();
+            if (skipping) {
+                conversation.addToolResult(call.id(), SKIPPED);
+                emitToolStep(call.name(), "skipped");
+                continue;
+            }
+            checkAborted();
+            emitToolStep(call.name(), "started");
+            ToolInvoker.Result result = ToolInvoker.invoke(tools, call, mapper);
+            conversation.addToolResult(call.id(), result.text());
+            emitToolStep(call.name(), result.ok() ? "done" : "failed");
+        }
+    }
+
+    private RunOutcome outcomeOf(CallFailure failure) {
+        if (guard.aborted() || failure.kind() == CallFailure.Kind.ABORTED) {
+            return new RunOutcome.Aborted(unseen());
+        }
+        if (failure.kind() == CallFailure.Kind.REJECTED) {
+            emitReply(REJECTED_KEY_REPLY);
+            return new RunOutcome.Reported(failure.reason(), unseen());
+        }
+        log.info("openai agent '{}': run {} failed: {}", settings.name(), request.runId(), failure.reason());
+        return new RunOutcome.Failed(failure.reason(), failure.retryable(), unseen());
+    }
+
+    /** Steers the model never answered, oldest first; closes the inbox. */
+    private List<SteerMessage> unseen() {
+        List<SteerMessage> all = new ArrayList<>(inFlight);
+        all.addAll(inbox.close());
+        inFlight.clear();
+        return all;
+    }
+
+    /** A completed run stores its turn; a failed one only if the user already saw part of it. */
+    private void saveHistory(RunOutcome outcome) {
+        if (conversation == null || !(outcome instanceof RunOutcome.Completed || delivered)) {
+            return;
+        }
+        List<HistoryEntry> entries = conversation.committedEntries();
+        if (!entries.isEmpty()) {
+            store.appendHistory(request.session(), entries);
+        }
+    }
+
+    private void checkAborted() throws CallFailure {
+        if (guard.aborted()) {
+            throw CallFailure.aborted();
+        }
+    }
+
+    private void emitDelta(String text) {
+        if (!guard.aborted()) {
+            events.delta(text);
+        }
+    }
+
+    private void emitReply(String text) {
+        if (!guard.aborted()) {
+            events.reply(text);
+        }
+    }
+
+    private void emitToolStep(String tool, String status) {
+        if (!guard.aborted()) {
+            events.toolStep(tool, status);
+        }
+    }
+
+    @Override
+    public CompletionStage<RunOutcome> completion() {
+        return completion;
+    }
+
+    @Override
+    public SteerResult steer(List<SteerMessage> messages) {
+        return guard.aborted() ? SteerResult.REFUSED : inbox.offer(messages);
+    }
+
+    @Override
+    public void abort() {
+        guard.abort();
+    }
+}

@@ -1,0 +1,154 @@
+package dev.laneway.agents.openai;
+
+import static dev.laneway.agents.openai.Responses.hang;
+import static dev.laneway.agents.openai.Responses.json;
+import static dev.laneway.agents.openai.Responses.sse;
+import static dev.laneway.agents.openai.Responses.status;
+import static dev.laneway.agents.openai.Responses.streamedText;
+import static dev.laneway.agents.openai.Responses.text;
+import static dev.laneway.agents.testing.Runs.outcome;
+import static dev.laneway.agents.testing.Runs.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunOutcome;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class OpenAiErrorsTest {
+
+    private final Harness h = new Harness();
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    @Test
+    void tooManyRequests_isRetriedAfterTheRetryAfterDelay() {
+        h.fake.then(status(429, "Retry-After", "7")).then(streamedText("ok"));
+        AgentRun run = h.start("hi");
+
+        h.scheduler.awaitPending(Duration.ofSeconds(7));
+        assertEquals(1, h.fake.requestCount());
+        h.scheduler.advance(Duration.ofSeconds(7));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(run));
+        assertEquals(List.of("ok"), h.events.replies());
+        assertEquals(2, h.fake.requestCount());
+    }
+
+    @Test
+    void repeatedServerErrors_areRetriedWithExponentialBackoffThenFailWithoutFurtherRetry() {
+        h.fake.then(status(500)).then(status(502)).then(status(500));
+        AgentRun run = h.start("hi");
+
+        h.scheduler.awaitPending(Duration.ofSeconds(1));
+        h.scheduler.advance(Duration.ofSeconds(1));
+        h.scheduler.awaitPending(Duration.ofSeconds(2));
+        h.scheduler.advance(Duration.ofSeconds(2));
+
+        assertEquals(RunOutcome.Failed.of("HTTP 500", false), outcome(run));
+        assertEquals(3, h.fake.requestCount());
+        assertEquals(List.of(), h.events.replies());
+    }
+
+    @Test
+    void rejectedApiKey_isReportedToTheUserWithTheFixedSentence() {
+        h.fake.then(status(401));
+
+        RunOutcome outcome = outcome(h.agent(h.settings().withApiKey("sk-wrong")).start(request("hi"), h.events));
+
+        assertEquals(new RunOutcome.Reported("HTTP 401", List.of()), outcome);
+        assertEquals(List.of("⚠️ The model provider rejected the API key."), h.events.replies());
+        assertEquals(1, h.fake.requestCount());
+    }
+
+    @Test
+    void forbidden_isAlsoAReportedKeyRejection() {
+        h.fake.then(status(403));
+
+        assertEquals(new RunOutcome.Reported("HTTP 403", List.of()), outcome(h.start("hi")));
+        assertEquals(List.of("⚠️ The model provider rejected the API key."), h.events.replies());
+    }
+
+    @Test
+    void otherClientErrors_failAtOnce() {
+        h.fake.then(status(404));
+
+        assertEquals(RunOutcome.Failed.of("HTTP 404", false), outcome(h.start("hi")));
+        assertEquals(1, h.fake.requestCount());
+    }
+
+    @Test
+    void malformedSseData_failsWithMalformedResponse() {
+        h.fake.then(sse().data(text("ok so far")).raw("data: {\"choices\": [ nope\n\n").done());
+
+        assertEquals(RunOutcome.Failed.of("malformed response", false), outcome(h.start("hi")));
+        assertEquals(List.of(), h.events.replies());
+    }
+
+    @Test
+    void malformedJsonBody_failsWithMalformedResponse() {
+        h.fake.then(json("<html>gateway error</html>"));
+
+        RunOutcome outcome = outcome(h.agent(h.settings().withStream(false)).start(request("hi"), h.events));
+
+        assertEquals(RunOutcome.Failed.of("malformed response", false), outcome);
+    }
+
+    @Test
+    void streamEndingWithoutDoneOrFinishReason_failsAsInterrupted() {
+        h.fake.then(sse().data(text("half an ans")));
+
+        assertEquals(RunOutcome.Failed.of("stream interrupted", true), outcome(h.start("hi")));
+        assertEquals(List.of(), h.events.replies());
+    }
+
+    @Test
+    void streamEndingAfterFinishReasonWithoutDone_isAcceptedAsComplete() {
+        h.fake.then(sse().data(text("fine")).data(Responses.finish("stop")));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(h.start("hi")));
+        assertEquals(List.of("fine"), h.events.replies());
+    }
+
+    @Test
+    void silentServer_failsWithTimeoutWhenTheWatchdogFires() {
+        h.fake.then(hang());
+        AgentRun run = h.start("hi");
+
+        h.fake.request(0);
+        h.scheduler.advance(OpenAiSettings.DEFAULT_TIMEOUT);
+
+        assertEquals(RunOutcome.Failed.of("timeout", true), outcome(run));
+    }
+
+    @Test
+    void refusedConnection_failsWithConnectionRefused() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        OpenAiSettings settings = OpenAiSettings.defaults("assistant", "http://127.0.0.1:" + closedPort + "/v1", "m");
+
+        RunOutcome outcome = outcome(h.agent(settings).start(request("hi"), h.events));
+
+        assertEquals(RunOutcome.Failed.of("connection refused", true), outcome);
+    }
+
+    @Test
+    void failedTurnThatDeliveredNothing_leavesNoHistory() {
+        h.fake.then(status(400));
+
+        outcome(h.start("hi"));
+
+        assertEquals(List.of(), h.store.history(SessionKey.of("console:local"), 10));
+    }
+}

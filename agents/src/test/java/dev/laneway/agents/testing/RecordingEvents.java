@@ -1,0 +1,92 @@
+package dev.laneway.agents.testing;
+
+import dev.laneway.core.agent.RunEvents;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** Records what a run reports; {@code lock} guards the three lists. Waits are bounded (10 s). */
+public final class RecordingEvents implements RunEvents {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final List<String> deltas = new ArrayList<>();
+    private final List<String> replies = new ArrayList<>();
+    private final List<String> toolSteps = new ArrayList<>();
+
+    @Override
+    public void delta(String text) {
+        add(deltas, text);
+    }
+
+    @Override
+    public void reply(String text) {
+        add(replies, text);
+    }
+
+    @Override
+    public void toolStep(String tool, String status) {
+        add(toolSteps, tool + ":" + status);
+    }
+
+    private void add(List<String> list, String text) {
+        lock.lock();
+        try {
+            list.add(text);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public List<String> deltas() {
+        return snapshot(deltas);
+    }
+
+    public List<String> replies() {
+        return snapshot(replies);
+    }
+
+    public List<String> toolSteps() {
+        return snapshot(toolSteps);
+    }
+
+    /** Waits until at least {@code count} deltas arrived. */
+    public void awaitDeltas(int count) {
+        await(deltas, count);
+    }
+
+    /** Waits until at least {@code count} tool steps were reported. */
+    public void awaitToolSteps(int count) {
+        await(toolSteps, count);
+    }
+
+    private List<String> snapshot(List<String> list) {
+        lock.lock();
+        try {
+            return List.copyOf(list);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void await(List<String> list, int count) {
+        long nanos = TimeUnit.SECONDS.toNanos(10);
+        lock.lock();
+        try {
+            while (list.size() < count) {
+                if (nanos <= 0) {
+                    throw new AssertionError("expected " + count + " events, got " + list);
+                }
+                nanos = changed.awaitNanos(nanos);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+}
