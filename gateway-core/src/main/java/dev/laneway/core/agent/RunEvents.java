@@ -17,6 +17,10 @@ public interface RunEvents {
     default void toolStep(String tool, String status) {
     }
 
+    /** The agent is retrying a model call (429, 5xx) within this run; counted for operators. */
+    default void retrying(String reason) {
+    }
+
     /** True once the run was aborted; an agent may poll it to stop early. */
     default boolean aborted() {
         return false;

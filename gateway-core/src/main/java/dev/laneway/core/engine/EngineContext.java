@@ -34,7 +34,7 @@ final class EngineContext {
     final Admission admission;
     final Function<SessionKey, Agent> agents;
     final Function<String, ChannelAdapter> channels;
-    private final DispositionListener listener;
+    final GatewayObserver observer;
     private final AtomicLong runIds = new AtomicLong();
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
@@ -42,7 +42,7 @@ final class EngineContext {
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
-                  Function<String, ChannelAdapter> channels, DispositionListener listener) {
+                  Function<String, ChannelAdapter> channels, GatewayObserver observer) {
         this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -52,7 +52,7 @@ final class EngineContext {
         this.admission = admission;
         this.agents = agents;
         this.channels = channels;
-        this.listener = listener;
+        this.observer = observer;
     }
 
     String nextRunId() {
@@ -73,7 +73,7 @@ final class EngineContext {
 
     private void record(Ticket ticket, Disposition disposition) {
         try {
-            listener.recorded(ticket.message(), disposition);
+            observer.recorded(ticket.message(), disposition);
         } catch (RuntimeException e) {
             log.warn("disposition listener failed", e);
         }

@@ -10,10 +10,17 @@ final class GatedRunEvents implements RunEvents {
 
     private final Run run;
     private final Outbox outbox;
+    private final Runnable onRetry;
 
-    GatedRunEvents(Run run, Outbox outbox) {
+    GatedRunEvents(Run run, Outbox outbox, Runnable onRetry) {
         this.run = run;
         this.outbox = outbox;
+        this.onRetry = onRetry;
+    }
+
+    @Override
+    public void retrying(String reason) {
+        onRetry.run();
     }
 
     @Override

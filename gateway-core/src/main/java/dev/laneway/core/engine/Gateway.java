@@ -53,7 +53,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final AccessPolicy access;
     private final Authorization authorization;
     private final DedupeCache dedupe;
-    private final DispositionListener listener;
+    private final GatewayObserver observer;
     private final Map<String, ChannelAdapter> channels;
     private final AtomicLong sequence = new AtomicLong();
     private volatile boolean accepting = true;
@@ -63,18 +63,18 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.store = b.store;
         this.commands = b.commands;
         this.access = b.access;
-        this.listener = b.listener;
+        this.observer = ObserverFanout.of(b.listener, b.observer);
         this.channels = Map.copyOf(b.channels);
         this.authorization = new Authorization(settings.commandAllowFrom());
         this.dedupe = new DedupeCache(settings.dedupeWindow());
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
         caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
-        Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter());
-        Outbox outbox = new Outbox(b.executor, this.channels::get);
+        Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
+        Outbox outbox = new Outbox(b.executor, this.channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, this.channels::get, listener);
+                session -> agent, this.channels::get, observer);
     }
 
     public static Builder builder() {
@@ -82,6 +82,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     // ---------------------------------------------------------------- inbound
+
+    @Override
+    public void rateLimited(String channel) {
+        observer.rateLimited(channel);
+    }
 
     @Override
     public void accept(InboundMessage message) {
@@ -163,7 +168,7 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     private void record(InboundMessage message, Disposition disposition) {
         try {
-            listener.recorded(message, disposition);
+            observer.recorded(message, disposition);
         } catch (RuntimeException e) {
             log.warn("disposition listener failed", e);
         }
@@ -296,6 +301,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private CommandHandler commands = CommandHandler.NONE;
         private AccessPolicy access = AccessPolicy.ALLOW_ALL;
         private DispositionListener listener = DispositionListener.NONE;
+        private GatewayObserver observer = GatewayObserver.NONE;
         private final Map<String, ChannelAdapter> channels = new LinkedHashMap<>();
 
         public Builder settings(GatewaySettings value) { settings = value; return this; }
@@ -308,6 +314,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder commands(CommandHandler value) { commands = value; return this; }
         public Builder access(AccessPolicy value) { access = value; return this; }
         public Builder listener(DispositionListener value) { listener = value; return this; }
+        /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
+        public Builder observer(GatewayObserver value) { observer = value; return this; }
 
         public Builder channel(ChannelAdapter channel) {
             if (channels.putIfAbsent(channel.name(), channel) != null) {

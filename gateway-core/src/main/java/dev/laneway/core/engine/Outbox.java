@@ -29,13 +29,15 @@ final class Outbox {
 
     private final Executor executor;
     private final Function<String, ChannelAdapter> channels;
+    private final GatewayObserver observer;
     private final ReentrantLock lock = new ReentrantLock();
     // chat key -> replies waiting for that chat's drain task
     private final Map<String, ArrayDeque<Outgoing>> queues = new HashMap<>();
 
-    Outbox(Executor executor, Function<String, ChannelAdapter> channels) {
+    Outbox(Executor executor, Function<String, ChannelAdapter> channels, GatewayObserver observer) {
         this.executor = executor;
         this.channels = channels;
+        this.observer = observer;
     }
 
     /** Queues a reply; returns at once. */
@@ -113,6 +115,7 @@ final class Outbox {
                 return;
             }
             guarded("send", outgoing.route, () -> channel.send(outgoing.route, chunk));
+            observer.sent(outgoing.route.channel());
         }
     }
 

@@ -7,7 +7,7 @@ import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The one INFO line per finished run: session, run, messages, wait, duration, outcome. */
+/** The one INFO line per finished run (session, run, messages, wait, duration, outcome), and its metrics. */
 final class RunLog {
 
     private static final Logger log = LoggerFactory.getLogger("dev.laneway.runs");
@@ -15,15 +15,26 @@ final class RunLog {
     private RunLog() {
     }
 
-    static void finished(Run run, SessionKey session, Instant now, RunOutcome outcome) {
+    static void finished(Run run, SessionKey session, Instant now, RunOutcome outcome, String agent,
+                         GatewayObserver observer) {
+        Instant started = run.startedAt != null ? run.startedAt : now;
+        observer.runFinished(agent, Duration.between(run.createdAt, started), Duration.between(started, now), kind(outcome));
         if (!log.isInfoEnabled()) {
             return;
         }
-        Instant started = run.startedAt != null ? run.startedAt : now;
         log.info("run finished: session={} run={} kind={} messages={} attempt={} waitMs={} durationMs={} outcome={}",
                 session, run.id, run.disposition == dev.laneway.core.Disposition.COLLECTED ? "collect" : "single",
                 run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
                 Duration.between(started, now).toMillis(), describe(outcome));
+    }
+
+    private static String kind(RunOutcome outcome) {
+        return switch (outcome) {
+            case RunOutcome.Completed c -> "completed";
+            case RunOutcome.Failed f -> "failed";
+            case RunOutcome.Aborted a -> "aborted";
+            case RunOutcome.Reported r -> "reported";
+        };
     }
 
     private static String describe(RunOutcome outcome) {

@@ -280,6 +280,7 @@ final class SessionQueue {
             }
         }
         items.subList(0, batch.size()).clear();
+        ctx.observer.drainDelayed(Duration.between(lastQueuedAt, ctx.clock.instant()));
         if (items.isEmpty()) {
             firstQueuedAt = null;
             lastQueuedAt = null;
@@ -550,7 +551,8 @@ final class SessionQueue {
         } finally {
             lock.unlock();
         }
-        var events = new GatedRunEvents(run, ctx.outbox);
+        String agentName = ctx.agents.apply(key).name();
+        var events = new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(agentName));
         AgentRun handle;
         try {
             handle = ctx.agents.apply(key).start(request, events);
@@ -595,7 +597,7 @@ final class SessionQueue {
             }
             String failure = outcome instanceof RunOutcome.Failed failed ? failed.reason() : null;
             endRun(run, run.disposition, failure, fx);
-            RunLog.finished(run, key, ctx.clock.instant(), outcome);
+            RunLog.finished(run, key, ctx.clock.instant(), outcome, ctx.agents.apply(key).name(), ctx.observer);
         } finally {
             lock.unlock();
             fxRun(fx);

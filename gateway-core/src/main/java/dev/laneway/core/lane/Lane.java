@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,13 +30,15 @@ public final class Lane {
     private final InstantSource clock;
     private final Duration warnAfter;
     private final Consumer<Lane> onIdle;
+    private final BiConsumer<String, Duration> waitObserver;
     private final ReentrantLock lock = new ReentrantLock();
     private int active;                                     // guarded by lock
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(); // guarded by lock; FIFO
     private boolean retired;                                // guarded by lock; see Lanes
 
     /** @param onIdle called (outside the lock) whenever the last slot is given back with nobody waiting */
-    Lane(String name, int cap, InstantSource clock, Duration warnAfter, Consumer<Lane> onIdle) {
+    Lane(String name, int cap, InstantSource clock, Duration warnAfter, Consumer<Lane> onIdle,
+         BiConsumer<String, Duration> waitObserver) {
         if (cap < 1) {
             throw new IllegalArgumentException("lane " + name + ": cap must be >= 1, got " + cap);
         }
@@ -44,6 +47,7 @@ public final class Lane {
         this.clock = clock;
         this.warnAfter = warnAfter;
         this.onIdle = onIdle;
+        this.waitObserver = waitObserver;
     }
 
     public String name() {
@@ -66,6 +70,7 @@ public final class Lane {
             }
             if (active < cap && waiters.isEmpty()) {
                 active++;
+                waitObserver.accept(name, Duration.ZERO);
                 return CompletableFuture.completedFuture(new Permit());
             }
             Waiter waiter = new Waiter(new CompletableFuture<>(), clock.instant(), waiters.size());
@@ -120,7 +125,9 @@ public final class Lane {
     }
 
     private void warnIfWaitedLong(Waiter waiter) {
-        long waitedMs = Duration.between(waiter.enqueuedAt, clock.instant()).toMillis();
+        Duration waited = Duration.between(waiter.enqueuedAt, clock.instant());
+        waitObserver.accept(name, waited);
+        long waitedMs = waited.toMillis();
         if (waitedMs > warnAfter.toMillis()) {
             log.warn("lane wait exceeded: lane={} waitedMs={} queuedAhead={}", name, waitedMs, waiter.queuedAhead);
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
  * The registry of lanes. Configured lanes ({@code main}, {@code subagent}, {@code cron}, ...) live
@@ -25,18 +26,29 @@ public final class Lanes {
     private final Map<String, Integer> caps;
     private final InstantSource clock;
     private final Duration warnAfter;
+    private final BiConsumer<String, Duration> waitObserver;
     // lane name -> lane
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
     /** @param caps configured lane caps; must contain {@code main} */
     public Lanes(Map<String, Integer> caps, InstantSource clock, Duration warnAfter) {
+        this(caps, clock, warnAfter, (lane, waited) -> { });
+    }
+
+    /**
+     * @param caps         configured lane caps; must contain {@code main}
+     * @param waitObserver told how long each grant in a configured lane waited (for metrics)
+     */
+    public Lanes(Map<String, Integer> caps, InstantSource clock, Duration warnAfter,
+                 BiConsumer<String, Duration> waitObserver) {
         if (!caps.containsKey(MAIN)) {
             throw new IllegalArgumentException("the main lane needs a cap");
         }
         this.caps = Map.copyOf(caps);
         this.clock = clock;
         this.warnAfter = warnAfter;
-        this.caps.forEach((name, cap) -> lanes.put(name, new Lane(name, cap, clock, warnAfter, lane -> { })));
+        this.waitObserver = waitObserver;
+        this.caps.forEach((name, cap) -> lanes.put(name, new Lane(name, cap, clock, warnAfter, lane -> { }, waitObserver)));
     }
 
     /**
@@ -45,7 +57,7 @@ public final class Lanes {
      */
     public CompletableFuture<LanePermit> acquire(String laneName) {
         while (true) {
-            Lane lane = lanes.computeIfAbsent(laneName, name -> new Lane(name, 1, clock, warnAfter, this::maybeRetire));
+            Lane lane = lanes.computeIfAbsent(laneName, name -> new Lane(name, 1, clock, warnAfter, this::maybeRetire, (unused, waited) -> { }));
             CompletableFuture<LanePermit> permit = lane.tryAcquire();
             if (permit != null) {
                 return permit;

@@ -1,0 +1,52 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import java.time.Duration;
+
+/**
+ * What the engine reports for metrics: every disposition, every finished run, lane waits,
+ * drain delays, outbound sends and rate limits, agent retries. Calls come from engine, agent and
+ * channel threads, sometimes under a session lock: implementations must be thread-safe and must
+ * not block (counters and timers only).
+ */
+public interface GatewayObserver extends DispositionListener {
+
+    GatewayObserver NONE = new GatewayObserver() {
+    };
+
+    @Override
+    default void recorded(InboundMessage message, Disposition disposition) {
+    }
+
+    /**
+     * A run ended (after its last attempt).
+     *
+     * @param agent    the agent's name
+     * @param waited   from the run's creation until its agent started (lane waits included)
+     * @param duration from the agent's start until it ended
+     * @param outcome  {@code completed}, {@code failed}, {@code aborted} or {@code reported}
+     */
+    default void runFinished(String agent, Duration waited, Duration duration, String outcome) {
+    }
+
+    /** A run got a slot in a lane after waiting this long (zero when it got one at once). */
+    default void laneWaited(String lane, Duration waited) {
+    }
+
+    /** A followup drain started this long after the last message was queued. */
+    default void drainDelayed(Duration delay) {
+    }
+
+    /** A reply chunk was handed to a channel. */
+    default void sent(String channel) {
+    }
+
+    /** A channel was told by its platform to slow down (HTTP 429 or equivalent). */
+    default void rateLimited(String channel) {
+    }
+
+    /** An agent retried a model call (429, 5xx) within a run. */
+    default void agentRetried(String agent) {
+    }
+}

@@ -1,0 +1,78 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.testing.FakeChannel;
+import dev.laneway.core.testing.ManualTime;
+import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.core.testing.TrampolineExecutor;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class GatewayObserverTest {
+
+    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final GatewayObserver observer = new GatewayObserver() {
+        @Override
+        public void recorded(InboundMessage message, Disposition disposition) {
+            events.add("disposition " + message.channel() + " " + disposition);
+        }
+
+        @Override
+        public void runFinished(String agent, Duration waited, Duration duration, String outcome) {
+            events.add("run " + agent + " waited=" + waited.toMillis() + " took=" + duration.toMillis() + " " + outcome);
+        }
+
+        @Override
+        public void laneWaited(String lane, Duration waited) {
+            events.add("lane " + lane + " " + waited.toMillis());
+        }
+
+        @Override
+        public void drainDelayed(Duration delay) {
+            events.add("drain " + delay.toMillis());
+        }
+
+        @Override
+        public void sent(String channel) {
+            events.add("sent " + channel);
+        }
+
+        @Override
+        public void rateLimited(String channel) {
+            events.add("429 " + channel);
+        }
+    };
+
+    @Test
+    void theObserverSeesDispositionsRunsLaneWaitsDrainsSendsAndRateLimits() {
+        ManualTime time = new ManualTime();
+        ScriptedAgent agent = new ScriptedAgent();
+        Gateway gateway = Gateway.builder().settings(GatewaySettings.builder().mainMaxConcurrent(1).build())
+                .clock(time).scheduler(time).executor(new TrampolineExecutor()).agent(agent)
+                .observer(observer).channel(new FakeChannel("test")).build();
+        gateway.accept(InboundMessage.builder("test").senderId("a").chatId("a").text("one").build());
+        gateway.accept(InboundMessage.builder("test").senderId("b").chatId("b").text("two").build());
+        gateway.accept(InboundMessage.builder("test").senderId("a").chatId("a").text("queued").build());
+        time.advanceMillis(3000);
+        agent.run(0).complete("answer");
+        time.advanceMillis(500);
+        agent.run(1).complete();
+        agent.run(2).complete();
+        gateway.rateLimited("test");
+
+        assertTrue(events.contains("lane main 0"), events.toString());
+        assertTrue(events.contains("lane main 3000"), "the second session waited 3 s for main: " + events);
+        assertTrue(events.contains("run scripted waited=0 took=3000 completed"), events.toString());
+        assertTrue(events.contains("sent test"), events.toString());
+        assertTrue(events.stream().anyMatch(e -> e.startsWith("drain ")), events.toString());
+        assertEquals(2, events.stream().filter("disposition test RAN"::equals).count());
+        assertTrue(events.contains("disposition test COLLECTED"), events.toString());
+        assertTrue(events.contains("429 test"), events.toString());
+    }
+}
