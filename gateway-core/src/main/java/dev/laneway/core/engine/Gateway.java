@@ -277,6 +277,17 @@ public final class Gateway implements InboundSink, GatewayControl {
         return ctx.lanes.snapshots();
     }
 
+    /**
+     * Busy sessions by state: {@code running} (a run is active), {@code draining} (messages queued,
+     * waiting for the debounce), {@code debouncing} (inbound debounce buffers only). Idle sessions
+     * are not kept, so they are not counted.
+     */
+    public Map<String, Integer> sessionStates() {
+        Map<String, Integer> states = new java.util.TreeMap<>();
+        ctx.sessions.values().forEach(queue -> states.merge(queue.state(), 1, Integer::sum));
+        return states;
+    }
+
     /** Every busy session with its queued message count, deepest first. */
     public Map<SessionKey, Integer> queueDepths() {
         Map<SessionKey, Integer> depths = new LinkedHashMap<>();

@@ -791,6 +791,22 @@ final class SessionQueue {
         }
     }
 
+    /** What the session is doing now, for status pages. */
+    String state() {
+        lock.lock();
+        try {
+            if (active != null) {
+                return "running";
+            }
+            if (!items.isEmpty() || successor != null) {
+                return "draining";
+            }
+            return inbound.isEmpty() ? "idle" : "debouncing";
+        } finally {
+            lock.unlock();
+        }
+    }
+
     boolean hasActiveRun() {
         lock.lock();
         try {

@@ -67,6 +67,18 @@ class AdmissionAndAccessTest {
     }
 
     @Test
+    void sessionStates_countRunningAndDrainingSessions() {
+        GatewayHarness h = new GatewayHarness();
+        h.dm("run");
+        h.dm("queued");
+        h.send(h.message("other").chatId("o").senderId("other"));
+        assertEquals(java.util.Map.of("running", 2), h.gateway.sessionStates());
+        h.agent.run(0).complete();
+        assertEquals(java.util.Map.of("running", 1, "draining", 1), h.gateway.sessionStates());
+        assertEquals(1, h.gateway.queueDepths().get(dev.laneway.core.SessionKey.of("test:dm:user")));
+    }
+
+    @Test
     void maxPendingRunsZero_disablesTheCap() {
         GatewayHarness h = new GatewayHarness(s -> s.maxPendingRuns(0));
         for (int i = 0; i < 50; i++) {
