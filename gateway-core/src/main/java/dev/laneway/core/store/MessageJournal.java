@@ -1,0 +1,67 @@
+package dev.laneway.core.store;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The durable record of accepted messages that have not ended yet, so a restart or crash loses
+ * nothing and answers nothing twice (queue-semantics.md section 9).
+ *
+ * <ul>
+ *   <li>The gateway {@link #append appends} a message and waits for the returned future before it
+ *       counts the message as accepted; implementations batch appends into group commits.</li>
+ *   <li>When the message ends (any disposition) the gateway calls {@link #settled}; an answered
+ *       message leaves an "answered" record behind so a platform redelivery is recognised.</li>
+ *   <li>At start-up the gateway reads {@link #pending()}: queued followups, steers never seen by a
+ *       model, and messages whose run was in flight at the crash (runs are at-least-once).</li>
+ * </ul>
+ * All methods are thread-safe.
+ */
+public interface MessageJournal extends AutoCloseable {
+
+    /** Nothing is kept: for tests and runs without a data directory. */
+    MessageJournal NONE = new MessageJournal() {
+        @Override
+        public CompletableFuture<Void> append(JournalEntry entry) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void settled(long seq, boolean answered) {
+        }
+
+        @Override
+        public List<JournalEntry> pending() {
+            return List.of();
+        }
+
+        @Override
+        public boolean seen(String messageKey) {
+            return false;
+        }
+
+        @Override
+        public long lastSequence() {
+            return 0;
+        }
+    };
+
+    /** Records an accepted message; the future completes once it is durable (fails if it cannot be). */
+    CompletableFuture<Void> append(JournalEntry entry);
+
+    /** The message with this sequence number ended; {@code answered} when it got its answer. */
+    void settled(long seq, boolean answered);
+
+    /** Every appended, unsettled entry, in sequence order. */
+    List<JournalEntry> pending();
+
+    /** Whether a message with this key was appended (pending, or answered within the retention). */
+    boolean seen(String messageKey);
+
+    /** The highest sequence number ever appended (0 when none), so numbering continues after a restart. */
+    long lastSequence();
+
+    @Override
+    default void close() {
+    }
+}
