@@ -21,6 +21,7 @@ final class GatewaySettingsMapper {
                 .queueDefaults(queue.settings())
                 .queueByChannel(queue.byChannel())
                 .queueMaxWait(queue.maxWait())
+                .queueTtl(queue.ttl())
                 .notifyDrops(queue.notifyDrops())
                 .inboundDebounce(inbound.debounce())
                 .inboundMaxWait(inbound.maxWait())

@@ -25,6 +25,8 @@ public enum Disposition {
     STOPPED,
     /** A redelivery of a message already accepted within the dedupe window. */
     DUPLICATE,
+    /** Still queued at a restart but older than {@code messages.queue.ttl}: not run. */
+    EXPIRED,
     /** From a sender the channel's access policy does not allow. */
     DENIED,
     /** A chat command (/queue, /status, /stop, /new) answered by the gateway; no agent run. */

@@ -42,6 +42,12 @@ final class Admission {
         }
     }
 
+    /** A message restored from the journal was accepted before the restart: it always gets a slot. */
+    boolean admitRestored() {
+        pending.incrementAndGet();
+        return true;
+    }
+
     void release() {
         pending.decrementAndGet();
     }

@@ -5,6 +5,7 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.lane.Lanes;
+import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -35,6 +36,9 @@ final class EngineContext {
     final Function<SessionKey, Agent> agents;
     final Function<String, ChannelAdapter> channels;
     final GatewayObserver observer;
+    final MessageJournal journal;
+    /** Set on shutdown: no new run starts; unfinished messages stay pending in the journal. */
+    volatile boolean stopping;
     private final AtomicLong runIds = new AtomicLong();
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
@@ -42,7 +46,8 @@ final class EngineContext {
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
-                  Function<String, ChannelAdapter> channels, GatewayObserver observer) {
+                  Function<String, ChannelAdapter> channels, GatewayObserver observer,
+                  MessageJournal journal) {
         this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -53,6 +58,7 @@ final class EngineContext {
         this.agents = agents;
         this.channels = channels;
         this.observer = observer;
+        this.journal = journal;
     }
 
     String nextRunId() {
@@ -68,6 +74,11 @@ final class EngineContext {
         if (ticket.admitted()) {
             admission.release();
         }
+        try {
+            journal.settled(ticket.seq(), answered(disposition));
+        } catch (RuntimeException e) {
+            log.error("could not record the end of message {} in the journal: {}", ticket.seq(), e.toString());
+        }
         record(ticket, disposition);
     }
 
@@ -77,6 +88,10 @@ final class EngineContext {
         } catch (RuntimeException e) {
             log.warn("disposition listener failed", e);
         }
+    }
+
+    private static boolean answered(Disposition disposition) {
+        return disposition == Disposition.RAN || disposition == Disposition.COLLECTED || disposition == Disposition.STEERED;
     }
 
     void settleAll(QueuedItem item, Disposition disposition) {

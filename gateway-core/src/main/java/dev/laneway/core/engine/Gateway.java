@@ -15,6 +15,9 @@ import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
+import dev.laneway.core.Route;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
@@ -27,7 +30,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +61,12 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final DedupeCache dedupe;
     private final GatewayObserver observer;
     private final Map<String, ChannelAdapter> channels;
-    private final AtomicLong sequence = new AtomicLong();
+    private final MessageJournal journal;
+    private final AtomicLong sequence;
     private volatile boolean accepting = true;
+    private boolean restored;
+    private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration ABORT_WAIT = Duration.ofSeconds(5);
 
     private Gateway(Builder b) {
         this.settings = b.settings;
@@ -65,6 +75,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.access = b.access;
         this.observer = ObserverFanout.of(b.listener, b.observer);
         this.channels = Map.copyOf(b.channels);
+        this.journal = b.journal;
+        this.sequence = new AtomicLong(journal.lastSequence());
         this.authorization = new Authorization(settings.commandAllowFrom());
         this.dedupe = new DedupeCache(settings.dedupeWindow());
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
@@ -74,7 +86,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, this.channels::get, observer);
+                session -> agent, this.channels::get, observer, journal);
     }
 
     public static Builder builder() {
@@ -99,7 +111,7 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     private void route(InboundMessage message) {
         Instant now = ctx.clock.instant();
-        if (!dedupe.firstSighting(message, now)) {
+        if (!dedupe.firstSighting(message, now) || seenBefore(message)) {
             record(message, Disposition.DUPLICATE);
             return;
         }
@@ -137,11 +149,41 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         Ticket ticket = new Ticket(sequence.incrementAndGet(), message, true);
         QueueSettings resolved = resolve(session, message.channel(), inline);
-        QueuedItem item = new QueuedItem(ticket.seq(), List.of(ticket), effective.text(), resolved,
-                resolved.mode(), trusted);
-        Duration inboundDebounce = settings.inboundByChannel().getOrDefault(message.channel(), settings.inboundDebounce());
+        JournalEntry entry = new JournalEntry(ticket.seq(), session.value(), message, effective.text(), resolved, trusted);
+        if (!journaled(entry)) {
+            ctx.admission.release();
+            record(message, Disposition.REJECTED_BUSY);
+            ctx.outbox.send(message.route(), Notices.failure("storage unavailable"));
+            return;
+        }
+        enqueue(session, new QueuedItem(ticket.seq(), List.of(ticket), effective.text(), resolved, resolved.mode(), trusted));
+    }
+
+    private void enqueue(SessionKey session, QueuedItem item) {
+        String channel = item.last().channel();
+        Duration inboundDebounce = settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
         while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWait())) {
             Thread.onSpinWait();
+        }
+    }
+
+    /** A message the journal knows from before (pending or answered): a platform redelivery. */
+    private boolean seenBefore(InboundMessage message) {
+        String key = JournalEntry.keyOf(message);
+        return key != null && journal.seen(key);
+    }
+
+    /** Appends to the journal and waits for the group commit: only then is the message accepted. */
+    private boolean journaled(JournalEntry entry) {
+        try {
+            journal.append(entry).get(JOURNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            log.error("message {} could not be recorded durably, refusing it: {}", entry.seq(), e.toString());
+            return false;
         }
     }
 
@@ -223,8 +265,12 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     // ---------------------------------------------------------------- lifecycle and observation
 
-    /** Starts every channel; a channel that fails to start is logged and the others still start. */
+    /**
+     * Restores what the journal still holds (see {@link #restore}), then starts every channel; a
+     * channel that fails to start is logged and the others still start.
+     */
     public void start() {
+        restore();
         for (ChannelAdapter channel : channels.values()) {
             try {
                 channel.start(this);
@@ -236,9 +282,50 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
+     * Runs again every message the journal still holds from before a restart, in arrival order and
+     * with the settings it had: queued followups, steers no model saw, and messages whose run was in
+     * flight at a crash. Messages older than {@code messages.queue.ttl} are dropped instead (one
+     * log line, one notice per sender). Called by {@link #start}; idempotent per process.
+     */
+    void restore() {
+        if (restored) {
+            return;
+        }
+        restored = true;
+        List<JournalEntry> pending = journal.pending();
+        if (pending.isEmpty()) {
+            return;
+        }
+        Instant horizon = ctx.clock.instant().minus(settings.queueTtl());
+        Map<String, Route> expiredSenders = new LinkedHashMap<>();
+        int expired = 0;
+        for (JournalEntry entry : pending) {
+            InboundMessage message = entry.message();
+            dedupe.firstSighting(message, ctx.clock.instant());
+            Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
+            if (message.receivedAt().isBefore(horizon)) {
+                ctx.settle(ticket, Disposition.EXPIRED);
+                expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
+                expired++;
+                continue;
+            }
+            enqueue(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
+                    entry.settings(), entry.settings().mode(), entry.trusted()));
+        }
+        if (expired > 0) {
+            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired,
+                    settings.queueTtl().toMillis());
+            String notice = Notices.expired(settings.queueTtl());
+            expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
+        }
+        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired);
+    }
+
+    /**
      * Graceful shutdown: stops taking messages (channels stop; late arrivals are refused as busy),
-     * waits up to {@code grace} for queued work to finish, then aborts what is still running.
-     * Returns true when everything finished within the grace period.
+     * starts no new run, lets active runs finish for up to {@code grace}, then aborts the rest.
+     * Messages not answered by then (queued, or in an aborted run) stay pending in the journal and
+     * run after the restart. Returns true when every active run finished within the grace period.
      */
     public boolean shutdown(Duration grace) throws InterruptedException {
         accepting = false;
@@ -249,13 +336,19 @@ public final class Gateway implements InboundSink, GatewayControl {
                 log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
             }
         });
-        boolean drained = awaitIdle(grace);
-        if (!drained) {
-            log.warn("shutdown: {} session(s) still busy after {} ms; aborting their runs",
-                    ctx.sessions.size(), grace.toMillis());
+        ctx.stopping = true;
+        boolean finished = ctx.idle.await(this::noActiveRuns, grace);
+        if (!finished) {
+            log.warn("shutdown: {} run(s) still active after {} ms; aborting them, their messages stay queued",
+                    ctx.sessions.values().stream().filter(SessionQueue::hasActiveRun).count(), grace.toMillis());
             ctx.sessions.values().forEach(SessionQueue::abortForShutdown);
+            ctx.idle.await(this::noActiveRuns, ABORT_WAIT);
         }
-        return drained;
+        return finished;
+    }
+
+    private boolean noActiveRuns() {
+        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun);
     }
 
     /** Waits until no session has work (runs, queued items, inbound buffers); true if reached. */
@@ -312,6 +405,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private CommandHandler commands = CommandHandler.NONE;
         private AccessPolicy access = AccessPolicy.ALLOW_ALL;
         private DispositionListener listener = DispositionListener.NONE;
+        private MessageJournal journal = MessageJournal.NONE;
         private GatewayObserver observer = GatewayObserver.NONE;
         private final Map<String, ChannelAdapter> channels = new LinkedHashMap<>();
 
@@ -325,6 +419,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder commands(CommandHandler value) { commands = value; return this; }
         public Builder access(AccessPolicy value) { access = value; return this; }
         public Builder listener(DispositionListener value) { listener = value; return this; }
+        /** Where accepted messages are recorded until they end (durability); default: nowhere. */
+        public Builder journal(MessageJournal value) { journal = value; return this; }
         /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
         public Builder observer(GatewayObserver value) { observer = value; return this; }
 

@@ -18,6 +18,7 @@ import java.util.Set;
  * @param queueMaxWait      bound on a drain's total wait from the first queued message; null means
  *                          10 x the effective debounce, zero means no bound
  * @param notifyDrops       whether senders are told about drops and rejections
+ * @param queueTtl          queued messages older than this are not run after a restart
  * @param inboundDebounce   idle-session inbound debounce (zero = off)
  * @param inboundMaxWait    bound on the inbound debounce (zero = none)
  * @param inboundByChannel  channel -> its inbound debounce
@@ -38,6 +39,7 @@ public record GatewaySettings(
         Map<String, QueueOverride> queueByChannel,
         Duration queueMaxWait,
         boolean notifyDrops,
+        Duration queueTtl,
         Duration inboundDebounce,
         Duration inboundMaxWait,
         Map<String, Duration> inboundByChannel,
@@ -57,6 +59,7 @@ public record GatewaySettings(
         Objects.requireNonNull(queueDefaults, "queueDefaults");
         queueByChannel = Map.copyOf(queueByChannel);
         requireNotNegative("queueMaxWait", queueMaxWait == null ? Duration.ZERO : queueMaxWait);
+        requireNotNegative("queueTtl", queueTtl);
         requireNotNegative("inboundDebounce", inboundDebounce);
         requireNotNegative("inboundMaxWait", inboundMaxWait);
         inboundByChannel = Map.copyOf(inboundByChannel);
@@ -105,6 +108,7 @@ public record GatewaySettings(
         b.queueByChannel = queueByChannel;
         b.queueMaxWait = queueMaxWait;
         b.notifyDrops = notifyDrops;
+        b.queueTtl = queueTtl;
         b.inboundDebounce = inboundDebounce;
         b.inboundMaxWait = inboundMaxWait;
         b.inboundByChannel = inboundByChannel;
@@ -128,6 +132,7 @@ public record GatewaySettings(
         private Map<String, QueueOverride> queueByChannel = Map.of();
         private Duration queueMaxWait;
         private boolean notifyDrops = true;
+        private Duration queueTtl = Duration.ofHours(1);
         private Duration inboundDebounce = Duration.ZERO;
         private Duration inboundMaxWait = Duration.ZERO;
         private Map<String, Duration> inboundByChannel = Map.of();
@@ -147,6 +152,7 @@ public record GatewaySettings(
         public Builder queueByChannel(Map<String, QueueOverride> v) { queueByChannel = v; return this; }
         public Builder queueMaxWait(Duration v) { queueMaxWait = v; return this; }
         public Builder notifyDrops(boolean v) { notifyDrops = v; return this; }
+        public Builder queueTtl(Duration v) { queueTtl = v; return this; }
         public Builder inboundDebounce(Duration v) { inboundDebounce = v; return this; }
         public Builder inboundMaxWait(Duration v) { inboundMaxWait = v; return this; }
         public Builder inboundByChannel(Map<String, Duration> v) { inboundByChannel = v; return this; }
@@ -163,7 +169,7 @@ public record GatewaySettings(
         public Builder dedupeWindow(Duration v) { dedupeWindow = v; return this; }
 
         public GatewaySettings build() {
-            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops,
+            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops, queueTtl,
                     inboundDebounce, inboundMaxWait, inboundByChannel, steerScope, sessionScope,
                     mainMaxConcurrent, laneCaps, laneWarnAfter, maxPendingRuns, commandAllowFrom,
                     failureRetries, retryBackoff, interruptGrace, dedupeWindow);

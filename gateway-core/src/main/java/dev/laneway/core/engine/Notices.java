@@ -9,6 +9,21 @@ final class Notices {
     private Notices() {
     }
 
+    static String expired(java.time.Duration ttl) {
+        return "⚠️ Skipped: this message waited longer than " + human(ttl)
+                + " while the gateway was down. Please resend it if it still matters.";
+    }
+
+    private static String human(java.time.Duration d) {
+        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0) {
+            return d.toHours() + " h";
+        }
+        if (d.toMinutes() > 0 && d.toSecondsPart() == 0) {
+            return d.toMinutes() + " min";
+        }
+        return Math.max(1, d.toSeconds()) + " s";
+    }
+
     static String failure(String shortReason) {
         return "⚠️ Sorry, something went wrong while answering. (" + shortReason + ")";
     }

@@ -234,7 +234,7 @@ final class SessionQueue {
     private void scheduleDrain(Effects fx) {
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
-        if (items.isEmpty()) {
+        if (items.isEmpty() || ctx.stopping) {
             return;
         }
         Duration debounce = items.get(items.size() - 1).settings().debounce();
@@ -431,11 +431,11 @@ final class SessionQueue {
                 }
                 releasePermits(run.permits, fx);
                 run.permits.clear();
-                Disposition disposition = switch (cause) {
-                    case STOP -> Disposition.STOPPED;
-                    case INTERRUPT -> Disposition.INTERRUPTED;
-                    case SHUTDOWN -> Disposition.RAN;
-                };
+                if (cause == Run.AbortCause.SHUTDOWN) {
+                    endForShutdown(run, fx);
+                    return;
+                }
+                Disposition disposition = cause == Run.AbortCause.STOP ? Disposition.STOPPED : Disposition.INTERRUPTED;
                 if (cause == Run.AbortCause.INTERRUPT) {
                     notifyOncePerSender(run.items, Notices.INTERRUPTED, fx);
                 }
@@ -443,7 +443,11 @@ final class SessionQueue {
             }
             case RETRY_WAIT -> {
                 run.retryTimer.cancel();
-                endRun(run, run.disposition, null, fx);
+                if (cause == Run.AbortCause.SHUTDOWN) {
+                    endForShutdown(run, fx);
+                } else {
+                    endRun(run, run.disposition, null, fx);
+                }
             }
             case STARTING, RUNNING -> {
                 var handle = run.agentRun;
@@ -590,6 +594,10 @@ final class SessionQueue {
             if (run.startedAt != null) {
                 ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
             }
+            if (run.abortCause == Run.AbortCause.SHUTDOWN) {
+                endForShutdown(run, fx);
+                return;
+            }
             resolveSteers(run, outcome, fx);
             if (shouldRetry(run, outcome)) {
                 scheduleRetry(run);
@@ -679,6 +687,10 @@ final class SessionQueue {
         active = null;
         graceTimer.cancel();
         graceTimer = Cancellable.NONE;
+        fx.add(ctx.idle::signal);
+        if (ctx.stopping) {
+            return;
+        }
         if (successor != null) {
             QueuedItem next = successor;
             successor = null;
@@ -688,6 +700,19 @@ final class SessionQueue {
         } else {
             retireIfIdle(fx);
         }
+    }
+
+    /**
+     * Ends a run stopped by a shutdown without settling anything: its messages (and its steers)
+     * stay pending in the journal and run again after the restart (runs are at-least-once).
+     */
+    private void endForShutdown(Run run, Effects fx) {
+        run.state = Run.State.ENDED;
+        run.steered.clear();
+        active = null;
+        graceTimer.cancel();
+        graceTimer = Cancellable.NONE;
+        fx.add(ctx.idle::signal);
     }
 
     // ---------------------------------------------------------------- inbound debounce

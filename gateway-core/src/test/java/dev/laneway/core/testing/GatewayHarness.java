@@ -5,6 +5,7 @@ import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.store.InMemorySessionStore;
+import dev.laneway.core.store.MessageJournal;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 
@@ -14,7 +15,7 @@ import java.util.function.UnaryOperator;
  */
 public final class GatewayHarness {
 
-    public final ManualTime time = new ManualTime();
+    public final ManualTime time;
     public final TrampolineExecutor executor = new TrampolineExecutor();
     public final FakeChannel channel = new FakeChannel("test");
     public final ScriptedAgent agent = new ScriptedAgent();
@@ -32,6 +33,16 @@ public final class GatewayHarness {
     }
 
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands) {
+        this(settings, commands, MessageJournal.NONE, new ManualTime());
+    }
+
+    /**
+     * A gateway on a given journal, starting at a given time: build a second harness on the first
+     * one's journal to simulate a crash (the first is simply dropped) and a restart.
+     */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                          MessageJournal journal, ManualTime time) {
+        this.time = time;
         gateway = Gateway.builder()
                 .settings(settings.apply(GatewaySettings.builder()).build())
                 .clock(time)
@@ -41,6 +52,7 @@ public final class GatewayHarness {
                 .store(store)
                 .commands(commands)
                 .listener(dispositions)
+                .journal(journal)
                 .channel(channel)
                 .build();
         gateway.start();

@@ -1,0 +1,173 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.ManualTime;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** A restart or a crash loses no accepted message and answers nothing twice (spec section 9). */
+class DurabilityTest {
+
+    private final InMemoryJournal journal = new InMemoryJournal();
+
+    private GatewayHarness start(ManualTime time) {
+        return new GatewayHarness(s -> s, CommandHandler.NONE, journal, time);
+    }
+
+    @Test
+    void aCrashDuringABurst_rerunsTheInFlightMessage_thenTheQueuedOnes_eachOnce() {
+        GatewayHarness before = start(new ManualTime());
+        String run = before.dm("in flight");
+        before.dm("queued a");
+        before.dm("queued b");
+        assertEquals(3, journal.pending().size(), "all three are durable before the crash");
+        // crash: `before` is dropped without finishing anything
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(30)));
+        assertEquals(List.of("in flight"), after.agent.prompts(), "the in-flight run runs again (at-least-once)");
+        after.agent.run(0).complete("answer 1");
+        after.advanceMillis(1000);
+        assertTrue(after.agent.run(1).prompt().contains("queued a") && after.agent.run(1).prompt().contains("queued b"),
+                "queued messages run in their original order and mode (collect)");
+        after.agent.run(1).complete("answer 2");
+        assertEquals(List.of(), journal.pending());
+        assertEquals(Disposition.RAN, after.dispositions.of(run));
+    }
+
+    @Test
+    void anAnsweredMessage_isNeverAnsweredAgain_evenWhenThePlatformRedeliversIt() {
+        GatewayHarness before = start(new ManualTime());
+        InboundMessage message = before.message("hello").receivedAt(before.time.instant()).build();
+        before.gateway.accept(message);
+        before.agent.run(0).complete("hi");
+        assertEquals(List.of(), journal.pending());
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plus(Duration.ofMinutes(30))));
+        assertTrue(after.agent.runs().isEmpty(), "nothing to restore");
+        after.gateway.accept(message);
+        assertTrue(after.agent.runs().isEmpty());
+        assertEquals(Disposition.DUPLICATE, after.dispositions.of(message.platformMessageId()));
+    }
+
+    @Test
+    void aRedeliveryOfAMessageRestoredFromTheJournal_isADuplicate() {
+        GatewayHarness before = start(new ManualTime());
+        InboundMessage message = before.message("hello").receivedAt(before.time.instant()).build();
+        before.gateway.accept(message);
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(5)));
+        after.gateway.accept(message);
+        assertEquals(1, after.agent.runs().size());
+        assertEquals(Disposition.DUPLICATE, after.dispositions.entries().get(0).disposition());
+    }
+
+    @Test
+    void queuedMessagesOlderThanTheTtl_areDroppedWithOneNoticePerSender() {
+        GatewayHarness before = start(new ManualTime());
+        before.dm("in flight");
+        String old1 = before.dm("old one");
+        String old2 = before.dm("old two");
+        GatewayHarness after = start(new ManualTime(before.time.instant().plus(Duration.ofHours(2))));
+        assertTrue(after.agent.runs().isEmpty(), "nothing older than the 1 h ttl runs");
+        assertEquals(Disposition.EXPIRED, after.dispositions.of(old1));
+        assertEquals(Disposition.EXPIRED, after.dispositions.of(old2));
+        assertEquals(List.of("⚠️ Skipped: this message waited longer than 1 h while the gateway was down."
+                + " Please resend it if it still matters."), after.channel.texts());
+        assertEquals(List.of(), journal.pending());
+    }
+
+    @Test
+    void gracefulShutdown_letsTheActiveRunFinish_andKeepsQueuedMessagesForTheRestart() throws Exception {
+        GatewayHarness before = start(new ManualTime());
+        String running = before.dm("running");
+        before.gateway.setSessionOverride(SessionKey.of("test:dm:user"), QueueOverride.mode(QueueMode.FOLLOWUP));
+        String queued = before.dm("queued");
+        CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> {
+            try {
+                return before.gateway.shutdown(Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        before.agent.run(0).complete("done");
+        assertTrue(stopped.get());
+        before.advance(Duration.ofSeconds(10));
+        assertEquals(1, before.agent.runs().size(), "no new run starts during shutdown");
+        assertEquals(Disposition.RAN, before.dispositions.of(running));
+        assertEquals(List.of(queued), journal.pending().stream().map(e -> e.message().platformMessageId()).toList());
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
+        assertEquals(List.of("queued"), after.agent.prompts());
+    }
+
+    @Test
+    void aRunStillActiveAfterTheGracePeriod_isAborted_andItsMessageRunsAfterTheRestart() throws Exception {
+        GatewayHarness before = start(new ManualTime());
+        before.dm("slow");
+        assertFalse(before.gateway.shutdown(Duration.ZERO));
+        assertTrue(before.agent.run(0).abortRequested());
+        assertEquals(1, journal.pending().size(), "an aborted run's message stays pending");
+        assertEquals(0, before.dispositions.size(), "and is not counted as answered");
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
+        assertEquals(List.of("slow"), after.agent.prompts());
+    }
+
+    @Test
+    void sequenceNumbersContinueAfterARestart() {
+        GatewayHarness before = start(new ManualTime());
+        before.dm("one");
+        before.agent.run(0).complete();
+        long last = journal.lastSequence();
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(1)));
+        after.send(after.message("two").platformMessageId("after-1"));
+        assertEquals(last + 1, journal.pending().get(0).seq());
+    }
+
+    @Test
+    void aJournalThatCannotRecord_refusesTheMessageVisibly_andLosesNothingElse() {
+        var failing = new dev.laneway.core.store.MessageJournal() {
+            @Override
+            public CompletableFuture<Void> append(dev.laneway.core.store.JournalEntry entry) {
+                return CompletableFuture.failedFuture(new java.io.IOException("disk full"));
+            }
+
+            @Override
+            public void settled(long seq, boolean answered) {
+            }
+
+            @Override
+            public List<dev.laneway.core.store.JournalEntry> pending() {
+                return List.of();
+            }
+
+            @Override
+            public boolean seen(String messageKey) {
+                return false;
+            }
+
+            @Override
+            public long lastSequence() {
+                return 0;
+            }
+        };
+        GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, failing, new ManualTime());
+        String id = h.dm("hello");
+        assertTrue(h.agent.runs().isEmpty());
+        assertEquals(Disposition.REJECTED_BUSY, h.dispositions.of(id));
+        assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (storage unavailable)"), h.channel.texts());
+        assertEquals(0, h.gateway.pendingMessages());
+    }
+}
