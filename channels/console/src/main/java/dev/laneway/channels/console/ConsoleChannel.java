@@ -39,6 +39,8 @@ public final class ConsoleChannel implements ChannelAdapter {
     private final Runnable onEndOfInput;
     private final ReentrantLock printLock = new ReentrantLock();
     private final AtomicLong messageIds = new AtomicLong();
+    // ids must stay unique across restarts (the journal remembers answered ids): prefix with the start time
+    private final String idPrefix;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile Thread reader;
 
@@ -47,6 +49,7 @@ public final class ConsoleChannel implements ChannelAdapter {
         this.out = out;
         this.clock = clock;
         this.onEndOfInput = onEndOfInput;
+        this.idPrefix = Long.toString(clock.millis(), 36) + "-";
     }
 
     @Override
@@ -91,7 +94,7 @@ public final class ConsoleChannel implements ChannelAdapter {
                 .senderId("you")
                 .senderName("You")
                 .text(text)
-                .platformMessageId(Long.toString(messageIds.incrementAndGet()))
+                .platformMessageId(idPrefix + messageIds.incrementAndGet())
                 .receivedAt(clock.instant())
                 .direct(true)
                 .build();

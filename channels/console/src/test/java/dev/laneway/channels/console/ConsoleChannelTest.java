@@ -31,8 +31,11 @@ class ConsoleChannelTest {
         assertTrue(first.direct());
         assertEquals("console", first.channel());
         assertEquals("you", first.senderId());
-        assertEquals("1", first.platformMessageId());
-        assertEquals("2", received.get(1).platformMessageId());
+        assertTrue(first.platformMessageId().endsWith("-1"), first.platformMessageId());
+        assertTrue(received.get(1).platformMessageId().endsWith("-2"));
+        assertTrue(!first.platformMessageId().equals(new ConsoleChannel(input, System.out,
+                new ManualTime(first.receivedAt().plusSeconds(60)), () -> { }).toMessage("x").platformMessageId()),
+                "ids differ between processes started at different times");
     }
 
     @Test
