@@ -344,6 +344,9 @@ public final class Gateway implements InboundSink, GatewayControl {
             ctx.sessions.values().forEach(SessionQueue::abortForShutdown);
             ctx.idle.await(this::noActiveRuns, ABORT_WAIT);
         }
+        if (!ctx.idle.await(ctx.outbox::isIdle, ABORT_WAIT)) {
+            log.warn("shutdown: replies were still being sent after {} ms", ABORT_WAIT.toMillis());
+        }
         return finished;
     }
 

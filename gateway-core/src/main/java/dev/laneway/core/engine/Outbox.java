@@ -70,6 +70,16 @@ final class Outbox {
         send(route, text, () -> true);
     }
 
+    /** True when no reply is waiting or being sent (shutdown waits for this). */
+    boolean isIdle() {
+        lock.lock();
+        try {
+            return queues.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Shows typing in a route's chat; best effort, off the caller's thread. */
     void typing(Route route) {
         ChannelAdapter channel = channels.apply(route.channel());

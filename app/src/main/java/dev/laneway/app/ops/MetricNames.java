@@ -1,0 +1,44 @@
+package dev.laneway.app.ops;
+
+/**
+ * Every metric name, in Micrometer's dotted form; the Prometheus names (in brackets) follow the
+ * Prometheus conventions: {@code _total} on counters, {@code _seconds} on timers.
+ */
+public final class MetricNames {
+
+    /** {@code laneway_inbound_messages_total{channel,disposition}}: how each inbound message ended. */
+    public static final String INBOUND = "laneway.inbound.messages";
+    /** {@code laneway_outbound_messages_total{channel}}: reply chunks handed to a channel. */
+    public static final String OUTBOUND = "laneway.outbound.messages";
+    /** {@code laneway_outbound_rate_limited_total{channel}}: 429s (or equivalent) from a platform. */
+    public static final String RATE_LIMITED = "laneway.outbound.rate.limited";
+    /** {@code laneway_runs_total{agent,outcome}}: finished runs by outcome. */
+    public static final String RUNS = "laneway.runs";
+    /** {@code laneway_run_duration_seconds{agent}}: from agent start to run end (histogram). */
+    public static final String RUN_DURATION = "laneway.run.duration";
+    /** {@code laneway_run_wait_seconds{agent}}: from run creation to agent start (histogram). */
+    public static final String RUN_WAIT = "laneway.run.wait";
+    /** {@code laneway_agent_retries_total{agent}}: model calls retried within a run. */
+    public static final String AGENT_RETRIES = "laneway.agent.retries";
+    /** {@code laneway_lane_wait_seconds{lane}}: wait for a slot in a configured lane (histogram). */
+    public static final String LANE_WAIT = "laneway.lane.wait";
+    /** {@code laneway_drain_delay_seconds}: last queued message to followup drain (debounce). */
+    public static final String DRAIN_DELAY = "laneway.drain.delay";
+    /** {@code laneway_lane_queued{lane}}: runs waiting for a slot in a configured lane. */
+    public static final String LANE_QUEUED = "laneway.lane.queued";
+    /** {@code laneway_lane_active{lane}}: runs holding a slot in a configured lane. */
+    public static final String LANE_ACTIVE = "laneway.lane.active";
+    /** {@code laneway_lane_capacity{lane}}: the configured lane's cap. */
+    public static final String LANE_CAPACITY = "laneway.lane.capacity";
+    /** {@code laneway_pending_messages}: accepted messages not finished (the admission counter). */
+    public static final String PENDING = "laneway.pending.messages";
+    /** {@code laneway_pending_messages_limit}: {@code maxPendingRuns}; absent when the cap is off. */
+    public static final String PENDING_LIMIT = "laneway.pending.messages.limit";
+    /** {@code laneway_sessions{state}}: busy sessions by state (running, draining, debouncing). */
+    public static final String SESSIONS = "laneway.sessions";
+    /** {@code laneway_channel_connected{channel}}: 1 when the channel is connected, else 0. */
+    public static final String CHANNEL_CONNECTED = "laneway.channel.connected";
+
+    private MetricNames() {
+    }
+}

@@ -1,0 +1,63 @@
+package dev.laneway.app.ops;
+
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.lane.LaneSnapshot;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The body of {@code GET /status}: what the queue is doing now. Holds no configuration values
+ * beyond lane caps, so it cannot leak a secret.
+ *
+ * @param lanes           the configured lanes ({@code main}, {@code cron}, {@code subagent}): cap, active, queued
+ * @param sessions        busy sessions by state ({@code running}, {@code draining}, {@code debouncing}); idle ones are not kept
+ * @param busySessions    sessions that have any work
+ * @param pendingMessages accepted messages not finished yet (the admission counter)
+ * @param maxPendingRuns  the admission cap, or null when disabled
+ * @param deepestQueues   the sessions with the most queued messages, deepest first, at most {@value #DEEPEST}
+ * @param channels        channel name -> connected
+ */
+public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
+                         int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
+                         Map<String, Boolean> channels) {
+
+    /** How many queues {@link #deepestQueues} lists at most. */
+    public static final int DEEPEST = 10;
+
+    public StatusView {
+        lanes = List.copyOf(lanes);
+        sessions = Collections.unmodifiableMap(new TreeMap<>(sessions));
+        deepestQueues = List.copyOf(deepestQueues);
+        channels = Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+    }
+
+    /** A snapshot of the gateway now; {@code channels} is channel name -> connected. */
+    public static StatusView of(Gateway gateway, Map<String, Boolean> channels) {
+        Set<String> configured = GatewayGauges.configuredLanes(gateway);
+        List<LaneSnapshot> lanes = gateway.lanes().stream().filter(lane -> configured.contains(lane.name())).toList();
+        Map<String, Integer> sessions = new TreeMap<>();
+        GatewayGauges.SESSION_STATES.forEach(state -> sessions.put(state, 0));
+        sessions.putAll(gateway.sessionStates());
+        sessions.remove("idle");
+        List<QueueDepth> deepest = new ArrayList<>();
+        for (Map.Entry<SessionKey, Integer> entry : gateway.queueDepths().entrySet()) {
+            if (deepest.size() == DEEPEST || entry.getValue() == 0) {
+                break;
+            }
+            deepest.add(new QueueDepth(entry.getKey().value(), entry.getValue()));
+        }
+        int cap = gateway.settings().maxPendingRuns();
+        return new StatusView(lanes, sessions, gateway.busySessions(), gateway.pendingMessages(),
+                cap == 0 ? null : cap, deepest, channels);
+    }
+
+    /** One session's queued message count. */
+    public record QueueDepth(String session, int depth) {
+    }
+}

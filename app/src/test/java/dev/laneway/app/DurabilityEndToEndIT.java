@@ -1,0 +1,128 @@
+package dev.laneway.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Through the real CLI and its SQLite store: a burst queued behind a slow run survives SIGTERM and
+ * kill -9, every queued message is answered exactly once across the restart, expired messages are
+ * dropped with a notice, and a corrupt database is refused.
+ */
+class DurabilityEndToEndIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(40);
+
+    @TempDir
+    Path dir;
+
+    private Path config(String ttl) throws Exception {
+        Path config = dir.resolve("laneway.yaml");
+        Files.writeString(config, """
+                gateway:
+                  dataDir: %s
+                  shutdownGraceMs: 8000
+                  http: { enabled: false }
+                agents:
+                  list:
+                    assistant: { provider: echo, delayMs: 2500 }
+                messages:
+                  queue: { mode: followup, debounceMs: 0, ttl: %s }
+                """.formatted(dir.resolve("data"), ttl));
+        return config;
+    }
+
+    /** Sends m1..m4 (m1 runs, three queue) and waits until /status shows them accepted. */
+    private static void burst(CliProcess cli) throws Exception {
+        for (int i = 1; i <= 4; i++) {
+            cli.send("m" + i);
+        }
+        cli.send("/status");
+        List<String> status = cli.nextLines(3, WAIT);
+        assertTrue(status.get(1).startsWith("Queue: 3 queued"), status.toString());
+    }
+
+    private static List<String> answersUntilExit(CliProcess cli, int expected) throws Exception {
+        List<String> answers = new ArrayList<>(cli.nextLines(expected, WAIT));
+        cli.closeInput();
+        assertEquals(0, cli.awaitExit(WAIT));
+        answers.addAll(cli.remaining());
+        return answers;
+    }
+
+    @Test
+    void sigterm_thenRestart_answersEveryQueuedMessageExactlyOnce() throws Exception {
+        Path config = config("1h");
+        List<String> answers = new ArrayList<>();
+        try (CliProcess first = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            burst(first);
+            first.sigterm();
+            first.awaitExit(WAIT);
+            answers.addAll(first.remaining());
+        }
+        assertEquals(List.of("echo: m1"), answers, "the active run finished within the grace period; the rest waits");
+        try (CliProcess second = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            answers.addAll(answersUntilExit(second, 3));
+        }
+        assertEquals(List.of("echo: m1", "echo: m2", "echo: m3", "echo: m4"), answers);
+    }
+
+    @Test
+    void kill9_inTheMiddleOfTheBurst_thenRestart_answersEveryMessageExactlyOnce() throws Exception {
+        Path config = config("1h");
+        List<String> answers = new ArrayList<>();
+        try (CliProcess first = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            burst(first);
+            first.close(); // SIGKILL while m1 is still running
+            first.awaitExit(WAIT);
+            answers.addAll(first.remaining());
+        }
+        assertEquals(List.of(), answers, "killed before the first answer");
+        try (CliProcess second = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            answers.addAll(answersUntilExit(second, 4));
+        }
+        assertEquals(List.of("echo: m1", "echo: m2", "echo: m3", "echo: m4"), answers,
+                "the in-flight message runs again, the queued ones in order, each once");
+    }
+
+    @Test
+    void queuedMessagesOlderThanTheTtl_areDroppedWithANotice() throws Exception {
+        Path config = config("1ms");
+        try (CliProcess first = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            burst(first);
+            first.close();
+            first.awaitExit(WAIT);
+        }
+        try (CliProcess second = new CliProcess(dir, Map.of("LANEWAY_LOG_LEVEL", "WARN"), "run", "--config", config.toString())) {
+            List<String> out = answersUntilExit(second, 1);
+            assertEquals(1, out.size(), out.toString());
+            assertTrue(out.get(0).startsWith("⚠️ Skipped: this message waited longer than"), out.toString());
+            assertFalse(out.stream().anyMatch(line -> line.startsWith("echo: ")), "expired messages never run");
+            assertTrue(second.stderr().contains("older than messages.queue.ttl"), second.stderr());
+        }
+    }
+
+    @Test
+    void aCorruptDatabase_isRefusedWithAMessageNamingTheFile() throws Exception {
+        Path config = config("1h");
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        Files.write(data.resolve("laneway.db"), "this is not a database, just some bytes. ".repeat(200).getBytes());
+        try (CliProcess cli = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            int exit = cli.awaitExit(WAIT);
+            assertNotEquals(0, exit);
+            assertTrue(cli.stderr().contains(data.resolve("laneway.db").toString()), cli.stderr());
+        }
+        assertTrue(Files.size(data.resolve("laneway.db")) > 1000, "never wiped");
+    }
+}
