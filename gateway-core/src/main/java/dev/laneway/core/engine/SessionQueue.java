@@ -1,7 +1,6 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
-import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
@@ -58,13 +57,7 @@ final class SessionQueue {
     private final ReentrantLock lock = new ReentrantLock();
 
     private Run active;                                               // guarded by lock
-    private final List<QueuedItem> items = new ArrayList<>();         // guarded by lock; arrival order
-    private final List<String> overflow = new ArrayList<>();          // guarded by lock; summary lines
-    // sender id -> drops to report at the next drain; guarded by lock
-    private final Map<String, DropTally> dropTallies = new LinkedHashMap<>();
-    private final Set<String> rejectedThisCycle = new HashSet<>();    // guarded by lock; sender ids
-    private Instant firstQueuedAt;                                    // guarded by lock
-    private Instant lastQueuedAt;                                     // guarded by lock
+    private final FollowupQueue followups = new FollowupQueue();      // guarded by lock
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
     private QueuedItem successor;                                     // guarded by lock; runs after an interrupted run
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock
@@ -147,7 +140,7 @@ final class SessionQueue {
     }
 
     private boolean isIdle() {
-        return active == null && items.isEmpty() && successor == null;
+        return active == null && followups.isEmpty() && successor == null;
     }
 
     // ---------------------------------------------------------------- steer
@@ -156,7 +149,7 @@ final class SessionQueue {
         Run run = active;
         if (run != null && run.state == Run.State.RUNNING && run.abortCause == null && run.agentRun != null
                 && steerScopeAllows(run, item)) {
-            boolean keepAsFollowup = backlog && hasRoomFor(item);
+            boolean keepAsFollowup = backlog && followups.hasRoomFor(item);
             if (steer(run, item) == SteerResult.ACCEPTED) {
                 run.steered.add(new Run.Steered(item, keepAsFollowup));
                 if (keepAsFollowup) {
@@ -184,64 +177,32 @@ final class SessionQueue {
         }
     }
 
-    private boolean hasRoomFor(QueuedItem item) {
-        return items.size() < item.settings().cap() || item.settings().drop() != DropPolicy.NEW;
-    }
-
     // ---------------------------------------------------------------- followup queue, cap, drop
 
     private void enqueue(QueuedItem item, Effects fx) {
-        QueueSettings settings = item.settings();
-        if (items.size() >= settings.cap()) {
-            if (settings.drop() == DropPolicy.NEW) {
-                reject(item, settings.cap(), fx);
-                return;
+        FollowupQueue.Offer offer = followups.offer(item, ctx.clock.instant());
+        if (!offer.accepted()) {
+            ctx.settleAll(item, Disposition.REJECTED_NEW);
+            if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
+                Route route = item.route();
+                String text = Notices.rejected(item.settings().cap());
+                fx.add(() -> ctx.outbox.send(route, text));
             }
-            while (items.size() >= settings.cap()) {
-                dropOldest(settings, fx);
-            }
+            return;
         }
-        items.add(item);
-        Instant now = ctx.clock.instant();
-        if (firstQueuedAt == null) {
-            firstQueuedAt = now;
-        }
-        lastQueuedAt = now;
+        Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
+        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped));
         if (active == null) {
             scheduleDrain(fx);
         }
     }
 
-    private void reject(QueuedItem item, int cap, Effects fx) {
-        ctx.settleAll(item, Disposition.REJECTED_NEW);
-        if (ctx.settings.notifyDrops() && rejectedThisCycle.add(item.last().senderId())) {
-            Route route = item.route();
-            fx.add(() -> ctx.outbox.send(route, Notices.rejected(cap)));
-        }
-    }
-
-    private void dropOldest(QueueSettings settings, Effects fx) {
-        QueuedItem victim = items.remove(0);
-        boolean summarize = settings.drop() == DropPolicy.SUMMARIZE;
-        ctx.settleAll(victim, summarize ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD);
-        if (summarize) {
-            overflow.add(PromptFormatter.summaryLine(victim.text()));
-        }
-        dropTallies.computeIfAbsent(victim.last().senderId(), sender -> new DropTally())
-                .add(victim, settings.cap(), summarize);
-    }
-
     private void scheduleDrain(Effects fx) {
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
-        if (items.isEmpty() || ctx.stopping) {
+        Instant due = followups.drainDue(ctx.settings.queueMaxWait());
+        if (due == null || ctx.stopping) {
             return;
-        }
-        Duration debounce = items.get(items.size() - 1).settings().debounce();
-        Instant due = lastQueuedAt.plus(debounce);
-        Duration maxWait = ctx.settings.queueMaxWait() != null ? ctx.settings.queueMaxWait() : debounce.multipliedBy(10);
-        if (!maxWait.isZero() && firstQueuedAt.plus(maxWait).isBefore(due)) {
-            due = firstQueuedAt.plus(maxWait);
         }
         Duration delay = Duration.between(ctx.clock.instant(), due);
         if (delay.isNegative() || delay.isZero()) {
@@ -266,41 +227,10 @@ final class SessionQueue {
 
     /** Starts the next turn from the head of the queue: a collect batch or one followup item. */
     private void drainNow(Effects fx) {
-        QueuedItem head = items.get(0);
-        List<QueuedItem> batch = new ArrayList<>();
-        batch.add(head);
-        if (head.mode() == QueueMode.COLLECT) {
-            for (int i = 1; i < items.size(); i++) {
-                QueuedItem next = items.get(i);
-                if (next.mode() != QueueMode.COLLECT || next.trusted() != head.trusted()
-                        || !next.route().sameConversation(head.route())) {
-                    break;
-                }
-                batch.add(next);
-            }
-        }
-        items.subList(0, batch.size()).clear();
-        ctx.observer.drainDelayed(Duration.between(lastQueuedAt, ctx.clock.instant()));
-        if (items.isEmpty()) {
-            firstQueuedAt = null;
-            lastQueuedAt = null;
-        }
-        sendDropNotices(fx);
-        List<String> summary = List.copyOf(overflow);
-        overflow.clear();
-        boolean group = !head.last().direct();
-        if (head.mode() == QueueMode.COLLECT) {
-            Route route = batch.get(batch.size() - 1).route();
-            startRun(batch, PromptFormatter.collect(batch, summary, group), route, Disposition.COLLECTED, fx);
-        } else {
-            startRun(batch, PromptFormatter.followup(head, summary), head.route(), Disposition.RAN, fx);
-        }
-    }
-
-    private void sendDropNotices(Effects fx) {
-        rejectedThisCycle.clear();
+        FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
+        ctx.observer.drainDelayed(drain.delay());
         if (ctx.settings.notifyDrops()) {
-            for (DropTally tally : dropTallies.values()) {
+            for (DropTally tally : drain.notices()) {
                 Route route = tally.route;
                 String text = tally.summarized > 0 && tally.dropped == 0
                         ? Notices.summarized(tally.cap, tally.summarized)
@@ -308,7 +238,15 @@ final class SessionQueue {
                 fx.add(() -> ctx.outbox.send(route, text));
             }
         }
-        dropTallies.clear();
+        List<QueuedItem> batch = drain.batch();
+        QueuedItem head = batch.get(0);
+        if (drain.collect()) {
+            Route route = batch.get(batch.size() - 1).route();
+            String prompt = PromptFormatter.collect(batch, drain.summary(), !head.last().direct());
+            startRun(batch, prompt, route, Disposition.COLLECTED, fx);
+        } else {
+            startRun(batch, PromptFormatter.followup(head, drain.summary()), head.route(), Disposition.RAN, fx);
+        }
     }
 
     // ---------------------------------------------------------------- interrupt and stop
@@ -387,8 +325,7 @@ final class SessionQueue {
      * each affected sender is told once. Returns the number of messages discarded.
      */
     private int discardQueued(Disposition disposition, Effects fx) {
-        List<QueuedItem> discarded = new ArrayList<>(items);
-        items.clear();
+        List<QueuedItem> discarded = new ArrayList<>(followups.clear());
         if (successor != null) {
             discarded.add(successor);
             successor = null;
@@ -402,11 +339,6 @@ final class SessionQueue {
         }
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
-        overflow.clear();
-        dropTallies.clear();
-        rejectedThisCycle.clear();
-        firstQueuedAt = null;
-        lastQueuedAt = null;
         int count = 0;
         for (QueuedItem item : discarded) {
             ctx.settleAll(item, disposition);
@@ -629,25 +561,10 @@ final class SessionQueue {
                 Route route = item.route();
                 fx.add(() -> ctx.outbox.send(route, Notices.INTERRUPTED));
             } else {
-                requeueInPlace(item.withMode(QueueMode.FOLLOWUP));
+                followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
             }
         }
         run.steered.clear();
-    }
-
-    private void requeueInPlace(QueuedItem item) {
-        int at = 0;
-        while (at < items.size() && items.get(at).seq() < item.seq()) {
-            at++;
-        }
-        items.add(at, item);
-        Instant now = ctx.clock.instant();
-        if (firstQueuedAt == null) {
-            firstQueuedAt = now;
-        }
-        if (lastQueuedAt == null) {
-            lastQueuedAt = now;
-        }
     }
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {
@@ -695,7 +612,7 @@ final class SessionQueue {
             QueuedItem next = successor;
             successor = null;
             startRun(List.of(next), next.text(), next.route(), Disposition.RAN, fx);
-        } else if (!items.isEmpty()) {
+        } else if (!followups.isEmpty()) {
             scheduleDrain(fx);
         } else {
             retireIfIdle(fx);
@@ -795,7 +712,7 @@ final class SessionQueue {
     int queuedMessages() {
         lock.lock();
         try {
-            int count = items.stream().mapToInt(item -> item.tickets().size()).sum();
+            int count = followups.messageCount();
             count += successor == null ? 0 : successor.tickets().size();
             for (InboundBuffer buffer : inbound.values()) {
                 count += buffer.items.size();
@@ -823,7 +740,7 @@ final class SessionQueue {
             if (active != null) {
                 return "running";
             }
-            if (!items.isEmpty() || successor != null) {
+            if (!followups.isEmpty() || successor != null) {
                 return "draining";
             }
             return inbound.isEmpty() ? "idle" : "debouncing";
@@ -843,52 +760,5 @@ final class SessionQueue {
 
     private static void fxRun(Effects fx) {
         fx.run();
-    }
-
-    // ---------------------------------------------------------------- small holders
-
-    /** Drops of one sender since the last drain, reported once at the next drain. */
-    private static final class DropTally {
-        int dropped;
-        int summarized;
-        int cap;
-        Route route;
-
-        void add(QueuedItem victim, int cap, boolean summarize) {
-            if (summarize) {
-                summarized += victim.tickets().size();
-            } else {
-                dropped += victim.tickets().size();
-            }
-            this.cap = cap;
-            this.route = victim.route();
-        }
-    }
-
-    /** One sender's inbound-debounced messages of an idle session. */
-    private static final class InboundBuffer {
-        final Instant firstAt;
-        final List<QueuedItem> items = new ArrayList<>();
-        Cancellable timer = Cancellable.NONE;
-
-        InboundBuffer(Instant firstAt) {
-            this.firstAt = firstAt;
-        }
-
-        /** The buffered messages as one item: texts joined by newlines, the last one's settings. */
-        QueuedItem combined() {
-            if (items.size() == 1) {
-                return items.get(0);
-            }
-            List<Ticket> tickets = new ArrayList<>();
-            List<String> texts = new ArrayList<>();
-            for (QueuedItem item : items) {
-                tickets.addAll(item.tickets());
-                texts.add(item.text());
-            }
-            QueuedItem last = items.get(items.size() - 1);
-            return new QueuedItem(items.get(0).seq(), tickets, String.join("\n", texts), last.settings(),
-                    last.mode(), last.trusted());
-        }
     }
 }
