@@ -1,0 +1,64 @@
+package dev.laneway.channels.telegram;
+
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.telegram.telegrambots.longpolling.interfaces.BackOff;
+
+/**
+ * The long-polling session's backoff: the SDK asks for the next wait after each failed
+ * {@code getUpdates} (network error, server down, 5xx) and resets it after each success. Waits
+ * start at {@code initial} and double up to {@code max}; the channel reads {@link #healthy()} for
+ * readiness, and an outage logs one line when it starts and one when it ends.
+ *
+ * <p>Concurrency: called from the polling thread only; {@code healthy} is read from others.
+ */
+final class PollingBackOff implements BackOff {
+
+    private static final Logger log = LoggerFactory.getLogger(PollingBackOff.class);
+
+    private final long initialMillis;
+    private final long maxMillis;
+    private long nextMillis;
+    private int failures;
+    private volatile boolean healthy = true;
+    private volatile boolean closing;
+
+    PollingBackOff(Duration initial, Duration max) {
+        this.initialMillis = initial.toMillis();
+        this.maxMillis = max.toMillis();
+        this.nextMillis = initialMillis;
+    }
+
+    @Override
+    public void reset() {
+        if (failures > 0) {
+            log.info("telegram: long polling recovered after {} failed attempt(s)", failures);
+        }
+        failures = 0;
+        nextMillis = initialMillis;
+        healthy = true;
+    }
+
+    @Override
+    public long nextBackOffMillis() {
+        failures++;
+        healthy = false;
+        long wait = nextMillis;
+        if (failures == 1 && !closing) {
+            log.warn("telegram: getUpdates failed; retrying with backoff from {} ms up to {} ms", initialMillis, maxMillis);
+        }
+        nextMillis = Math.min(maxMillis, nextMillis * 2);
+        return wait;
+    }
+
+    /** The channel is stopping: the poll it cuts off is not an outage worth a warning. */
+    void closing() {
+        closing = true;
+    }
+
+    /** False from the first failed poll until the next successful one. */
+    boolean healthy() {
+        return healthy;
+    }
+}

@@ -1,0 +1,310 @@
+package dev.laneway.channels.telegram;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.laneway.config.ChannelsConfig;
+import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.InboundSink;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.telegram.telegrambots.client.okhttp.OkHttpTelegramClient;
+import org.telegram.telegrambots.longpolling.TelegramBotsLongPollingApplication;
+import org.telegram.telegrambots.meta.api.methods.GetMe;
+import org.telegram.telegrambots.meta.api.methods.commands.SetMyCommands;
+import org.telegram.telegrambots.meta.api.methods.groupadministration.GetChatAdministrators;
+import org.telegram.telegrambots.meta.api.methods.updates.GetUpdates;
+import org.telegram.telegrambots.meta.api.objects.User;
+import org.telegram.telegrambots.meta.api.objects.chatmember.ChatMember;
+import org.telegram.telegrambots.meta.api.objects.commands.BotCommand;
+import org.telegram.telegrambots.meta.exceptions.TelegramApiException;
+import org.telegram.telegrambots.meta.exceptions.TelegramApiRequestException;
+import org.telegram.telegrambots.meta.generics.TelegramClient;
+
+/**
+ * Telegram as a Laneway channel, on telegrambots long polling. Private chats, groups, supergroups
+ * and forum topics (the topic is the thread).
+ *
+ * <p>Start: {@code getMe} (who the bot is, for mentions), {@code setMyCommands} (the command menu),
+ * then a long-polling session. The SDK's polling thread hands each batch to an
+ * {@link UpdateHandler}, which never waits for a run. A failed poll (network error, server
+ * restarting) is retried with {@link PollingBackOff}; confirmed offsets plus {@link UpdateDeduper}
+ * keep any update from being processed twice. Outbound goes through {@link TelegramSender}: per-chat
+ * pacing, {@code retry_after} for that chat only, safe formatting.
+ *
+ * <p>{@link #stop} ends polling only: the gateway still delivers the replies of runs that finish
+ * during its shutdown grace period, so sending keeps working.
+ *
+ * <p>Concurrency: {@code lifecycle} guards {@code polling}; sending is thread-safe and independent
+ * of it.
+ */
+public final class TelegramChannel implements ChannelAdapter {
+
+    public static final String NAME = UpdateConverter.CHANNEL;
+    static final List<BotCommand> COMMANDS = List.of(
+            new BotCommand("queue", "Show or change how messages wait while I am busy"),
+            new BotCommand("status", "Queue settings and what is running"),
+            new BotCommand("stop", "Stop the current answer and clear the queue"),
+            new BotCommand("new", "Start a new conversation"));
+    private static final Duration ADMIN_FAILURE_TTL = Duration.ofSeconds(30);
+    private static final int REMEMBERED_UPDATES = 10_000;
+    private static final Duration INBOUND_DRAIN = Duration.ofSeconds(5);
+    private static final Logger log = LoggerFactory.getLogger(TelegramChannel.class);
+
+    private final TelegramSettings settings;
+    private final InstantSource clock;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final TelegramClient client;
+    private final TelegramSender sender;
+    private final UpdateDeduper deduper = new UpdateDeduper(REMEMBERED_UPDATES);
+    private final ExecutorService notices = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("telegram-notice-", 0).factory());
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    private Polling polling; // guarded by lifecycle
+
+    public TelegramChannel(TelegramSettings settings) {
+        this(settings, InstantSource.system(), Sleeper.SYSTEM);
+    }
+
+    /** With an injected clock and sleeper, so pacing and retry waits can be tested without sleeping. */
+    public TelegramChannel(TelegramSettings settings, InstantSource clock, Sleeper sleeper) {
+        this.settings = settings;
+        this.clock = clock;
+        this.client = new OkHttpTelegramClient(mapper, httpClient("telegram-api-", Duration.ofSeconds(30)),
+                settings.token().value(), settings.telegramUrl());
+        this.sender = new TelegramSender(client, new Pacer(settings.pacing()), clock, sleeper);
+    }
+
+    /** The channel for {@code channels.telegram} of the YAML config (what the app wires in). */
+    public static ChannelAdapter create(ChannelsConfig.Telegram config) {
+        return new TelegramChannel(TelegramSettings.fromConfig(config));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ChannelCapabilities capabilities() {
+        return new ChannelCapabilities(TelegramSender.MAX_LENGTH, true, settings.typingRefresh(), true);
+    }
+
+    @Override
+    public void start(InboundSink sink) throws TelegramApiException {
+        lifecycle.lock();
+        try {
+            if (polling != null) {
+                throw new IllegalStateException("telegram channel is already started");
+            }
+            BotIdentity bot = identify();
+            publishCommands();
+            polling = Polling.start(this, bot, sink);
+            log.info("telegram: polling {} as @{}", settings.apiUrl(), bot.username());
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    @Override
+    public void send(Route route, String text) throws TelegramApiException, InterruptedException {
+        sender.send(route, text);
+    }
+
+    @Override
+    public void typing(Route route) throws TelegramApiException {
+        sender.typing(route);
+    }
+
+    @Override
+    public boolean connected() {
+        lifecycle.lock();
+        try {
+            return polling != null && polling.backOff.healthy();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    @Override
+    public void stop() {
+        Polling stopping;
+        lifecycle.lock();
+        try {
+            stopping = polling;
+            polling = null;
+        } finally {
+            lifecycle.unlock();
+        }
+        if (stopping != null) {
+            stopping.close();
+            log.info("telegram: polling stopped");
+        }
+    }
+
+    private BotIdentity identify() throws TelegramApiException {
+        User me;
+        try {
+            me = client.execute(new GetMe());
+        } catch (TelegramApiRequestException e) {
+            if (e.getErrorCode() != null && (e.getErrorCode() == 401 || e.getErrorCode() == 404)) {
+                throw new TelegramApiException("telegram: the Bot API at " + settings.apiUrl()
+                        + " rejected the bot token; check channels.telegram.token (TELEGRAM_BOT_TOKEN)", e);
+            }
+            throw new TelegramApiException("telegram: getMe failed at " + settings.apiUrl() + " (" + describe(e) + ")", e);
+        } catch (TelegramApiException e) {
+            throw new TelegramApiException("telegram: cannot reach the Bot API at " + settings.apiUrl() + " ("
+                    + describe(e) + ")", e);
+        }
+        if (me.getUserName() == null) {
+            throw new TelegramApiException("telegram: getMe returned no username; is this a bot token?");
+        }
+        return new BotIdentity(me.getId(), me.getUserName());
+    }
+
+    /** The exception's message and its root cause's, which the SDK's wrappers hide. */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root;
+    }
+
+    private void publishCommands() {
+        try {
+            client.execute(SetMyCommands.builder().commands(COMMANDS).build());
+        } catch (TelegramApiException e) {
+            log.warn("telegram: could not publish the command menu (setMyCommands): {}", e.getMessage());
+        }
+    }
+
+    private Set<Long> administrators(long chatId) throws TelegramApiException {
+        Set<Long> ids = new HashSet<>();
+        for (ChatMember member : client.execute(GetChatAdministrators.builder().chatId(chatId).build())) {
+            if (member.getUser() != null) {
+                ids.add(member.getUser().getId());
+            }
+        }
+        return ids;
+    }
+
+    private void notify(Route route, String text) {
+        try {
+            notices.execute(() -> {
+                try {
+                    sender.send(route, text);
+                } catch (Exception e) {
+                    log.warn("telegram: notice to chat {} failed: {}", route.chatId(), e.toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            log.debug("telegram: notice to chat {} dropped: {}", route.chatId(), e.toString());
+        }
+    }
+
+    private GetUpdates getUpdates(Integer lastReceived) {
+        return GetUpdates.builder()
+                .offset(lastReceived + 1)
+                .limit(100)
+                .timeout((int) settings.pollTimeout().toSeconds())
+                .allowedUpdates(List.of("message"))
+                .build();
+    }
+
+    private static OkHttpClient httpClient(String threadPrefix, Duration readTimeout) {
+        Dispatcher dispatcher = new Dispatcher(Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name(threadPrefix, 0).factory()));
+        dispatcher.setMaxRequests(128);
+        dispatcher.setMaxRequestsPerHost(64);
+        return new OkHttpClient.Builder()
+                .dispatcher(dispatcher)
+                .connectTimeout(10, TimeUnit.SECONDS)
+                .writeTimeout(30, TimeUnit.SECONDS)
+                .readTimeout(readTimeout)
+                .build();
+    }
+
+    /** One long-polling session and what only it uses; closed by {@link #stop}. */
+    private static final class Polling {
+        final PollingBackOff backOff;
+        private final OkHttpClient http;
+        private final ScheduledExecutorService poller;
+        private final ExecutorService inbound;
+        private final TelegramBotsLongPollingApplication app;
+
+        private Polling(PollingBackOff backOff, OkHttpClient http, ScheduledExecutorService poller,
+                        ExecutorService inbound, TelegramBotsLongPollingApplication app) {
+            this.backOff = backOff;
+            this.http = http;
+            this.poller = poller;
+            this.inbound = inbound;
+            this.app = app;
+        }
+
+        static Polling start(TelegramChannel channel, BotIdentity bot, InboundSink sink) throws TelegramApiException {
+            TelegramSettings settings = channel.settings;
+            PollingBackOff backOff = new PollingBackOff(settings.pollBackoffInitial(), settings.pollBackoffMax());
+            // the server holds getUpdates for pollTimeout; allow for a slow network on top
+            OkHttpClient http = httpClient("telegram-poll-", settings.pollTimeout().plusSeconds(15));
+            ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "telegram-poller");
+                thread.setDaemon(true);
+                return thread;
+            });
+            ExecutorService inbound = Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("telegram-inbound-", 0).factory());
+            AdminCache admins = new AdminCache(channel::administrators, settings.adminCacheTtl(), ADMIN_FAILURE_TTL,
+                    channel.clock);
+            UpdateHandler handler = new UpdateHandler(channel.deduper,
+                    new UpdateConverter(bot, settings.groupsRequireMention(), channel.clock),
+                    new KeyedSequencer(inbound), admins, sink, settings.allowFrom(), channel::notify);
+            TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
+                    () -> channel.mapper, () -> http, () -> poller, () -> backOff);
+            Polling polling = new Polling(backOff, http, poller, inbound, app);
+            try {
+                app.registerBot(settings.token().value(), settings::telegramUrl, channel::getUpdates, handler);
+            } catch (TelegramApiException | RuntimeException e) {
+                polling.close();
+                throw new TelegramApiException("telegram: could not start long polling at " + settings.apiUrl()
+                        + " (" + describe(e) + ")", e);
+            }
+            return polling;
+        }
+
+        void close() {
+            backOff.closing();
+            try {
+                app.close();
+            } catch (Exception e) {
+                log.debug("telegram: closing the polling session: {}", e.toString());
+            }
+            http.dispatcher().cancelAll();    // the getUpdates held open by the server
+            poller.shutdownNow();
+            inbound.shutdown();               // messages already taken still reach the gateway
+            try {
+                if (!inbound.awaitTermination(INBOUND_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                    log.warn("telegram: inbound hand-over still busy after {} ms; stopping it", INBOUND_DRAIN.toMillis());
+                    inbound.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                inbound.shutdownNow();
+            }
+            http.dispatcher().executorService().shutdown();
+            http.connectionPool().evictAll();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.laneway.channels.telegram;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.laneway.config.Secret;
+import dev.laneway.core.Disposition;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.telegram.telegrambots.meta.exceptions.TelegramApiException;
+
+/** The long-polling session: outages, restarts, offsets, start-up failures. */
+class LongPollingTest {
+
+    @Test
+    void serverGoingAwayForAFewSeconds_pollingRecoversAndNothingIsLostOrRepeated() throws Exception {
+        EchoAgent echo = new EchoAgent();
+        try (Rig rig = Rig.with().agent(echo).start()) {
+            rig.api.dm(Tg.ANN, "before");
+            Await.until("the first reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
+
+            rig.api.goAway();
+            Await.until("the channel notices", () -> !rig.channel.connected());
+            rig.api.dm(Tg.ANN, "during the outage");
+            Await.pause(2000);
+            rig.api.comeBack();
+
+            Await.until("the reply after the outage", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
+            Await.until("healthy again", rig.channel::connected);
+            rig.api.dm(Tg.ANN, "after");
+            Await.until("the third reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 3);
+            Await.pause(300);
+            assertEquals(List.of("before", "during the outage", "after"), echo.prompts());
+            assertEquals(List.of("echo: before", "echo: during the outage", "echo: after"), rig.api.textsTo(Tg.ANN.id()));
+        }
+    }
+
+    @Test
+    void updatesDeliveredAgain_areNotProcessedTwice() throws Exception {
+        EchoAgent echo = new EchoAgent();
+        try (Rig rig = Rig.with().agent(echo).start()) {
+            rig.api.dm(Tg.ANN, "once");
+            Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
+
+            // a restart of the channel starts a new polling session at offset 0, and a server that lost its
+            // confirmations hands every update out again
+            rig.channel.stop();
+            rig.api.forgetConfirmations();
+            rig.channel.start(rig.gateway);
+            rig.api.dm(Tg.ANN, "twice?");
+            Await.until("the new reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
+            Await.pause(300);
+
+            assertEquals(List.of("once", "twice?"), echo.prompts());
+            assertEquals(0, rig.dispositions.count(Disposition.DUPLICATE), "the channel filtered them, not the gateway");
+            assertEquals(2, rig.dispositions.size());
+        }
+    }
+
+    @Test
+    void offsets_confirmEachBatch_andAnIdleSessionHoldsInsteadOfSpinning() throws Exception {
+        try (Rig rig = Rig.with().agent(new EchoAgent()).start()) {
+            rig.api.dm(Tg.ANN, "one");
+            Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
+            int update = rig.api.push("message", Tg.message(rig.api.nextMessageId(), Tg.privateChat(Tg.ANN), Tg.ANN, "two"));
+            Await.until("the second reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
+            Await.until("a poll that confirms it",
+                    () -> rig.api.polls().stream().anyMatch(p -> p.path("offset").asLong() == update + 1));
+            JsonNode poll = rig.api.polls().get(0);
+            assertEquals(1, poll.path("timeout").asInt(), "long polling: the server holds the call");
+            assertEquals("message", poll.path("allowed_updates").get(0).asText());
+            assertEquals(1, poll.path("allowed_updates").size(), "edits and other update kinds are not even fetched");
+
+            int before = rig.api.polls().size();
+            Await.pause(1500);
+            int during = rig.api.polls().size() - before;
+            assertTrue(during <= 3, "an idle poller waits on the server's hold, it made " + during + " calls");
+        }
+    }
+
+    @Test
+    void wrongToken_failsStartWithAMessageThatNamesTheSettingButNotTheToken() throws Exception {
+        try (FakeBotApi api = FakeBotApi.start()) {
+            String wrong = "1:this-is-not-the-token";
+            TelegramChannel channel = new TelegramChannel(TelegramSettings.of(new Secret(wrong), api.url()));
+            TelegramApiException e = assertThrows(TelegramApiException.class, () -> channel.start(message -> { }));
+            assertTrue(e.getMessage().contains("TELEGRAM_BOT_TOKEN"), e.getMessage());
+            assertFalse(e.getMessage().contains(wrong), e.getMessage());
+            assertFalse(channel.connected());
+            channel.stop();
+        }
+    }
+
+    @Test
+    void unreachableServer_failsStartClearly() throws Exception {
+        FakeBotApi api = FakeBotApi.start();
+        api.close();
+        TelegramChannel channel = new TelegramChannel(TelegramSettings.of(new Secret(FakeBotApi.TOKEN), api.url())
+                .withPollTimeout(Duration.ofSeconds(1)));
+        TelegramApiException e = assertThrows(TelegramApiException.class, () -> channel.start(message -> { }));
+        assertTrue(e.getMessage().contains("cannot reach the Bot API at " + api.url()), e.getMessage());
+        assertFalse(e.getMessage().contains(FakeBotApi.TOKEN), e.getMessage());
+    }
+}

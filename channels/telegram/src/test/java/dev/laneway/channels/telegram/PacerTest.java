@@ -1,0 +1,77 @@
+package dev.laneway.channels.telegram;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PacerTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    private final Pacer pacer = new Pacer(TelegramSettings.Pacing.DEFAULTS);
+
+    @Test
+    void chat_allowsAShortBurst_thenAboutOneMessagePerSecond() {
+        List<Duration> waits = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            waits.add(pacer.reserve("101", false, T0));
+        }
+        assertEquals(List.of(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2),
+                Duration.ofSeconds(3)), waits);
+    }
+
+    @Test
+    void chat_recoversItsBurstAfterAQuietSpell() {
+        for (int i = 0; i < 3; i++) {
+            pacer.reserve("101", false, T0);
+        }
+        Instant later = T0.plusSeconds(10);
+        assertEquals(Duration.ZERO, pacer.reserve("101", false, later));
+        assertEquals(Duration.ZERO, pacer.reserve("101", false, later));
+    }
+
+    @Test
+    void group_sendsAtMostTwentyPerMinute() {
+        Instant now = T0;
+        List<Instant> sentAt = new ArrayList<>();
+        for (int i = 0; i < 45; i++) {
+            now = now.plus(pacer.reserve("-100", true, now));   // the sender sleeps, then sends
+            sentAt.add(now);
+        }
+        for (int i = 20; i < sentAt.size(); i++) {
+            assertTrue(!sentAt.get(i).isBefore(sentAt.get(i - 20).plusSeconds(60)),
+                    "message " + i + " came within a minute of message " + (i - 20));
+        }
+        assertEquals(T0.plusSeconds(60), sentAt.get(20), "the 21st waits for the first to leave the window");
+    }
+
+    @Test
+    void retryAfter_blocksThatChatOnly() {
+        pacer.retryAfter("101", Duration.ofSeconds(30), T0);
+        assertTrue(pacer.coolingDown("101", T0.plusSeconds(29)));
+        assertFalse(pacer.coolingDown("101", T0.plusSeconds(30)));
+        assertFalse(pacer.coolingDown("102", T0));
+        assertEquals(Duration.ofSeconds(30), pacer.reserve("101", false, T0));
+        assertEquals(Duration.ZERO, pacer.reserve("102", false, T0), "other chats keep flowing");
+    }
+
+    @Test
+    void retryAfter_neverShortensAnEarlierLongerWait() {
+        pacer.retryAfter("101", Duration.ofSeconds(60), T0);
+        pacer.retryAfter("101", Duration.ofSeconds(5), T0.plusSeconds(1));
+        assertTrue(pacer.coolingDown("101", T0.plusSeconds(59)));
+    }
+
+    @Test
+    void manyChats_doNotGrowTheStateForever() {
+        for (int i = 0; i < 25_000; i++) {
+            pacer.reserve(Integer.toString(i), false, T0.plusSeconds(i));
+        }
+        assertEquals(Duration.ZERO, pacer.reserve("0", false, T0.plusSeconds(30_000)));
+    }
+}

@@ -1,0 +1,117 @@
+package dev.laneway.channels.telegram;
+
+import dev.laneway.commands.ChatCommands;
+import dev.laneway.config.Secret;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.engine.AccessPolicy;
+import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.testing.RecordingListener;
+import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.core.time.SystemScheduler;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
+
+/**
+ * The whole path as production wires it: the fake Bot API server, the real telegrambots client in a
+ * {@link TelegramChannel}, and a real {@link Gateway} (system scheduler, virtual threads, the real
+ * chat commands) with a test agent. The channel waits on {@link VirtualTime}, so pacing and
+ * {@code retry_after} never sleep for real.
+ */
+final class Rig implements AutoCloseable {
+
+    final FakeBotApi api;
+    final VirtualTime time;
+    final Agent agent;
+    final RecordingListener dispositions = new RecordingListener();
+    final TelegramChannel channel;
+    final Gateway gateway;
+    private final SystemScheduler scheduler = new SystemScheduler();
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+
+    private Rig(Builder b) throws IOException {
+        this.api = FakeBotApi.start();
+        this.time = b.time;
+        this.agent = b.agent;
+        TelegramSettings settings = b.settings.apply(TelegramSettings.of(new Secret(FakeBotApi.TOKEN), api.url())
+                .withPollTimeout(Duration.ofSeconds(1))
+                .withPollBackoff(Duration.ofMillis(50), Duration.ofMillis(400)));
+        this.channel = new TelegramChannel(settings, time, b.sleeper == null ? time : b.sleeper);
+        GatewaySettings.Builder gatewaySettings = GatewaySettings.builder()
+                .queueDefaults(new QueueSettings(QueueSettings.DEFAULTS.mode(), Duration.ofMillis(100),
+                        QueueSettings.DEFAULTS.cap(), QueueSettings.DEFAULTS.drop()));
+        this.gateway = Gateway.builder()
+                .settings(b.gateway.apply(gatewaySettings).build())
+                .scheduler(scheduler)
+                .executor(executor)
+                .agent(agent)
+                .commands(new ChatCommands())
+                .access(b.access)
+                .listener(dispositions)
+                .channel(channel)
+                .build();
+    }
+
+    static Builder with() {
+        return new Builder();
+    }
+
+    /** A started rig with a scripted agent and default settings. */
+    static Rig start() throws IOException {
+        return with().start();
+    }
+
+    ScriptedAgent scripted() {
+        return (ScriptedAgent) agent;
+    }
+
+    /** The {@code index}-th run of the scripted agent, once it has started. */
+    ScriptedAgent.ScriptedRun run(int index) {
+        return Await.value("run #" + index, () -> scripted().runs().size() > index ? scripted().run(index) : null);
+    }
+
+    @Override
+    public void close() {
+        try {
+            gateway.shutdown(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            scheduler.close();
+            executor.shutdownNow();
+            api.close();
+        }
+    }
+
+    /** Options; every one has a default. */
+    static final class Builder {
+        private UnaryOperator<TelegramSettings> settings = s -> s;
+        private UnaryOperator<GatewaySettings.Builder> gateway = g -> g;
+        private AccessPolicy access = AccessPolicy.ALLOW_ALL;
+        private Agent agent = new ScriptedAgent();
+        private VirtualTime time = new VirtualTime();
+        private Sleeper sleeper;
+
+        Builder settings(UnaryOperator<TelegramSettings> value) { settings = value; return this; }
+        Builder gateway(UnaryOperator<GatewaySettings.Builder> value) { gateway = value; return this; }
+        Builder access(AccessPolicy value) { access = value; return this; }
+        Builder agent(Agent value) { agent = value; return this; }
+        Builder time(VirtualTime value) { time = value; return this; }
+        /** A sleeper other than the virtual time's own (the clock is still the virtual one). */
+        Builder sleeper(Sleeper value) { sleeper = value; return this; }
+
+        Rig start() throws IOException {
+            Rig rig = new Rig(this);
+            rig.gateway.start();
+            if (!rig.channel.connected()) {
+                rig.api.close();
+                throw new IllegalStateException("the telegram channel did not start; see the log");
+            }
+            return rig;
+        }
+    }
+}

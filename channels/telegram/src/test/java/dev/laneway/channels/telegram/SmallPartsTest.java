@@ -1,0 +1,151 @@
+package dev.laneway.channels.telegram;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.config.ChannelsConfig;
+import dev.laneway.config.Secret;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.telegram.telegrambots.meta.TelegramUrl;
+
+/** Dedupe, admin cache, sequencing, backoff and settings. */
+class SmallPartsTest {
+
+    @Test
+    void deduper_remembersTheLastIdsWithinItsCapacity() {
+        UpdateDeduper deduper = new UpdateDeduper(3);
+        assertTrue(deduper.firstSighting(1));
+        assertFalse(deduper.firstSighting(1));
+        assertTrue(deduper.firstSighting(2));
+        assertTrue(deduper.firstSighting(3));
+        assertTrue(deduper.firstSighting(4));          // 1 falls out
+        assertFalse(deduper.firstSighting(4));
+        assertTrue(deduper.firstSighting(1));
+        deduper.forget(1);
+        assertTrue(deduper.firstSighting(1), "a forgotten id is taken again");
+    }
+
+    @Test
+    void adminCache_looksUpOncePerTtl_andRetriesAFailureSooner() {
+        VirtualTime time = new VirtualTime();
+        AtomicInteger lookups = new AtomicInteger();
+        ArrayDeque<Boolean> failures = new ArrayDeque<>(List.of(false, true, false));
+        AdminCache cache = new AdminCache(chat -> {
+            lookups.incrementAndGet();
+            if (failures.removeFirst()) {
+                throw new IOException("server down");
+            }
+            return Set.of(1L);
+        }, Duration.ofMinutes(2), Duration.ofSeconds(30), time);
+
+        assertTrue(cache.isAdmin(-5, 1));
+        assertFalse(cache.isAdmin(-5, 2));
+        assertEquals(1, lookups.get());
+        advance(time, Duration.ofMinutes(2));
+        assertFalse(cache.isAdmin(-5, 1), "a failed lookup means no admins");
+        advance(time, Duration.ofSeconds(29));
+        assertFalse(cache.isAdmin(-5, 1));
+        assertEquals(2, lookups.get());
+        advance(time, Duration.ofSeconds(1));
+        assertTrue(cache.isAdmin(-5, 1));
+        assertEquals(3, lookups.get());
+    }
+
+    private static void advance(VirtualTime time, Duration by) {
+        try {
+            time.sleep(by);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void sequencer_keepsOrderPerKey_andContainsFailures() {
+        List<Runnable> submitted = new ArrayList<>();
+        KeyedSequencer sequencer = new KeyedSequencer(submitted::add);   // drains run when the test says
+        List<String> ran = new ArrayList<>();
+        sequencer.submit("a", () -> ran.add("a1"));
+        sequencer.submit("a", () -> {
+            throw new IllegalStateException("boom");
+        });
+        sequencer.submit("a", () -> ran.add("a3"));
+        sequencer.submit("b", () -> ran.add("b1"));
+        assertEquals(2, submitted.size(), "one drain per key");
+        submitted.get(1).run();
+        submitted.get(0).run();
+        assertEquals(List.of("b1", "a1", "a3"), ran);
+        sequencer.submit("a", () -> ran.add("a4"));
+        assertEquals(3, submitted.size(), "a drained key starts a new drain");
+
+        KeyedSequencer stopping = new KeyedSequencer(task -> {
+            throw new java.util.concurrent.RejectedExecutionException("shut down");
+        });
+        assertFalse(stopping.submit("a", () -> ran.add("never")));
+        assertFalse(stopping.submit("a", () -> ran.add("never")), "a refused key is not left owned");
+    }
+
+    @Test
+    void pollingBackOff_doublesUpToItsCap_andResets() {
+        PollingBackOff backOff = new PollingBackOff(Duration.ofMillis(100), Duration.ofMillis(500));
+        assertTrue(backOff.healthy());
+        List<Long> waits = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            waits.add(backOff.nextBackOffMillis());
+        }
+        assertEquals(List.of(100L, 200L, 400L, 500L, 500L), waits);
+        assertFalse(backOff.healthy());
+        backOff.reset();
+        assertTrue(backOff.healthy());
+        assertEquals(100L, backOff.nextBackOffMillis());
+    }
+
+    @Test
+    void settings_fromConfig_andTheSdkUrl() {
+        ChannelsConfig.Telegram config = new ChannelsConfig.Telegram(true, new Secret("1:abc"),
+                URI.create("http://127.0.0.1:8081"), List.of("101"), false);
+        TelegramSettings settings = TelegramSettings.fromConfig(config);
+        assertFalse(settings.groupsRequireMention());
+        assertEquals(Set.of("101"), settings.allowFrom());
+        assertEquals(new TelegramUrl("http", "127.0.0.1", 8081, false), settings.telegramUrl());
+        assertEquals(new TelegramUrl("https", "api.telegram.org", 443, false),
+                TelegramSettings.of(new Secret("1:abc"), TelegramSettings.DEFAULT_API_URL).telegramUrl());
+        assertEquals(Duration.ofSeconds(4), settings.typingRefresh());
+        assertFalse(settings.toString().contains("1:abc"), "the token is never printed");
+    }
+
+    @Test
+    void settings_rejectWhatCannotWork_namingTheSetting() {
+        Secret token = new Secret("1:abc");
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> TelegramSettings.of(Secret.NONE, TelegramSettings.DEFAULT_API_URL)).getMessage()
+                .contains("TELEGRAM_BOT_TOKEN"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> TelegramSettings.of(token, URI.create("https://proxy.example/telegram"))).getMessage()
+                .contains("without a path"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> TelegramSettings.of(token, URI.create("ftp://x"))).getMessage().contains("http"));
+        assertThrows(IllegalArgumentException.class,
+                () -> TelegramSettings.of(token, TelegramSettings.DEFAULT_API_URL).withPollTimeout(Duration.ofMillis(500)));
+        assertEquals(443, TelegramSettings.of(token, URI.create("https://api.telegram.org/")).telegramUrl().getPort());
+    }
+
+    @Test
+    void virtualTime_movesOnlyBySleeping() throws InterruptedException {
+        VirtualTime time = new VirtualTime();
+        Instant start = time.instant();
+        time.sleep(Duration.ofSeconds(3));
+        assertEquals(start.plusSeconds(3), time.instant());
+        assertEquals(List.of(Duration.ofSeconds(3)), time.sleeps());
+    }
+}
