@@ -1,0 +1,91 @@
+package dev.laneway.channels.discord;
+
+import dev.laneway.core.channel.InboundSink;
+import java.util.Optional;
+import net.dv8tion.jda.api.events.message.MessageReceivedEvent;
+import net.dv8tion.jda.api.events.interaction.command.SlashCommandInteractionEvent;
+import net.dv8tion.jda.api.events.session.ReadyEvent;
+import net.dv8tion.jda.api.events.session.ShutdownEvent;
+import net.dv8tion.jda.api.requests.CloseCode;
+import net.dv8tion.jda.api.hooks.ListenerAdapter;
+import net.dv8tion.jda.api.interactions.InteractionHook;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * JDA's event callbacks. They run on JDA's event thread and only convert and hand over: a message
+ * goes to the sink (which returns at once), a slash command is acknowledged asynchronously (so the
+ * 3-second deadline is met whatever the gateway does) and its hook parked for the answer. Every
+ * callback is guarded: a failure is logged with what it was about and the next event is handled
+ * as usual.
+ */
+final class DiscordListener extends ListenerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(DiscordListener.class);
+
+    private final InboundSink sink;
+    private final InboundConverter converter;
+    private final PendingInteractions<InteractionHook> interactions;
+
+    DiscordListener(InboundSink sink, InboundConverter converter, PendingInteractions<InteractionHook> interactions) {
+        this.sink = sink;
+        this.converter = converter;
+        this.interactions = interactions;
+    }
+
+    @Override
+    public void onReady(ReadyEvent event) {
+        try {
+            event.getJDA().updateCommands().addCommands(SlashCommands.definitions()).queue(
+                    commands -> log.info("discord: registered {} slash commands", commands.size()),
+                    failure -> log.warn("discord: could not register slash commands ({}); plain-text commands still work",
+                            failure.toString()));
+        } catch (RuntimeException e) {
+            log.warn("discord: could not register slash commands: {}", e.toString());
+        }
+    }
+
+    /** JDA gives up only on close codes it cannot recover from; say what to do about the usual ones. */
+    @Override
+    public void onShutdown(ShutdownEvent event) {
+        CloseCode code = event.getCloseCode();
+        if (code == CloseCode.DISALLOWED_INTENTS) {
+            log.error("discord: Discord refused the connection (close code 4014, disallowed intents): enable the"
+                    + " Message Content Intent for the bot in the developer portal (Bot -> Privileged Gateway Intents)");
+        } else if (code == CloseCode.AUTHENTICATION_FAILED) {
+            log.error("discord: Discord refused the bot token on the gateway (close code 4004): check channels.discord.token");
+        } else if (code != null && !code.isReconnect()) {
+            log.error("discord: the gateway closed the connection for good (close code {}): {}", code.getCode(), code.getMeaning());
+        }
+    }
+
+    @Override
+    public void onMessageReceived(MessageReceivedEvent event) {
+        try {
+            converter.fromMessage(event.getMessage()).ifPresent(sink::accept);
+        } catch (RuntimeException e) {
+            log.warn("discord: message {} in channel {} could not be handled: {}",
+                    event.getMessageId(), event.getChannel().getId(), e.toString(), e);
+        }
+    }
+
+    @Override
+    public void onSlashCommandInteraction(SlashCommandInteractionEvent event) {
+        try {
+            Optional<String> line = SlashCommands.commandLine(event.getInteraction());
+            if (line.isEmpty()) {
+                event.reply("Unknown command /" + event.getName() + ".").setEphemeral(true).queue(null,
+                        failure -> log.debug("discord: could not answer unknown command: {}", failure.toString()));
+                return;
+            }
+            boolean ephemeral = SlashCommands.ephemeral(event.getName());
+            event.deferReply(ephemeral).queue(null,
+                    failure -> log.warn("discord: could not acknowledge /{}: {}", event.getName(), failure.toString()));
+            interactions.put(event.getId(), event.getHook(), ephemeral);
+            sink.accept(converter.fromInteraction(event.getInteraction(), line.get()));
+        } catch (RuntimeException e) {
+            log.warn("discord: slash command /{} ({}) could not be handled: {}",
+                    event.getName(), event.getId(), e.toString(), e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.laneway.channels.discord;
+
+import dev.laneway.core.Route;
+import dev.laneway.core.channel.TextChunker;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import net.dv8tion.jda.api.JDA;
+import net.dv8tion.jda.api.entities.Message;
+import net.dv8tion.jda.api.entities.channel.concrete.ThreadChannel;
+import net.dv8tion.jda.api.entities.channel.middleman.GuildMessageChannel;
+import net.dv8tion.jda.api.entities.channel.middleman.MessageChannel;
+import net.dv8tion.jda.api.interactions.InteractionHook;
+import net.dv8tion.jda.api.requests.restaction.MessageCreateAction;
+
+/**
+ * Sends replies and typing through JDA, blocking the calling thread (the gateway's outbox runs each
+ * chat's sends on a virtual thread, one at a time). JDA's rate limiter owns pacing and 429s: a
+ * rate-limited send waits for its bucket and is retried, so it simply returns later.
+ *
+ * <p>A reply references the message it answers and may ping only that message's author: allowed
+ * mentions parse nothing, so model output can never ping {@code @everyone}, a role or a user.
+ * A route replying to {@code interaction:<id>} is answered through that interaction while its
+ * token is valid, else as a plain channel message. Stateless apart from the shared
+ * {@link PendingInteractions}, so any thread may call it.
+ */
+final class DiscordOutbound {
+
+    static final int MAX_TEXT = 2000;
+    private static final EnumSet<Message.MentionType> NO_MENTIONS = EnumSet.noneOf(Message.MentionType.class);
+
+    private final JDA jda;
+    private final PendingInteractions<InteractionHook> interactions;
+    private final Duration timeout;
+
+    DiscordOutbound(JDA jda, PendingInteractions<InteractionHook> interactions, Duration timeout) {
+        this.jda = jda;
+        this.interactions = interactions;
+        this.timeout = timeout;
+    }
+
+    void send(Route route, String text) {
+        // the outbox already chunks; this only guards direct callers against a 400 from Discord
+        List<String> chunks = text.length() <= MAX_TEXT ? List.of(text) : TextChunker.split(text, MAX_TEXT);
+        for (String chunk : chunks) {
+            sendOne(route, chunk);
+        }
+    }
+
+    private void sendOne(Route route, String text) {
+        Optional<PendingInteractions.Pending<InteractionHook>> pending =
+                Addresses.interactionId(route.replyToMessageId()).flatMap(interactions::get);
+        if (pending.isPresent()) {
+            pending.get().handle().sendMessage(text)
+                    .setEphemeral(pending.get().ephemeral())
+                    .setAllowedMentions(NO_MENTIONS)
+                    .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .complete();
+            return;
+        }
+        MessageCreateAction action = channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS);
+        String replyTo = route.replyToMessageId();
+        if (Addresses.isSnowflake(replyTo)) {
+            action = action.setMessageReference(replyTo).mentionRepliedUser(true).failOnInvalidReply(false);
+        }
+        action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+    }
+
+    void typing(Route route) {
+        channel(route).sendTyping().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+    }
+
+    /** The channel a route's messages go to: its thread, the DM with its user, or its guild channel. */
+    private MessageChannel channel(Route route) {
+        if (route.threadId() != null) {
+            ThreadChannel thread = jda.getThreadChannelById(route.threadId());
+            if (thread == null) {
+                throw new IllegalStateException("discord thread " + route.threadId()
+                        + " is not known to the bot (archived, deleted, or the bot left the server)");
+            }
+            return thread;
+        }
+        Optional<String> dmUser = Addresses.dmUser(route.chatId());
+        if (dmUser.isPresent()) {
+            return jda.openPrivateChannelById(dmUser.get()).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+        }
+        GuildMessageChannel channel = jda.getChannelById(GuildMessageChannel.class, route.chatId());
+        if (channel == null) {
+            throw new IllegalStateException("discord channel " + route.chatId()
+                    + " is not known to the bot (deleted, or the bot left the server)");
+        }
+        return channel;
+    }
+}

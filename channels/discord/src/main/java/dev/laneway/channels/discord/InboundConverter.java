@@ -1,0 +1,119 @@
+package dev.laneway.channels.discord;
+
+import dev.laneway.core.Attachment;
+import dev.laneway.core.InboundMessage;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import net.dv8tion.jda.api.Permission;
+import net.dv8tion.jda.api.entities.Member;
+import net.dv8tion.jda.api.entities.Message;
+import net.dv8tion.jda.api.entities.MessageType;
+import net.dv8tion.jda.api.entities.User;
+import net.dv8tion.jda.api.entities.channel.ChannelType;
+import net.dv8tion.jda.api.entities.channel.concrete.ThreadChannel;
+import net.dv8tion.jda.api.entities.channel.middleman.MessageChannel;
+import net.dv8tion.jda.api.interactions.commands.SlashCommandInteraction;
+
+/**
+ * Turns Discord messages and slash commands into {@link InboundMessage}s, and decides which
+ * messages are for the bot: never its own or another bot's, never system or webhook messages; in
+ * guilds, when {@code guilds.requireMention} is on, only messages that mention the bot or reply to
+ * it. Access lists and dedupe are the gateway's job. Stateless, so any thread may call it.
+ */
+final class InboundConverter {
+
+    private final boolean requireMention;
+    private final InstantSource clock;
+
+    InboundConverter(boolean requireMention, InstantSource clock) {
+        this.requireMention = requireMention;
+        this.clock = clock;
+    }
+
+    /** The inbound message for a received Discord message, or empty when it is not for the bot. */
+    Optional<InboundMessage> fromMessage(Message message) {
+        User author = message.getAuthor();
+        if (author.isBot() || author.isSystem() || message.isWebhookMessage() || !isChat(message.getType())) {
+            return Optional.empty();
+        }
+        User self = message.getJDA().getSelfUser();
+        boolean mentionsBot = message.getMentions().isMentioned(self, Message.MentionType.USER) || repliesTo(message, self);
+        boolean direct = message.getChannelType() == ChannelType.PRIVATE;
+        if (!direct && requireMention && !mentionsBot) {
+            return Optional.empty();
+        }
+        String text = withoutMention(message.getContentRaw(), self.getId());
+        List<Attachment> attachments = message.getAttachments().stream()
+                .map(a -> new Attachment(a.getContentType() == null ? "file" : a.getContentType(), a.getFileName()))
+                .toList();
+        if (text.isEmpty() && attachments.isEmpty()) {
+            return Optional.empty();
+        }
+        Member member = message.isFromGuild() ? message.getMember() : null;
+        return Optional.of(place(message.getChannel(), author)
+                .builder()
+                .senderId(author.getId())
+                .senderName(member != null ? member.getEffectiveName() : author.getEffectiveName())
+                .text(text)
+                .attachments(attachments)
+                .platformMessageId(message.getId())
+                .receivedAt(clock.instant())
+                .mentionsBot(mentionsBot)
+                .senderIsAdmin(isAdmin(member))
+                .build());
+    }
+
+    /** The inbound message for a slash command, whose text is the equivalent command line. */
+    InboundMessage fromInteraction(SlashCommandInteraction interaction, String commandLine) {
+        User user = interaction.getUser();
+        Member member = interaction.getMember();
+        return place(interaction.getChannel(), user)
+                .builder()
+                .senderId(user.getId())
+                .senderName(member != null ? member.getEffectiveName() : user.getEffectiveName())
+                .text(commandLine)
+                .platformMessageId(Addresses.interactionMessageId(interaction.getId()))
+                .receivedAt(clock.instant())
+                .mentionsBot(true)
+                .senderIsAdmin(isAdmin(member))
+                .build();
+    }
+
+    /** Server admins count as group admins: Administrator or Manage Server (owners have both). */
+    static boolean isAdmin(Member member) {
+        return member != null && (member.hasPermission(Permission.ADMINISTRATOR) || member.hasPermission(Permission.MANAGE_SERVER));
+    }
+
+    /** Removes the bot's own {@code <@id>} / {@code <@!id>} mentions and trims. */
+    static String withoutMention(String raw, String selfId) {
+        return Pattern.compile("<@!?" + Pattern.quote(selfId) + ">\\s*").matcher(raw).replaceAll("").strip();
+    }
+
+    private static boolean repliesTo(Message message, User self) {
+        Message referenced = message.getReferencedMessage();
+        return referenced != null && referenced.getAuthor().getIdLong() == self.getIdLong();
+    }
+
+    private static boolean isChat(MessageType type) {
+        return type == MessageType.DEFAULT || type == MessageType.INLINE_REPLY;
+    }
+
+    private static Place place(MessageChannel channel, User sender) {
+        if (channel instanceof ThreadChannel thread) {
+            return new Place(thread.getParentChannel().getId(), thread.getId(), false);
+        }
+        if (channel.getType() == ChannelType.PRIVATE) {
+            return new Place(Addresses.dmChat(sender.getId()), null, true);
+        }
+        return new Place(channel.getId(), null, false);
+    }
+
+    /** Where a message was written, in Laneway's terms (see {@link Addresses}). */
+    private record Place(String chatId, String threadId, boolean direct) {
+        InboundMessage.Builder builder() {
+            return InboundMessage.builder(DiscordChannel.NAME).chatId(chatId).threadId(threadId).direct(direct);
+        }
+    }
+}

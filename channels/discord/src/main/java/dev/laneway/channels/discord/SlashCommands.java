@@ -1,0 +1,104 @@
+package dev.laneway.channels.discord;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import net.dv8tion.jda.api.interactions.InteractionContextType;
+import net.dv8tion.jda.api.interactions.commands.OptionMapping;
+import net.dv8tion.jda.api.interactions.commands.OptionType;
+import net.dv8tion.jda.api.interactions.commands.SlashCommandInteraction;
+import net.dv8tion.jda.api.interactions.commands.build.CommandData;
+import net.dv8tion.jda.api.interactions.commands.build.Commands;
+import net.dv8tion.jda.api.interactions.commands.build.OptionData;
+
+/**
+ * The native slash commands: their definitions (registered at start) and the translation of an
+ * invocation into the command line the gateway's command layer already understands, so
+ * {@code /queue mode:collect cap:10} picked from the menu and {@code /queue collect cap:10} typed as
+ * text behave the same.
+ */
+final class SlashCommands {
+
+    static final String QUEUE = "queue";
+    static final String STATUS = "status";
+    static final String STOP = "stop";
+    static final String NEW = "new";
+
+    /** {@code /queue}'s options, in the order they are written on the command line. */
+    static final List<String> QUEUE_OPTIONS = List.of("mode", "debounce", "cap", "drop");
+
+    /** Answers only the invoker needs to see; {@code /stop} and {@code /new} are shown to the channel. */
+    private static final Set<String> EPHEMERAL = Set.of(QUEUE, STATUS);
+
+    private SlashCommands() {
+    }
+
+    static List<CommandData> definitions() {
+        OptionData mode = new OptionData(OptionType.STRING, "mode", "What a message does while a run is active")
+                .addChoice("steer", "steer")
+                .addChoice("followup", "followup")
+                .addChoice("collect", "collect")
+                .addChoice("steer-backlog", "steer-backlog")
+                .addChoice("interrupt", "interrupt")
+                .addChoice("reset to default", "reset");
+        OptionData debounce = new OptionData(OptionType.STRING, "debounce",
+                "Wait this long after the last queued message, e.g. 1500ms, 2s, 0 to disable");
+        OptionData cap = new OptionData(OptionType.INTEGER, "cap", "Most messages kept in the queue")
+                .setMinValue(1);
+        OptionData drop = new OptionData(OptionType.STRING, "drop", "What happens when the queue is full")
+                .addChoice("old", "old")
+                .addChoice("new", "new")
+                .addChoice("summarize", "summarize");
+        return List.of(
+                withContexts(Commands.slash(QUEUE, "Show or change how messages queue while the agent works")
+                        .addOptions(mode, debounce, cap, drop)),
+                withContexts(Commands.slash(STATUS, "Queue settings, queue depth and the active run")),
+                withContexts(Commands.slash(STOP, "Abort the active run and clear the queue")),
+                withContexts(Commands.slash(NEW, "Start a fresh conversation")));
+    }
+
+    private static CommandData withContexts(CommandData command) {
+        return command.setContexts(InteractionContextType.GUILD, InteractionContextType.BOT_DM);
+    }
+
+    /** The command line for an invocation, or empty for a command this channel does not define. */
+    static Optional<String> commandLine(SlashCommandInteraction interaction) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (OptionMapping option : interaction.getOptions()) {
+            options.put(option.getName(), option.getAsString());
+        }
+        return commandLine(interaction.getName(), options);
+    }
+
+    /**
+     * {@code /queue} with {@code mode=collect, cap=10} becomes {@code /queue collect cap:10}: the mode
+     * first, then the other options in a fixed order as {@code name:value}, whitespace removed from
+     * values (a value is one token).
+     */
+    static Optional<String> commandLine(String name, Map<String, String> options) {
+        return switch (name) {
+            case QUEUE -> Optional.of(queueLine(options));
+            case STATUS, STOP, NEW -> Optional.of("/" + name);
+            default -> Optional.empty();
+        };
+    }
+
+    private static String queueLine(Map<String, String> options) {
+        StringBuilder line = new StringBuilder("/").append(QUEUE);
+        for (String option : QUEUE_OPTIONS) {
+            String value = options.get(option);
+            if (value == null || value.isBlank()) {
+                continue;
+            }
+            String token = value.replaceAll("\\s+", "");
+            line.append(' ').append(option.equals("mode") ? token : option + ":" + token);
+        }
+        return line.toString();
+    }
+
+    static boolean ephemeral(String name) {
+        return EPHEMERAL.contains(name);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.laneway.channels.discord;
+
+import static dev.laneway.channels.discord.DiscordJson.ALICE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import net.dv8tion.jda.api.utils.data.DataArray;
+import net.dv8tion.jda.api.utils.data.DataObject;
+import org.junit.jupiter.api.Test;
+
+/** What goes out: chunking at 2000, allowed mentions, and a 429 from Discord handled. */
+class DiscordOutboundTest {
+
+    private final String dmChannel = FakeDiscordRest.dmChannel(ALICE);
+
+    @Test
+    void longReply_isSplitAtTwoThousandCharacters_neverInsideACodeFence() throws Exception {
+        String prose = "This sentence is part of a long explanation. ".repeat(33);        // ~1500 chars
+        String code = "```java\n" + "int value = compute(1, 2, 3); // step\n".repeat(24) + "```"; // ~900 chars
+        String reply = prose.strip() + "\n\n" + code + "\n\nThat is all.";
+        try (DiscordRig rig = DiscordRig.start()) {
+            rig.dm("7401", ALICE, "explain");
+            Await.until("the agent run", () -> rig.agent.runs().size() == 1);
+            rig.agent.run(0).complete(reply);
+
+            Await.until("the reply chunks", () -> rig.rest.messagesTo(dmChannel).size() >= 2);
+            assertTrue(rig.gateway.awaitIdle(Await.DEADLINE));
+            List<String> chunks = rig.rest.messagesTo(dmChannel).stream().map(FakeDiscordRest.Request::content).toList();
+            assertEquals(2, chunks.size(), chunks.toString());
+            for (String chunk : chunks) {
+                assertTrue(chunk.length() <= 2000, "chunk of " + chunk.length());
+                assertEquals(0, countFences(chunk) % 2, "a fence is never left open:\n" + chunk);
+            }
+            assertEquals(prose.strip(), chunks.get(0), "the cut falls before the fence");
+            assertTrue(chunks.get(1).startsWith("```java\n"));
+            assertEquals(reply.replaceAll("\\s+", ""), String.join("", chunks).replaceAll("\\s+", ""), "nothing lost");
+        }
+    }
+
+    @Test
+    void replies_mayPingOnlyTheRepliedToUser() throws Exception {
+        try (DiscordRig rig = DiscordRig.start()) {
+            rig.dm("7411", ALICE, "ping everyone please");
+            Await.until("the agent run", () -> rig.agent.runs().size() == 1);
+            rig.agent.run(0).complete("@everyone @here <@&2101> <@3001> hello");
+
+            Await.until("the reply", () -> rig.rest.messagesTo(dmChannel).size() == 1);
+            DataObject body = rig.rest.messagesTo(dmChannel).get(0).json();
+            assertEquals("@everyone @here <@&2101> <@3001> hello", body.getString("content"), "text unchanged");
+            DataObject allowed = body.getObject("allowed_mentions");
+            assertEquals(0, allowed.getArray("parse").length(), "no @everyone, roles or users are parsed");
+            assertTrue(allowed.optArray("users").map(DataArray::isEmpty).orElse(true));
+            assertTrue(allowed.optArray("roles").map(DataArray::isEmpty).orElse(true));
+            assertTrue(allowed.getBoolean("replied_user"), "the person asked is notified");
+            assertEquals("7411", body.getObject("message_reference").getString("message_id"));
+        }
+    }
+
+    @Test
+    void rateLimitedSend_waitsForRetryAfter_andIsDelivered() throws Exception {
+        try (DiscordRig rig = DiscordRig.start()) {
+            rig.rest.rateLimitNext(1);
+            rig.dm("7421", ALICE, "hello");
+            Await.until("the agent run", () -> rig.agent.runs().size() == 1);
+            rig.agent.run(0).complete("sent after the 429");
+
+            Await.until("the retried send", () -> rig.rest.messagesTo(dmChannel).size() == 2);
+            assertTrue(rig.gateway.awaitIdle(Await.DEADLINE));
+            List<FakeDiscordRest.Request> posts = rig.rest.messagesTo(dmChannel);
+            assertEquals(2, posts.size(), "one 429, one success, no more");
+            assertEquals("sent after the 429", posts.get(0).content());
+            assertEquals("sent after the 429", posts.get(1).content());
+        }
+    }
+
+    @Test
+    void anAnswerToAnInteractionThatIsNoLongerPending_goesToTheChannel() throws Exception {
+        try (DiscordRig rig = DiscordRig.start()) {
+            var route = new dev.laneway.core.Route("discord", "default", DiscordJson.TEXT_CHANNEL, null, "interaction:4242");
+            rig.channel.send(route, "late answer");
+
+            List<FakeDiscordRest.Request> posts = rig.rest.messagesTo(DiscordJson.TEXT_CHANNEL);
+            assertEquals(1, posts.size());
+            assertEquals("late answer", posts.get(0).content());
+            assertTrue(posts.get(0).json().isNull("message_reference"), "nothing to reference");
+        }
+    }
+
+    @Test
+    void typingAndReplies_toAnUnknownChannel_failWithAClearError() throws Exception {
+        try (DiscordRig rig = DiscordRig.start()) {
+            var route = new dev.laneway.core.Route("discord", "default", "2999", null, null);
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> rig.channel.send(route, "hi"));
+            assertTrue(e.getMessage().contains("discord channel 2999 is not known"), e.getMessage());
+            assertFalse(rig.rest.requests().stream().anyMatch(r -> r.path().contains("2999")));
+        }
+    }
+
+    private static int countFences(String text) {
+        int count = 0;
+        for (int at = text.indexOf("```"); at >= 0; at = text.indexOf("```", at + 3)) {
+            count++;
+        }
+        return count;
+    }
+}

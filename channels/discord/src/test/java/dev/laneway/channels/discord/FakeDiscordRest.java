@@ -1,0 +1,186 @@
+package dev.laneway.channels.discord;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import net.dv8tion.jda.api.utils.data.DataArray;
+import net.dv8tion.jda.api.utils.data.DataObject;
+
+/**
+ * Discord's REST API on 127.0.0.1, the routes JDA uses here: {@code GET users/@me},
+ * {@code POST users/@me/channels} (open a DM), {@code POST channels/{id}/messages},
+ * {@code POST channels/{id}/typing}, {@code PUT applications/{id}/commands}, interaction callbacks
+ * and follow-ups. Every request is recorded; {@link #rateLimitNext} makes the next message post get
+ * a 429 the way Discord sends one.
+ *
+ * <p>Concurrency: the JDK server calls {@code handle} on its own threads; every field is a
+ * concurrent list or an atomic.
+ */
+final class FakeDiscordRest implements AutoCloseable {
+
+    static final String PREFIX = "/api/v10/";
+
+    private final HttpServer server;
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final AtomicLong messageIds = new AtomicLong(9_000);
+    private final AtomicInteger rateLimited = new AtomicInteger();
+    private volatile boolean rejectToken;
+
+    FakeDiscordRest() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + PREFIX;
+    }
+
+    /** The next {@code count} message posts are answered 429 with a Retry-After of one second. */
+    void rateLimitNext(int count) {
+        rateLimited.set(count);
+    }
+
+    /** Answers every request 401, as Discord does for a wrong bot token. */
+    void rejectToken() {
+        rejectToken = true;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
+        String raw = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        Request request = new Request(method, path, raw);
+        requests.add(request);
+        try {
+            if (rejectToken) {
+                respond(exchange, 401, DataObject.empty().put("message", "401: Unauthorized").put("code", 0).toString());
+                return;
+            }
+            route(exchange, request);
+        } catch (RuntimeException e) {
+            respond(exchange, 500, DataObject.empty().put("message", e.toString()).put("code", 0).toString());
+        }
+    }
+
+    private void route(HttpExchange exchange, Request request) throws IOException {
+        String path = request.path();
+        if (request.is("GET", "users/@me")) {
+            respond(exchange, 200, DiscordJson.bot().toString());
+        } else if (request.is("POST", "users/@me/channels")) {
+            String userId = request.json().getString("recipient_id");
+            respond(exchange, 200, DataObject.empty().put("id", dmChannel(userId)).put("type", 1)
+                    .put("last_message_id", null)
+                    .put("recipients", DataArray.empty().add(DiscordJson.userFor(userId))).toString());
+        } else if (request.method().equals("POST") && path.matches("channels/\\d+/typing")) {
+            respond(exchange, 204, null);
+        } else if (request.method().equals("POST") && path.matches("channels/\\d+/messages")) {
+            if (rateLimited.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                rateLimit(exchange);
+                return;
+            }
+            String channelId = path.split("/")[1];
+            respond(exchange, 200, DiscordJson.createdMessage(nextId(), channelId, request.json()).toString());
+        } else if (request.is("PUT", "applications/" + DiscordJson.APP_ID + "/commands")) {
+            respond(exchange, 200, registered(DataArray.fromJson(request.body())).toString());
+        } else if (request.method().equals("POST") && path.matches("interactions/\\d+/[^/]+/callback")) {
+            respond(exchange, 204, null);
+        } else if (request.method().equals("POST") && path.matches("webhooks/\\d+/[^/]+")) {
+            respond(exchange, 200, DiscordJson.createdMessage(nextId(), DiscordJson.TEXT_CHANNEL, request.json()).toString());
+        } else {
+            respond(exchange, 404, DataObject.empty().put("message", "Unknown route " + path).put("code", 0).toString());
+        }
+    }
+
+    /** The id of the DM channel between the bot and {@code userId}. */
+    static String dmChannel(String userId) {
+        return "4" + userId;
+    }
+
+    private String nextId() {
+        return Long.toString(messageIds.incrementAndGet());
+    }
+
+    private static DataArray registered(DataArray commands) {
+        DataArray out = DataArray.empty();
+        for (int i = 0; i < commands.length(); i++) {
+            out.add(commands.getObject(i).put("id", Integer.toString(6000 + i))
+                    .put("application_id", DiscordJson.APP_ID).put("version", "1").put("nsfw", false));
+        }
+        return out;
+    }
+
+    private static void rateLimit(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().add("Retry-After", "1");
+        exchange.getResponseHeaders().add("Via", "1.1 google");
+        exchange.getResponseHeaders().add("X-RateLimit-Bucket", "fake-bucket");
+        exchange.getResponseHeaders().add("X-RateLimit-Scope", "user");
+        exchange.getResponseHeaders().add("X-RateLimit-Limit", "5");
+        exchange.getResponseHeaders().add("X-RateLimit-Remaining", "0");
+        exchange.getResponseHeaders().add("X-RateLimit-Reset-After", "1");
+        respond(exchange, 429, DataObject.empty().put("message", "You are being rate limited.")
+                .put("retry_after", 0.5).put("global", false).toString());
+    }
+
+    private static void respond(HttpExchange exchange, int status, String body) throws IOException {
+        if (body == null) {
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+            return;
+        }
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
+    List<Request> requests(Predicate<Request> filter) {
+        return requests.stream().filter(filter).toList();
+    }
+
+    /** Message posts to one channel, in order. */
+    List<Request> messagesTo(String channelId) {
+        return requests(r -> r.is("POST", "channels/" + channelId + "/messages"));
+    }
+
+    List<Request> typingIn(String channelId) {
+        return requests(r -> r.is("POST", "channels/" + channelId + "/typing"));
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+    }
+
+    /** One recorded request; the path is relative to {@code /api/v10/}. */
+    record Request(String method, String path, String body) {
+        boolean is(String expectedMethod, String expectedPath) {
+            return method.equals(expectedMethod) && path.equals(expectedPath);
+        }
+
+        DataObject json() {
+            return DataObject.fromJson(body);
+        }
+
+        String content() {
+            return json().getString("content", "");
+        }
+    }
+}
