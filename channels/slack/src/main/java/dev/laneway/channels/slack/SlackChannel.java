@@ -1,0 +1,168 @@
+package dev.laneway.channels.slack;
+
+import dev.laneway.config.ChannelsConfig;
+import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.InboundSink;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Slack as a Laneway channel: Socket Mode (no public URL) on slack-api-client with the
+ * Java-WebSocket backend.
+ *
+ * <ul>
+ *   <li>Inbound: DMs, {@code app_mention}, and channel messages when {@code channels.requireMention}
+ *       is false or the thread is one the bot takes part in; slash commands become the equivalent
+ *       text. Every envelope is acknowledged at once and handled afterwards; retries are dropped.</li>
+ *   <li>Threads: a channel message in a thread is answered in that thread; a top-level channel
+ *       message is answered in a new thread under it. DMs are answered where they were written.</li>
+ *   <li>Progress: 👀 on the message when the gateway shows "typing", removed when the run ends.</li>
+ *   <li>Outbound: Markdown converted to mrkdwn, 429 {@code Retry-After} honoured per Slack channel.</li>
+ * </ul>
+ *
+ * <p>Concurrency: {@code lifecycle} guards starting and stopping; {@code connection} is volatile so
+ * the outbox's threads see it without the lock. Everything else lives in {@link SlackConnection}.
+ * {@code stopped} is read by {@link #connected} without the lock, hence volatile as well.
+ */
+public final class SlackChannel implements ChannelAdapter {
+
+    public static final String NAME = "slack";
+    /** Slack truncates at 40,000 characters and recommends about 4,000 per message. */
+    static final int MAX_TEXT_LENGTH = 4000;
+    private static final ChannelCapabilities CAPABILITIES =
+            new ChannelCapabilities(MAX_TEXT_LENGTH, true, Duration.ofSeconds(3), true);
+
+    private final ChannelsConfig.Slack config;
+    private final SlackOptions options;
+    private final RetryAfterGate gate;
+    private final RecentKeys engagedThreads;
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    private volatile SlackConnection connection;      // written under lifecycle
+    private volatile boolean stopped;                 // written under lifecycle
+
+    /** The channel for {@code channels.slack}; fails at once naming a missing or swapped token. */
+    public static ChannelAdapter create(ChannelsConfig.Slack config) {
+        return new SlackChannel(config, SlackOptions.defaults());
+    }
+
+    SlackChannel(ChannelsConfig.Slack config, SlackOptions options) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.options = Objects.requireNonNull(options, "options");
+        validate(config);
+        this.gate = new RetryAfterGate(options.clock(), options.sleeper());
+        this.engagedThreads = new RecentKeys(options.clock(), options.engagedThreadTtl(), 20_000);
+    }
+
+    private static void validate(ChannelsConfig.Slack config) {
+        String bot = config.botToken().value();
+        String app = config.appToken().value();
+        if (bot.isBlank()) {
+            throw new IllegalArgumentException(
+                    "channels.slack.botToken is empty: set SLACK_BOT_TOKEN to the app's Bot User OAuth Token (xoxb-...)");
+        }
+        if (app.isBlank()) {
+            throw new IllegalArgumentException("channels.slack.appToken is empty: set SLACK_APP_TOKEN to an "
+                    + "app-level token with the connections:write scope (xapp-...)");
+        }
+        if (bot.startsWith("xapp-")) {
+            throw new IllegalArgumentException("channels.slack.botToken holds an app-level token (xapp-...); "
+                    + "it belongs in channels.slack.appToken, and botToken takes the xoxb- bot token");
+        }
+        if (app.startsWith("xoxb-")) {
+            throw new IllegalArgumentException("channels.slack.appToken holds a bot token (xoxb-...); "
+                    + "it belongs in channels.slack.botToken, and appToken takes the xapp- app-level token");
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ChannelCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public void start(InboundSink sink) throws Exception {
+        Objects.requireNonNull(sink, "sink");
+        lifecycle.lock();
+        try {
+            if (stopped) {
+                throw new IllegalStateException("the Slack channel was stopped and cannot start again");
+            }
+            if (connection != null) {
+                throw new IllegalStateException("the Slack channel is already started");
+            }
+            connection = SlackConnection.open(config, options, gate, engagedThreads, sink);
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    @Override
+    public void send(Route route, String text) throws Exception {
+        SlackConnection live = connection;
+        if (live == null) {
+            throw new IllegalStateException("the Slack channel is not started; cannot send to " + route.chatId());
+        }
+        live.web.postMessage(route.chatId(), route.threadId(), MrkdwnFormatter.format(text));
+        if (route.threadId() != null && !isDirect(route.chatId())) {
+            engagedThreads.add(threadKey(route.chatId(), route.threadId()));
+        }
+    }
+
+    /** Slack bots have no typing indicator: the message being answered gets 👀 once. */
+    @Override
+    public void typing(Route route) {
+        SlackConnection live = connection;
+        if (live != null) {
+            live.reactions.claim(route);
+        }
+    }
+
+    @Override
+    public void runEnded(Route route) {
+        SlackConnection live = connection;
+        if (live != null) {
+            live.reactions.finish(route);
+        }
+    }
+
+    @Override
+    public boolean connected() {
+        SlackConnection live = connection;
+        return !stopped && live != null && live.isUp();
+    }
+
+    /**
+     * Disconnects from Socket Mode: nothing new arrives. Replies can still be sent, because the
+     * gateway stops channels first and then lets in-flight runs finish during its shutdown grace.
+     */
+    @Override
+    public void stop() {
+        lifecycle.lock();
+        try {
+            if (!stopped && connection != null) {
+                connection.stopReceiving();
+            }
+            stopped = true;
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    /** The key of a channel thread in the engaged-thread set. */
+    static String threadKey(String chatId, String threadTs) {
+        return chatId + ":" + threadTs;
+    }
+
+    /** Slack DM channel ids start with {@code D}. */
+    static boolean isDirect(String chatId) {
+        return chatId.startsWith("D");
+    }
+}

@@ -1,0 +1,172 @@
+package dev.laneway.channels.slack;
+
+import com.slack.api.Slack;
+import com.slack.api.SlackConfig;
+import com.slack.api.socket_mode.SocketModeClient;
+import com.slack.api.socket_mode.impl.SocketModeClientJavaWSImpl;
+import com.slack.api.socket_mode.queue.impl.ConcurrentLinkedMessageQueue;
+import com.slack.api.socket_mode.response.AckResponse;
+import dev.laneway.config.ChannelsConfig;
+import dev.laneway.core.channel.InboundSink;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One started Slack channel: the SDK instance pointed at {@code apiUrl}, the bot's identity from
+ * {@code auth.test}, and a Socket Mode client on the Java-WebSocket backend with its listeners.
+ *
+ * <p>The client is built directly (not through {@code Slack.socketMode}) for two settings that
+ * factory hardcodes: one message-processor thread instead of ten, so envelopes are handled in the
+ * order Slack sent them, and the SDK's polling session monitor off, because
+ * {@link ConnectionKeeper} reconnects on close and error events instead.
+ *
+ * <p>Threads: the SDK's message processor (acks, hands off), a serial virtual-thread worker for
+ * inbound conversion, another for reactions (both exist only while they have work), and one timer
+ * thread for reconnect checks, stopped with the socket by {@link #stopReceiving}.
+ */
+final class SlackConnection {
+
+    private static final Logger log = LoggerFactory.getLogger(SlackConnection.class);
+    private static final int ONE_PROCESSOR_THREAD = 1;
+
+    final SlackWeb web;
+    final ProgressReactions reactions;
+    private final SocketModeClient client;
+    private final ConnectionKeeper keeper;
+
+    private SlackConnection(SlackWeb web, ProgressReactions reactions,
+                            SocketModeClient client, ConnectionKeeper keeper) {
+        this.web = web;
+        this.reactions = reactions;
+        this.client = client;
+        this.keeper = keeper;
+    }
+
+    /** Checks the bot token, opens Socket Mode and starts delivering to {@code sink}. */
+    static SlackConnection open(ChannelsConfig.Slack config, SlackOptions options, RetryAfterGate gate,
+                                RecentKeys engagedThreads, InboundSink sink) throws Exception {
+        Slack slack = Slack.getInstance(sdkConfig(config));
+        Executor inbound = new SerialExecutor("slack-inbound");
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("slack-reconnect").daemon().factory());
+        SocketModeClient client = null;
+        try {
+            SlackWeb web = new SlackWeb(slack.methods(config.botToken().value()), gate, options.maxSendAttempts());
+            BotIdentity bot = web.authTest();
+            ProgressReactions reactions = progressReactions(web, options);
+            InboundProcessor processor = inboundProcessor(config, options, web, bot, engagedThreads, sink);
+            client = socketMode(slack, config.appToken().value());
+            SocketModeClient socket = client;
+            ConnectionKeeper keeper = new ConnectionKeeper(client, timer, options.reconnectBackoff(),
+                    options.maxReconnectBackoff());
+            EnvelopeHandler handler = new EnvelopeHandler(
+                    id -> socket.sendSocketModeResponse(new AckResponse(id)),
+                    new RecentKeys(options.clock(), options.dedupeTtl(), 50_000), inbound, processor, keeper::connected);
+            listen(client, handler, keeper);
+            client.connect();
+            log.info("Slack Socket Mode connecting as bot user {}", bot.userId());
+            return new SlackConnection(web, reactions, client, keeper);
+        } catch (Exception | Error e) {
+            timer.shutdownNow();
+            if (client != null) {
+                closeQuietly(client);
+            }
+            closeQuietly(slack);
+            throw e;
+        }
+    }
+
+    private static ProgressReactions progressReactions(SlackWeb web, SlackOptions options) {
+        return new ProgressReactions(new ProgressReactions.Api() {
+            @Override
+            public String add(String channel, String ts) {
+                return web.addReaction(channel, ts, ProgressReactions.EMOJI);
+            }
+
+            @Override
+            public String remove(String channel, String ts) {
+                return web.removeReaction(channel, ts, ProgressReactions.EMOJI);
+            }
+        }, new SerialExecutor("slack-reactions"), options.clock(), Duration.ofHours(1));
+    }
+
+    private static InboundProcessor inboundProcessor(ChannelsConfig.Slack config, SlackOptions options, SlackWeb web,
+                                                     BotIdentity bot, RecentKeys engagedThreads, InboundSink sink) {
+        SenderDirectory senders =
+                new SenderDirectory(web::userInfo, options.clock(), options.userCacheTtl(), Duration.ofSeconds(30));
+        EventConverter events = new EventConverter(bot, config.channelsRequireMention(), engagedThreads::contains);
+        RecentKeys delivered = new RecentKeys(options.clock(), options.dedupeTtl(), 50_000);
+        return new InboundProcessor(events, senders, delivered, engagedThreads, sink, options.clock());
+    }
+
+    private static SlackConfig sdkConfig(ChannelsConfig.Slack config) {
+        String prefix = config.apiUrl().toString();
+        SlackConfig sdk = new SlackConfig();           // SlackConfig.DEFAULT is immutable
+        sdk.setMethodsEndpointUrlPrefix(prefix.endsWith("/") ? prefix : prefix + "/");
+        sdk.setStatsEnabled(false);                    // no auth.test per token, no metrics threads
+        return sdk;
+    }
+
+    private static SocketModeClient socketMode(Slack slack, String appToken) throws Exception {
+        String url;
+        try {
+            url = slack.issueSocketModeUrl(appToken);
+        } catch (Exception e) {
+            throw new IllegalStateException("Slack apps.connections.open with channels.slack.appToken failed "
+                    + "(an app-level token with the connections:write scope is needed): " + e.getMessage(), e);
+        }
+        return new SocketModeClientJavaWSImpl(slack, appToken, url, ONE_PROCESSOR_THREAD,
+                new ConcurrentLinkedMessageQueue(), true, false,
+                SocketModeClient.DEFAULT_SESSION_MONITOR_INTERVAL_MILLISECONDS);
+    }
+
+    private static void listen(SocketModeClient client, EnvelopeHandler handler, ConnectionKeeper keeper) {
+        client.addEventsApiEnvelopeListener(handler::onEventsApi);
+        client.addSlashCommandsEnvelopeListener(handler::onSlashCommand);
+        client.addInteractiveEnvelopeListener(handler::onInteractive);
+        client.addWebSocketMessageListener(handler::onRawMessage);
+        client.addWebSocketCloseListener((code, reason) -> {
+            log.info("Slack Socket Mode connection closed (code {}, {})", code, reason);
+            keeper.dropped();
+        });
+        client.addWebSocketErrorListener(error -> {
+            log.info("Slack Socket Mode connection error: {}", error.toString());
+            keeper.dropped();
+        });
+    }
+
+    boolean isUp() {
+        return keeper.isUp();
+    }
+
+    /**
+     * Stops receiving: the reconnect timer and the Socket Mode client close, so no envelope arrives
+     * any more. Sending keeps working, because the gateway stops channels before it lets in-flight
+     * runs finish and deliver during its shutdown grace; the Web API needs no thread of its own
+     * (OkHttp's idle connections expire by themselves).
+     */
+    void stopReceiving() {
+        keeper.stop();
+        closeQuietly(client);
+    }
+
+    private static void closeQuietly(SocketModeClient client) {
+        try {
+            client.close();
+        } catch (Exception | LinkageError e) {
+            log.warn("closing the Slack Socket Mode client failed: {}", e.toString());
+        }
+    }
+
+    private static void closeQuietly(Slack slack) {
+        try {
+            slack.close();
+        } catch (Exception e) {
+            log.debug("closing the Slack SDK failed: {}", e.toString());
+        }
+    }
+}

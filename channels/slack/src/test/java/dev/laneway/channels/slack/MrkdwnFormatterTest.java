@@ -1,0 +1,57 @@
+package dev.laneway.channels.slack;
+
+import static dev.laneway.channels.slack.MrkdwnFormatter.format;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class MrkdwnFormatterTest {
+
+    @Test
+    void boldItalicAndStrike_becomeSlackMarks() {
+        assertEquals("*bold* and *also bold*", format("**bold** and __also bold__"));
+        assertEquals("_italic_ and _this_", format("*italic* and _this_"));
+        assertEquals("*bold* then _italic_", format("**bold** then *italic*"));
+        assertEquals("~gone~", format("~~gone~~"));
+    }
+
+    @Test
+    void links_becomeAngleBracketLinks_andUrlsAreNeverRestyled() {
+        assertEquals("see <https://example.com/a__b__c|the docs>", format("see [the docs](https://example.com/a__b__c)"));
+        assertEquals("<https://img.example/x.png|diagram>", format("![diagram](https://img.example/x.png)"));
+        assertEquals("<https://example.com>", format("<https://example.com>"));
+        assertEquals("bare https://example.com/__init__.py stays", format("bare https://example.com/__init__.py stays"));
+    }
+
+    @Test
+    void headings_becomeBoldLines() {
+        assertEquals("*Setup*\ntext", format("## Setup\ntext"));
+        assertEquals("*Install now*", format("# Install **now**"));
+        assertEquals("#hashtag", format("#hashtag"));
+    }
+
+    @Test
+    void bulletsBecomeDots_andQuotesStay() {
+        assertEquals("• one\n  • two\n• three", format("* one\n  - two\n+ three"));
+        assertEquals("> quoted *bold*", format("> quoted **bold**"));
+    }
+
+    @Test
+    void ampersandAndAngleBrackets_areEscaped() {
+        assertEquals("a &lt; b &amp;&amp; c &gt; d", format("a < b && c > d"));
+    }
+
+    @Test
+    void codeBlocksAndInlineCode_areLeftAlone() {
+        String fenced = "```python\nx = a**b  # __dunder__ <tag> & [l](u)\n```";
+        assertEquals("*Code:*\n" + fenced + "\n_done_", format("**Code:**\n" + fenced + "\n*done*"));
+        assertEquals("use `**kwargs` and `a < b`, *really*", format("use `**kwargs` and `a < b`, **really**"));
+        assertEquals("``a ` b`` _x_", format("``a ` b`` *x*"));
+    }
+
+    @Test
+    void plainTextIsUnchanged() {
+        String text = "Nothing to convert here.\n\nSecond paragraph, with a comma; and 3 * 4 = 12.";
+        assertEquals(text, format(text));
+    }
+}

@@ -1,0 +1,125 @@
+package dev.laneway.channels.slack;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.laneway.config.ChannelsConfig;
+import dev.laneway.config.Secret;
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.core.time.SystemScheduler;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One test's world: the fake Slack (Web API + Socket Mode), the real {@link SlackChannel} on the
+ * real SDK pointed at it, and either a recording sink or a real {@link Gateway} with a
+ * {@link ScriptedAgent}. Waits are polls with a generous deadline, never fixed sleeps.
+ */
+final class SlackRig implements AutoCloseable {
+
+    static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    final FakeSlackApi api;
+    final FakeSocketMode socket;
+    final SteppingClock clock = new SteppingClock();
+    final SlackChannel channel;
+    final List<InboundMessage> received = new CopyOnWriteArrayList<>();
+    final ScriptedAgent agent = new ScriptedAgent();
+    private SystemScheduler scheduler;
+    private ExecutorService executor;
+    private Gateway gateway;
+
+    private SlackRig(boolean requireMention) throws Exception {
+        api = new FakeSlackApi();
+        socket = new FakeSocketMode();
+        socket.startAndWait();
+        api.socketUrl(socket::nextUrl);
+        var config = new ChannelsConfig.Slack(true, new Secret("xoxb-test-bot"), new Secret("xapp-test-app"),
+                api.apiUrl(), List.of(), requireMention);
+        channel = new SlackChannel(config, SlackOptions.defaults().withClock(clock).withSleeper(clock)
+                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2)));
+    }
+
+    /** The channel delivering into {@link #received}. */
+    static SlackRig recording(boolean requireMention) throws Exception {
+        SlackRig rig = new SlackRig(requireMention);
+        rig.channel.start(rig.received::add);
+        rig.awaitConnected();
+        return rig;
+    }
+
+    /**
+     * The channel wired to a real gateway (collect mode, 200 ms debounce); {@link #received} still
+     * records what the channel handed over.
+     */
+    static SlackRig gateway(boolean requireMention, CommandHandler commands) throws Exception {
+        SlackRig rig = new SlackRig(requireMention);
+        rig.scheduler = new SystemScheduler();
+        rig.executor = Executors.newVirtualThreadPerTaskExecutor();
+        GatewaySettings settings = GatewaySettings.builder()
+                .queueDefaults(new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(200), 20, DropPolicy.SUMMARIZE))
+                .build();
+        rig.gateway = Gateway.builder().settings(settings).scheduler(rig.scheduler).executor(rig.executor)
+                .agent(rig.agent).commands(commands).channel(rig.channel).build();
+        Gateway gateway = rig.gateway;
+        rig.channel.start(message -> {
+            rig.received.add(message);
+            gateway.accept(message);
+        });
+        rig.awaitConnected();
+        return rig;
+    }
+
+    void deliver(String envelope) {
+        socket.deliver(envelope);
+    }
+
+    /** The agent's run number {@code index}, once it has started. */
+    ScriptedAgent.ScriptedRun awaitRun(int index) {
+        await("agent run #" + (index + 1) + " to start", () -> agent.runs().size() > index);
+        return agent.run(index);
+    }
+
+    void awaitConnected() {
+        await("the channel to connect", channel::connected);
+    }
+
+    /** Polls {@code condition} until it holds or the deadline passes. */
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out after " + DEADLINE.toSeconds() + " s waiting for " + what);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted waiting for " + what);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (gateway != null) {
+            gateway.shutdown(Duration.ZERO);
+            scheduler.close();
+            executor.shutdownNow();
+        } else {
+            channel.stop();
+        }
+        socket.stop(1000);
+        api.close();
+    }
+}
