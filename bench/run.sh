@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the benchmark jar and runs every benchmark plus the heap measurement, printing one table
+# (also written to bench/target/results.md). About 5 minutes on a 2-core machine.
+#   bench/run.sh            everything
+#   bench/run.sh --quick    1 warmup + 2 measurement iterations, heap at 100,000 sessions only (~2 min)
+# Other arguments go to the runner: --only REGEX, --no-heap, --no-jmh, --heap-sessions N,M, --out FILE.
+# The run holds the build lock, so no other build on this machine competes for the cores.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+. scripts/find-jdk.sh
+laneway_find_jdk
+scripts/mvn -q -Pbench -pl bench -am package -DskipTests
+java_args=(-Xmx6g)
+if [ "$(laneway_jdk_version "$JAVA_HOME")" -ge 23 ]; then
+  java_args+=(--sun-misc-unsafe-memory-access=allow)   # JMH uses sun.misc.Unsafe; silence the JDK 23+ warning
+fi
+exec flock /tmp/laneway-mvn.lock "$JAVA_HOME/bin/java" "${java_args[@]}" -jar bench/target/benchmarks.jar \
+  --out bench/target/results.md "$@"

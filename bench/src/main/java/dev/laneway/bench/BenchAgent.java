@@ -1,0 +1,126 @@
+package dev.laneway.bench;
+
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.SteerMessage;
+import dev.laneway.core.agent.SteerResult;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * An agent that does no work. Normally every run has completed by the time {@link #start}
+ * returns. While {@link #hold() holding}, runs stay open until {@link #releaseAll()}: that is how
+ * benchmarks keep sessions active so that newcomers take the queueing path.
+ *
+ * <p>Held runs go into an array sized up front, so that measuring the heap of held sessions does
+ * not also measure a growing list here. Concurrency: {@code holding} is volatile; a run that
+ * registers itself after a release has drained the array sees {@code holding == false} and
+ * completes itself, so no run is ever left open.
+ */
+final class BenchAgent implements Agent {
+
+    private static final RunOutcome DONE = RunOutcome.Completed.clean();
+    private static final AgentRun FINISHED = new Handle(CompletableFuture.completedFuture(DONE));
+
+    private final RunHooks hooks;
+    private final AtomicReferenceArray<CompletableFuture<RunOutcome>> held;
+    private final AtomicInteger heldCount = new AtomicInteger();
+    private final ConcurrentLinkedQueue<CompletableFuture<RunOutcome>> overflow = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger starts = new AtomicInteger();
+    private volatile boolean holding;
+
+    /** @param capacity how many runs may be held without spilling into a slower list */
+    BenchAgent(RunHooks hooks, int capacity) {
+        this.hooks = hooks;
+        this.held = new AtomicReferenceArray<>(capacity);
+    }
+
+    @Override
+    public String name() {
+        return "noop";
+    }
+
+    @Override
+    public AgentRun start(RunRequest request, RunEvents events) {
+        if (hooks != RunHooks.NONE) {
+            hooks.started(BenchSessions.index(request.senderId()));
+        }
+        if (!holding) {
+            return FINISHED;
+        }
+        starts.incrementAndGet();
+        CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
+        int slot = heldCount.getAndIncrement();
+        if (slot < held.length()) {
+            held.set(slot, completion);
+        } else {
+            overflow.add(completion);
+        }
+        if (!holding) {
+            completion.complete(DONE);
+        }
+        return new Handle(completion);
+    }
+
+    /** From now on runs stay open until {@link #releaseAll()}. */
+    void hold() {
+        starts.set(0);
+        holding = true;
+    }
+
+    /** Runs started (and held) since {@link #hold()}. */
+    int heldStarts() {
+        return starts.get();
+    }
+
+    /** Completes every held run and stops holding. */
+    void releaseAll() {
+        holding = false;
+        int n = Math.min(heldCount.getAndSet(0), held.length());
+        for (int i = 0; i < n; i++) {
+            CompletableFuture<RunOutcome> completion = held.getAndSet(i, null);
+            if (completion != null) {
+                completion.complete(DONE);
+            }
+        }
+        CompletableFuture<RunOutcome> next;
+        while ((next = overflow.poll()) != null) {
+            next.complete(DONE);
+        }
+    }
+
+    /** Lets go of held runs without completing them (the gateway holding them is being dropped). */
+    void forgetAll() {
+        holding = false;
+        int n = Math.min(heldCount.getAndSet(0), held.length());
+        for (int i = 0; i < n; i++) {
+            held.set(i, null);
+        }
+        overflow.clear();
+    }
+
+    private record Handle(CompletableFuture<RunOutcome> future) implements AgentRun {
+
+        @Override
+        public CompletionStage<RunOutcome> completion() {
+            return future;
+        }
+
+        @Override
+        public SteerResult steer(List<SteerMessage> messages) {
+            return SteerResult.REFUSED;
+        }
+
+        @Override
+        public void abort() {
+            future.complete(new RunOutcome.Aborted(List.of()));
+        }
+    }
+}

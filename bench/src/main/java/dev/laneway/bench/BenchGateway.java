@@ -1,0 +1,111 @@
+package dev.laneway.bench;
+
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.engine.DispositionListener;
+import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.time.Scheduler;
+import dev.laneway.core.time.SystemScheduler;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A gateway wired as production wires it (virtual-thread executor, system clock and scheduler)
+ * around a no-op agent and a no-op channel, with the settings a benchmark needs: admission
+ * disabled ({@code maxPendingRuns: 0}), no retries, queue debounce 0 so drains start at once, and
+ * the given mode, cap and main lane cap. Owns its executor and scheduler.
+ */
+final class BenchGateway implements AutoCloseable {
+
+    final Gateway gateway;
+    final BenchAgent agent;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final Scheduler scheduler;
+    private final AutoCloseable timer;
+
+    BenchGateway(Options options) {
+        this.agent = new BenchAgent(options.hooks, options.heldCapacity);
+        if (options.removingScheduler) {
+            RemovingScheduler removing = new RemovingScheduler();
+            this.scheduler = removing;
+            this.timer = removing;
+        } else {
+            SystemScheduler system = new SystemScheduler();
+            this.scheduler = system;
+            this.timer = system;
+        }
+        QueueSettings queue = new QueueSettings(options.mode, Duration.ZERO, options.cap, DropPolicy.NEW);
+        GatewaySettings settings = GatewaySettings.builder()
+                .queueDefaults(queue)
+                .maxPendingRuns(0)
+                .mainMaxConcurrent(options.mainCap)
+                .failureRetries(0)
+                .build();
+        this.gateway = Gateway.builder()
+                .settings(settings)
+                .scheduler(scheduler)
+                .executor(executor)
+                .agent(agent)
+                .listener(options.listener)
+                .channel(new NoopChannel(options.typingRefresh))
+                .build();
+    }
+
+    @Override
+    public void close() {
+        agent.releaseAll();
+        try {
+            gateway.awaitIdle(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        executor.shutdown();
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeTimer();
+    }
+
+    /** Drops the gateway with its held runs and queues, without draining them. */
+    void abandon() {
+        agent.forgetAll();
+        executor.shutdownNow();
+        closeTimer();
+    }
+
+    private void closeTimer() {
+        try {
+            timer.close();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** How to build one; every field has the benchmark default. */
+    static final class Options {
+        RunHooks hooks = RunHooks.NONE;
+        DispositionListener listener = DispositionListener.NONE;
+        QueueMode mode = QueueMode.COLLECT;
+        int cap = QueueSettings.DEFAULTS.cap();
+        int mainCap = Integer.MAX_VALUE;
+        int heldCapacity = 16;
+        Duration typingRefresh;
+        boolean removingScheduler;
+
+        Options hooks(RunHooks value) { hooks = value; return this; }
+        Options listener(DispositionListener value) { listener = value; return this; }
+        Options mode(QueueMode value) { mode = value; return this; }
+        Options cap(int value) { cap = value; return this; }
+        Options mainCap(int value) { mainCap = value; return this; }
+        Options heldCapacity(int value) { heldCapacity = value; return this; }
+        /** A channel with a typing indicator refreshed this often (null: none, the default). */
+        Options typing(Duration refresh) { typingRefresh = refresh; return this; }
+        Options removingScheduler(boolean value) { removingScheduler = value; return this; }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.laneway.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs every benchmark (JMH, one fork each) and the heap measurement, then prints one markdown
+ * table with the machine it ran on. Usage (see bench/run.sh):
+ * <pre>
+ *   java -Xmx6g -jar bench/target/benchmarks.jar [--quick] [--only REGEX] [--no-heap] [--no-jmh]
+ *        [--heap-sessions 100000,1000000] [--out FILE]
+ * </pre>
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws RunnerException, InterruptedException, IOException {
+        Arguments arguments = Arguments.parse(args);
+        long started = System.nanoTime();
+        Collection<RunResult> runs = arguments.jmh ? runJmh(arguments) : List.of();
+        List<HeapFootprint.Row> heap = new ArrayList<>();
+        if (arguments.heap) {
+            heap.add(HeapFootprint.messageSize(100_000));
+            for (int sessions : arguments.heapSessions) {
+                System.out.printf("# heap: %,d sessions%n", sessions);
+                heap.addAll(HeapFootprint.measure(sessions));
+                heap.add(HeapFootprint.typingTimers(sessions, false));
+                heap.add(HeapFootprint.typingTimers(sessions, true));
+            }
+        }
+        String table = new ReportTable(new Results(runs), heap, arguments.describe()).render();
+        System.out.println();
+        System.out.println(table);
+        System.out.printf("(all of it took %.0f s)%n", (System.nanoTime() - started) / 1e9);
+        if (arguments.out != null) {
+            Files.writeString(arguments.out, table);
+            System.out.println("table written to " + arguments.out);
+        }
+    }
+
+    private static Collection<RunResult> runJmh(Arguments arguments) throws RunnerException {
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(arguments.only)
+                .forks(1)
+                .threads(1)
+                .warmupIterations(arguments.warmups)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(arguments.measurements)
+                .measurementTime(TimeValue.seconds(1))
+                .jvmArgs(forkJvmArgs())
+                .shouldFailOnError(true);
+        return new Runner(options.build()).run();
+    }
+
+    /** Fork heap fixed at 2 GB; on JDK 23+ JMH's use of sun.misc.Unsafe is allowed without a warning. */
+    private static String[] forkJvmArgs() {
+        List<String> args = new ArrayList<>(List.of("-Xms2g", "-Xmx2g"));
+        if (Runtime.version().feature() >= 23) {
+            args.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return args.toArray(String[]::new);
+    }
+
+    /** The command line. */
+    static final class Arguments {
+        String only = "dev\\.laneway\\.bench\\..*";
+        boolean jmh = true;
+        boolean heap = true;
+        int warmups = 3;
+        int measurements = 8;
+        int[] heapSessions = {100_000, 1_000_000};
+        Path out;
+
+        static Arguments parse(String[] args) {
+            Arguments a = new Arguments();
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--quick" -> {
+                        a.warmups = 1;
+                        a.measurements = 2;
+                        a.heapSessions = new int[] {100_000};
+                    }
+                    case "--only" -> a.only = args[++i];
+                    case "--no-heap" -> a.heap = false;
+                    case "--no-jmh" -> a.jmh = false;
+                    case "--heap-sessions" -> a.heapSessions = java.util.Arrays.stream(args[++i].split(","))
+                            .mapToInt(s -> Integer.parseInt(s.replace("_", "").trim())).toArray();
+                    case "--out" -> a.out = Path.of(args[++i]);
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                            + " (known: --quick, --only REGEX, --no-heap, --no-jmh, --heap-sessions N,M, --out FILE)");
+                }
+            }
+            return a;
+        }
+
+        String describe() {
+            return "JMH 1.37, 1 fork, 1 benchmark thread, " + warmups + " × 1 s warmup, "
+                    + measurements + " × 1 s measurement, forks with -Xmx2g; throughput is the median of the "
+                    + "measurement iterations (range in brackets)";
+        }
+    }
+
+    static Map<String, String> params(String... keyValues) {
+        java.util.LinkedHashMap<String, String> map = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        return map;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.laneway.bench;
+
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.SessionKey;
+
+/**
+ * The benchmark's chats: session {@code i} is a DM from sender {@code u<i>} on the channel
+ * {@code bench}, so its session key is {@code bench:dm:u<i>} and hooks can find {@code i} again
+ * from the sender id. Messages carry no platform id unless asked, so dedupe is skipped.
+ */
+final class BenchSessions {
+
+    static final String CHANNEL = "bench";
+
+    private BenchSessions() {
+    }
+
+    static InboundMessage message(int session) {
+        return message(session, null);
+    }
+
+    /** A short DM from session {@code session}; {@code platformMessageId} may be null. */
+    static InboundMessage message(int session, String platformMessageId) {
+        return InboundMessage.builder(CHANNEL)
+                .chatId("c" + session)
+                .senderId("u" + session)
+                .text("hello from " + session)
+                .platformMessageId(platformMessageId)
+                .build();
+    }
+
+    static InboundMessage[] messages(int sessions) {
+        InboundMessage[] messages = new InboundMessage[sessions];
+        for (int i = 0; i < sessions; i++) {
+            messages[i] = message(i);
+        }
+        return messages;
+    }
+
+    static SessionKey key(int session) {
+        return SessionKey.of(CHANNEL + ":dm:u" + session);
+    }
+
+    /** The session index of a sender id {@code u<i>}. */
+    static int index(String senderId) {
+        return Integer.parseInt(senderId, 1, senderId.length(), 10);
+    }
+}

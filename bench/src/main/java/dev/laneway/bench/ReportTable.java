@@ -1,0 +1,219 @@
+package dev.laneway.bench;
+
+import static dev.laneway.bench.BenchMain.params;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeSet;
+
+/** Renders the results as markdown: machine, throughput, latency, heap, and the targets. */
+final class ReportTable {
+
+    private static final String IDLE = "IdleSessionsBenchmark.accept";
+    private static final String VARIANT = "IdleSessionsBenchmark.acceptVariant";
+    private static final String ACTIVE = "ActiveSessionsBenchmark.laneway";
+    private static final String ACTIVE_BARE = "ActiveSessionsBenchmark.bareExecutor";
+    private static final String DRAIN = "DrainBenchmark.drain";
+    private static final String LATENCY = "AcceptLatencyBenchmark.acceptToStart";
+
+    private final Results results;
+    private final List<HeapFootprint.Row> heap;
+    private final String settings;
+    private final StringBuilder out = new StringBuilder();
+
+    ReportTable(Results results, List<HeapFootprint.Row> heap, String settings) {
+        this.results = results;
+        this.heap = heap;
+        this.settings = settings;
+    }
+
+    String render() {
+        out.append("Machine: ").append(machine()).append('\n');
+        out.append("Settings: ").append(settings).append("; no-op agent, no-op channel, admission off.\n\n");
+        throughput();
+        latency();
+        heap();
+        targets();
+        return out.toString();
+    }
+
+    private void throughput() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        line("| throughput (per second) | Laneway | bare executor, virtual threads | bare executor, fixed pool of "
+                + cores + " | Laneway ÷ bare (virtual) |");
+        line("|---|---:|---:|---:|---:|");
+        for (String sessions : List.of("1", "100", "10000")) {
+            String label = "accepted msgs into idle sessions (each starts a run), " + String.format(Locale.ROOT, "%,d", Integer.parseInt(sessions))
+                    + (sessions.equals("1") ? " session (one chat's round trip)" : " sessions")
+                    + (sessions.equals("10000") ? " = runs started and finished" : "");
+            row(label, IDLE, params("system", "laneway", "sessions", sessions),
+                    params("system", "bare-virtual", "sessions", sessions),
+                    params("system", "bare-fixed", "sessions", sessions));
+        }
+        line("| … same, 10,000 sessions, channel with a typing indicator | "
+                + results.rate(VARIANT, params("system", "laneway-typing")) + " | | | |");
+        line("| … same, 10,000 sessions, main lane cap 4 (the default) | "
+                + results.rate(VARIANT, params("system", "laneway-main4")) + " | | | |");
+        for (String mode : List.of("collect", "followup")) {
+            Map<String, String> ours = params("mode", mode);
+            line("| accepted msgs into active sessions, " + mode + " (10,000 sessions × 20) | " + results.rate(ACTIVE, ours)
+                    + " | " + results.rate(ACTIVE_BARE, params("executor", "bare-virtual"))
+                    + " | " + results.rate(ACTIVE_BARE, params("executor", "bare-fixed"))
+                    + " | " + Results.ratio(results.score(ACTIVE, ours), results.score(ACTIVE_BARE, params("executor", "bare-virtual")))
+                    + " |");
+        }
+        OptionalDouble idleBare = results.score(IDLE, params("system", "bare-virtual", "sessions", "10000"));
+        for (String mode : List.of("collect", "followup")) {
+            OptionalDouble messages = results.score(DRAIN, params("mode", mode));
+            int perRun = mode.equals("collect") ? DrainBenchmark.PER_SESSION : 1;
+            String runs = messages.isPresent() ? Results.count(messages.getAsDouble() / perRun) : "—";
+            line("| queued msgs drained, " + mode + " (" + (perRun == 1 ? "one run each" : perRun + " msgs per run")
+                    + "): msgs/s, and drain runs/s | " + results.rate(DRAIN, params("mode", mode)) + "; " + runs
+                    + " runs/s | | | " + (perRun == 1 ? Results.ratio(messages, idleBare) + " (vs bare runs, 10,000 sessions)" : "")
+                    + " |");
+        }
+        line("");
+    }
+
+    private void row(String label, String method, Map<String, String> ours, Map<String, String> virtual,
+                     Map<String, String> fixed) {
+        line("| " + label + " | " + results.rate(method, ours) + " | " + results.rate(method, virtual) + " | "
+                + results.rate(method, fixed) + " | "
+                + Results.ratio(results.score(method, ours), results.score(method, virtual)) + " |");
+    }
+
+    private void latency() {
+        line("| accept → agent start, idle session | Laneway | bare executor, virtual threads | bare executor, fixed pool | added by Laneway (− bare virtual) |");
+        line("|---|---:|---:|---:|---:|");
+        for (double p : new double[] {50, 99, 99.9}) {
+            OptionalDouble ours = results.percentile(LATENCY, params("system", "laneway"), p);
+            OptionalDouble virtual = results.percentile(LATENCY, params("system", "bare-virtual"), p);
+            OptionalDouble fixed = results.percentile(LATENCY, params("system", "bare-fixed"), p);
+            OptionalDouble added = ours.isPresent() && virtual.isPresent()
+                    ? OptionalDouble.of(ours.getAsDouble() - virtual.getAsDouble()) : OptionalDouble.empty();
+            line("| p" + trim(p) + " | " + Results.micros(ours) + " | " + Results.micros(virtual) + " | "
+                    + Results.micros(fixed) + " | " + Results.micros(added) + " |");
+        }
+        line("");
+    }
+
+    private void heap() {
+        if (heap.isEmpty()) {
+            return;
+        }
+        TreeSet<Integer> sizes = new TreeSet<>();
+        Map<String, Map<Integer, HeapFootprint.Row>> byWhat = new LinkedHashMap<>();
+        for (HeapFootprint.Row row : heap) {
+            byWhat.computeIfAbsent(row.what(), what -> new LinkedHashMap<>()).put(row.sessions(), row);
+            if (!row.what().contains("reference")) {
+                sizes.add(row.sessions());
+            }
+        }
+        StringBuilder header = new StringBuilder("| retained heap (after GC) |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (int size : sizes) {
+            header.append(String.format(Locale.ROOT, " %,d sessions |", size));
+            rule.append("---:|");
+        }
+        line(header.toString());
+        line(rule.toString());
+        byWhat.forEach((what, bySize) -> {
+            StringBuilder line = new StringBuilder("| ").append(what).append(" |");
+            for (int size : sizes) {
+                HeapFootprint.Row row = bySize.containsKey(size) ? bySize.get(size) : bySize.values().iterator().next();
+                line.append(String.format(Locale.ROOT, " %,.0f B/%s |", row.bytesPer(), row.per()));
+            }
+            line(line.toString());
+        });
+        line("");
+    }
+
+    private void targets() {
+        OptionalDouble collect = results.score(ACTIVE, params("mode", "collect"));
+        OptionalDouble followup = results.score(ACTIVE, params("mode", "followup"));
+        OptionalDouble activeBare = results.score(ACTIVE_BARE, params("executor", "bare-virtual"));
+        OptionalDouble runs = results.score(IDLE, params("system", "laneway", "sessions", "10000"));
+        OptionalDouble runsBare = results.score(IDLE, params("system", "bare-virtual", "sessions", "10000"));
+        OptionalDouble p99 = results.percentile(LATENCY, params("system", "laneway"), 99);
+        OptionalDouble p99Bare = results.percentile(LATENCY, params("system", "bare-virtual"), 99);
+        OptionalDouble idleBytes = worstHeap("idle session after a run");
+        line("| target | result | met | baseline (bare virtual-thread executor, same run) |");
+        line("|---|---:|:---:|---|");
+        OptionalDouble activeMin = min(collect, followup);
+        line("| ≥ 1,000,000 accepted msgs/s into active sessions | " + rate(activeMin) + " (lower of collect, followup) | "
+                + met(activeMin, v -> v >= 1_000_000) + " | " + rate(activeBare) + " hand-offs/s; ratio "
+                + Results.ratio(activeMin, activeBare) + " |");
+        line("| ≥ 200,000 runs started and finished/s, no-op agent | " + rate(runs) + " (10,000 idle sessions) | "
+                + met(runs, v -> v >= 200_000) + " | " + rate(runsBare) + " three-hand-off runs/s; ratio "
+                + Results.ratio(runs, runsBare) + " |");
+        line("| accept → start p99 < 1 ms, idle | " + Results.micros(p99) + " | " + met(p99, v -> v < 1000) + " | "
+                + Results.micros(p99Bare) + "; ratio " + Results.ratio(p99, p99Bare) + " |");
+        line("| ≤ 1 KB heap per idle session | " + (idleBytes.isPresent() ? Results.count(idleBytes.getAsDouble()) + " B" : "—")
+                + " (" + Results.count(worstHeap("idle session with a stored /queue override").orElse(Double.NaN))
+                + " B with a /queue override) | " + met(idleBytes, v -> v <= 1024) + " | — |");
+    }
+
+    private OptionalDouble worstHeap(String what) {
+        return heap.stream().filter(row -> row.what().equals(what)).mapToDouble(HeapFootprint.Row::bytesPer).max();
+    }
+
+    private static OptionalDouble min(OptionalDouble a, OptionalDouble b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return a.isEmpty() ? b : a;
+        }
+        return OptionalDouble.of(Math.min(a.getAsDouble(), b.getAsDouble()));
+    }
+
+    private static String rate(OptionalDouble value) {
+        return value.isPresent() ? Results.count(value.getAsDouble()) + "/s" : "—";
+    }
+
+    private static String met(OptionalDouble value, java.util.function.DoublePredicate test) {
+        return value.isEmpty() ? "—" : test.test(value.getAsDouble()) ? "yes" : "no";
+    }
+
+    private static String trim(double p) {
+        return p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p);
+    }
+
+    private void line(String text) {
+        out.append(text).append('\n');
+    }
+
+    private static String machine() {
+        List<String> parts = new ArrayList<>();
+        parts.add(Runtime.getRuntime().availableProcessors() + " cores");
+        cpuModel().ifPresent(parts::add);
+        memTotal().ifPresent(parts::add);
+        parts.add(System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version"));
+        parts.add(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        return String.join(", ", parts);
+    }
+
+    private static java.util.Optional<String> cpuModel() {
+        return procLine("/proc/cpuinfo", "model name").map(line -> line.substring(line.indexOf(':') + 1).trim());
+    }
+
+    private static java.util.Optional<String> memTotal() {
+        return procLine("/proc/meminfo", "MemTotal").map(line -> {
+            long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+            return String.format(Locale.ROOT, "%.0f GiB RAM", kb / 1024.0 / 1024.0);
+        });
+    }
+
+    private static java.util.Optional<String> procLine(String file, String prefix) {
+        try {
+            return Files.readAllLines(Path.of(file)).stream().filter(line -> line.startsWith(prefix)).findFirst();
+        } catch (IOException | RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+}
