@@ -1,0 +1,337 @@
+package dev.laneway.store;
+
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.store.SessionStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The durable store: {@link SessionStore} and {@link MessageJournal} on one SQLite file,
+ * {@code <dataDir>/laneway.db}, in WAL mode. See {@link Migrations} for the schema.
+ *
+ * <p>Threads, connections and what guards what:
+ * <ul>
+ *   <li>Writes of every kind go through one {@link StoreWriter}: its thread owns the write connection
+ *       and commits whatever is queued as one transaction (group commit). {@link #append} returns the
+ *       op's future (complete once committed); {@link #settled}, {@link #appendHistory} and
+ *       {@link #clearHistory} do not wait; {@link #setQueueOverride} waits (it is rare).</li>
+ *   <li>Reads from disk ({@link #history}, {@link #pending}) go through one {@link StoreReader}: a
+ *       second connection behind its own lock; WAL lets it read while the writer writes.</li>
+ *   <li>Answered from memory, never from disk: {@link #seen} ({@link SeenKeys}, concurrent maps),
+ *       {@link #queueOverride} ({@code overrides}, a concurrent map written through to disk) and
+ *       {@link #lastSequence} (an atomic). {@code overrideLock} makes "update the map, queue the
+ *       write" one step, so the map and the disk see overrides of a session in the same order.</li>
+ *   <li>{@code historyWrites} holds, per session, the future of its latest queued history write;
+ *       {@link #history} waits for it first, so a session reads its own writes.</li>
+ * </ul>
+ */
+public final class SqliteStore implements SessionStore, MessageJournal {
+
+    /** The database's file name inside the data directory. */
+    public static final String FILE_NAME = "laneway.db";
+
+    private static final Logger log = LoggerFactory.getLogger(SqliteStore.class);
+
+    private final Path file;
+    private final StoreOptions options;
+    private final StoreLock lock;
+    private final StoreReader reader;
+    private final StoreWriter writer;
+    private final SeenKeys seen = new SeenKeys();
+    private final AtomicLong lastSequence;
+    // session key -> its /queue override, the whole table (write-through)
+    private final Map<String, QueueOverride> overrides;
+    private final ReentrantLock overrideLock = new ReentrantLock();
+    // session key -> future of the latest queued history write of that session (removed once done)
+    private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SqliteStore(Path file, StoreOptions options, StoreLock lock, Connection writeConnection,
+                        StoreReader reader) throws SQLException {
+        this.file = file;
+        this.options = options;
+        this.lock = lock;
+        this.reader = reader;
+        this.overrides = new ConcurrentHashMap<>(reader.overrides());
+        long answeredSince = options.clock().instant().minus(options.answeredRetention()).toEpochMilli();
+        reader.loadKeys(seen, answeredSince);
+        long last = reader.lastSequence();
+        this.lastSequence = new AtomicLong(last);
+        this.writer = new StoreWriter(file, options, writeConnection, last, new WriterEvents());
+    }
+
+    /** Opens (creating it and the directory when needed) the store in {@code dataDir} with default options. */
+    public static SqliteStore open(Path dataDir) {
+        return open(dataDir, StoreOptions.defaults());
+    }
+
+    /**
+     * Opens the store in {@code dataDir}: creates the directory and {@code laneway.db} when needed,
+     * applies pending schema migrations (in one transaction) and loads the in-memory state.
+     *
+     * @throws StoreException naming the file when it cannot be used: not a readable SQLite database,
+     *                        another program's database, a schema newer than this binary, or in use
+     *                        by another gateway. The file is never wiped or re-created.
+     */
+    public static SqliteStore open(Path dataDir, StoreOptions options) {
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(options, "options");
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new StoreException("could not create the data directory " + dataDir + " for the store: " + e
+                    + ". Check gateway.dataDir and its permissions.", e);
+        }
+        Path file = dataDir.resolve(FILE_NAME).toAbsolutePath();
+        StoreLock lock = StoreLock.acquire(file);
+        Connection writeConnection = null;
+        StoreReader reader = null;
+        try {
+            writeConnection = Sqlite.open(file, options);
+            int from = Migrations.check(writeConnection, file);
+            Sqlite.configureWriter(writeConnection, options);
+            Migrations.migrate(writeConnection, from);
+            reader = new StoreReader(file, Sqlite.openReader(file, options));
+            SqliteStore store = new SqliteStore(file, options, lock, writeConnection, reader);
+            store.writer.start();
+            log.info("store: opened {} (schema version {}{}; {} dedupe key(s), {} override(s), last sequence {})",
+                    file, Migrations.LATEST, from == Migrations.LATEST ? "" : ", migrated from " + from,
+                    store.seen.size(), store.overrides.size(), store.lastSequence.get());
+            return store;
+        } catch (SQLException | RuntimeException e) {
+            Sqlite.closeQuietly(reader);
+            Sqlite.closeQuietly(writeConnection);
+            lock.close();
+            throw openFailure(file, e);
+        }
+    }
+
+    private static StoreException openFailure(Path file, Exception e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && Sqlite.unreadable(sql)) {
+                return new StoreException("The Laneway store " + file + " is not a readable SQLite database ("
+                        + sql.getMessage() + "). Restore it from a backup, or move it aside (for example to "
+                        + file.getFileName() + ".broken) to start with an empty store. The file was not modified.", e);
+            }
+        }
+        if (e instanceof StoreException store) {
+            return store;
+        }
+        return new StoreException("could not open the Laneway store " + file + ": " + e.getMessage(), e);
+    }
+
+    /** The database file. */
+    public Path file() {
+        return file;
+    }
+
+    // ---- MessageJournal ----
+
+    @Override
+    public CompletableFuture<Void> append(JournalEntry entry) {
+        Objects.requireNonNull(entry, "entry");
+        String key = entry.messageKey();
+        seen.pending(entry.seq(), key);
+        lastSequence.accumulateAndGet(entry.seq(), Math::max);
+        CompletableFuture<Void> done = writer.submit(new WriteOp.Append(entry, options.clock().millis()));
+        if (done.isCompletedExceptionally()) {
+            seen.forget(entry.seq(), key); // closed: never queued
+        }
+        return done;
+    }
+
+    @Override
+    public void settled(long seq, boolean answered) {
+        seen.settled(seq, answered);
+        CompletableFuture<Void> done = writer.submit(new WriteOp.Settle(seq, answered, options.clock().millis()));
+        if (done.isCompletedExceptionally()) {
+            log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
+        }
+    }
+
+    /** Every pending entry, in sequence order, including appends queued before this call. */
+    @Override
+    public List<JournalEntry> pending() {
+        flush();
+        return reader.pending();
+    }
+
+    @Override
+    public boolean seen(String messageKey) {
+        return messageKey != null && seen.contains(messageKey);
+    }
+
+    @Override
+    public long lastSequence() {
+        return lastSequence.get();
+    }
+
+    // ---- SessionStore ----
+
+    @Override
+    public Optional<QueueOverride> queueOverride(SessionKey session) {
+        return Optional.ofNullable(overrides.get(session.value()));
+    }
+
+    /** Replaces the override in memory at once and on disk before returning. */
+    @Override
+    public void setQueueOverride(SessionKey session, QueueOverride override) {
+        String key = session.value();
+        CompletableFuture<Void> done;
+        overrideLock.lock();
+        try {
+            ensureOpen();
+            if (override == null || override.isEmpty()) {
+                overrides.remove(key);
+            } else {
+                overrides.put(key, override);
+            }
+            done = writer.submit(new WriteOp.SetOverride(key, override, options.clock().millis()));
+        } finally {
+            overrideLock.unlock();
+        }
+        await(done);
+    }
+
+    @Override
+    public List<HistoryEntry> history(SessionKey session, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        CompletableFuture<Void> latest = historyWrites.get(session.value());
+        if (latest != null) {
+            try {
+                latest.join();
+            } catch (CompletionException e) {
+                // that write failed (and was logged): read what is on disk
+            }
+        }
+        return reader.history(session.value(), limit);
+    }
+
+    @Override
+    public void appendHistory(SessionKey session, List<HistoryEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        submitHistory(session.value(), new WriteOp.AppendHistory(session.value(), List.copyOf(entries),
+                options.clock().millis()));
+    }
+
+    @Override
+    public void clearHistory(SessionKey session) {
+        submitHistory(session.value(), new WriteOp.ClearHistory(session.value()));
+    }
+
+    private void submitHistory(String session, WriteOp op) {
+        ensureOpen();
+        CompletableFuture<Void> done = historyWrites.compute(session, (key, previous) -> writer.submit(op));
+        done.whenComplete((ignored, error) -> historyWrites.remove(session, done));
+    }
+
+    // ---- lifecycle and tests ----
+
+    /** Waits until every write queued so far is committed. A no-op once closed. */
+    public void flush() {
+        if (!closed.get()) {
+            try {
+                writer.submit(new WriteOp.Flush()).join();
+            } catch (CompletionException e) {
+                // closed meanwhile: close() commits everything queued anyway
+            }
+        }
+    }
+
+    /** Transactions committed since open: many appends per commit means group commit works. */
+    public long commitCount() {
+        return writer.commits();
+    }
+
+    /** Tests only: the writer waits on {@code release} before it takes the next write. */
+    void holdWriter(CountDownLatch release) {
+        writer.submit(new WriteOp.Hold(release));
+    }
+
+    /** Tests only: how many message keys {@link #seen} knows. */
+    int seenKeyCount() {
+        return seen.size();
+    }
+
+    /**
+     * Stops taking writes, commits everything queued, checkpoints the WAL into the database, closes
+     * both connections and releases the lock file. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            writer.close();
+        } finally {
+            reader.close();
+            lock.close();
+        }
+        log.info("store: closed {}", file);
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new StoreException("the store " + file + " is closed");
+        }
+    }
+
+    private static void await(CompletableFuture<Void> done) {
+        try {
+            done.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof StoreException store) {
+                throw store;
+            }
+            throw new StoreException(String.valueOf(e.getCause()), e.getCause());
+        }
+    }
+
+    /** Keeps memory in step with what the writer could (not) commit. */
+    private final class WriterEvents implements StoreWriter.Events {
+
+        @Override
+        public void failed(WriteOp op, Throwable error) {
+            switch (op) {
+                case WriteOp.Append append -> seen.forget(append.entry().seq(), append.entry().messageKey());
+                case WriteOp.Settle settle -> log.error("store: the end of message {} could not be recorded ({});"
+                        + " it stays pending and runs again after a restart", settle.seq(), error.toString());
+                case WriteOp.AppendHistory history -> log.error("store: {} history entr(ies) of session {} were not"
+                        + " saved: {}", history.entries().size(), history.session(), error.toString());
+                case WriteOp.ClearHistory clear -> log.error("store: the history of session {} was not cleared: {}",
+                        clear.session(), error.toString());
+                default -> { } // the caller waits for these and sees the error
+            }
+        }
+
+        @Override
+        public void expired(List<WriteStatements.Expired> rows) {
+            rows.forEach(row -> seen.forget(row.seq(), row.key()));
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.laneway.store;
+
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.store.JournalEntry;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Every read of the store, on a connection of its own. WAL lets it read a committed snapshot while
+ * the writer thread writes, so readers never wait for a group commit.
+ *
+ * <p>Concurrency: {@code lock} guards the connection and its prepared statements (a JDBC connection
+ * is not for concurrent use); each method holds it for one query. {@code closed} is guarded by it too.
+ */
+final class StoreReader implements AutoCloseable {
+
+    private final Path file;
+    private final Connection connection;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final PreparedStatement history;
+    private boolean closed; // guarded by lock
+
+    StoreReader(Path file, Connection connection) throws SQLException {
+        this.file = file;
+        this.connection = connection;
+        this.history = connection.prepareStatement("""
+                SELECT role, content FROM (
+                    SELECT id, role, content FROM history WHERE session = ? ORDER BY id DESC LIMIT ?)
+                ORDER BY id""");
+    }
+
+    /** The last {@code limit} history entries of a session, oldest first. */
+    List<HistoryEntry> history(String session, int limit) {
+        return read(() -> {
+            history.setString(1, session);
+            history.setInt(2, limit);
+            List<HistoryEntry> entries = new ArrayList<>();
+            try (ResultSet rows = history.executeQuery()) {
+                while (rows.next()) {
+                    entries.add(new HistoryEntry(rows.getString(1), rows.getString(2)));
+                }
+            }
+            return entries;
+        });
+    }
+
+    /** Every pending message, in sequence order. */
+    List<JournalEntry> pending() {
+        return read(() -> {
+            List<JournalEntry> entries = new ArrayList<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT " + EntryCodec.COLUMNS
+                         + " FROM messages WHERE state = 'pending' ORDER BY seq")) {
+                while (rows.next()) {
+                    entries.add(EntryCodec.decode(rows));
+                }
+            }
+            return entries;
+        });
+    }
+
+    /** Every stored /queue override, by session key. */
+    Map<String, QueueOverride> overrides() {
+        return read(() -> {
+            Map<String, QueueOverride> overrides = new HashMap<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery(
+                         "SELECT session, mode, debounce_ms, cap, drop_policy FROM session_overrides")) {
+                while (rows.next()) {
+                    String session = rows.getString("session");
+                    String where = "session_overrides row '" + session + "'";
+                    overrides.put(session, new QueueOverride(
+                            Columns.mode(rows.getString("mode"), where),
+                            Columns.duration(Columns.nullableLong(rows, "debounce_ms")),
+                            Columns.nullableInt(rows, "cap"),
+                            Columns.drop(rows.getString("drop_policy"), where)));
+                }
+            }
+            return overrides;
+        });
+    }
+
+    /** Fills the seen-key set: pending rows, and answered rows settled at or after {@code answeredSince}. */
+    void loadKeys(SeenKeys keys, long answeredSince) {
+        read(() -> {
+            try (PreparedStatement statement = connection.prepareStatement("""
+                    SELECT seq, message_key, state FROM messages
+                    WHERE message_key IS NOT NULL AND (state = 'pending' OR state = 'answered' AND settled_at >= ?)""")) {
+                statement.setLong(1, answeredSince);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        if ("pending".equals(rows.getString(3))) {
+                            keys.pending(rows.getLong(1), rows.getString(2));
+                        } else {
+                            keys.answered(rows.getLong(1), rows.getString(2));
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The highest sequence number ever appended: the meta row, or the rows themselves if higher. */
+    long lastSequence() {
+        return read(() -> {
+            try (Statement statement = connection.createStatement()) {
+                long meta = Sqlite.number(statement, "SELECT coalesce(max(value), 0) FROM meta WHERE key = 'last_seq'");
+                long rows = Sqlite.number(statement, "SELECT coalesce(max(seq), 0) FROM messages");
+                return Math.max(meta, rows);
+            }
+        });
+    }
+
+    private interface Query<T> {
+        T run() throws SQLException;
+    }
+
+    private <T> T read(Query<T> query) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new StoreException("the store " + file + " is closed");
+            }
+            return query.run();
+        } catch (SQLException | RuntimeException e) {
+            if (e instanceof StoreException store) {
+                throw store;
+            }
+            throw new StoreException("could not read the store " + file + ": " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                Sqlite.closeQuietly(history);
+                Sqlite.closeQuietly(connection);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package dev.laneway.store;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer of the store, with group commit.
+ *
+ * <p>Threads and ownership:
+ * <ul>
+ *   <li>One platform thread, {@code laneway-store-writer}, owns the write connection and its
+ *       {@link WriteStatements}; no other thread touches them, so they need no lock. It also owns
+ *       {@code lastSeqWritten} and {@code nextExpiry}.</li>
+ *   <li>Any thread may {@link #submit} a {@link WriteOp}: it goes into {@code queue} (a
+ *       {@link LinkedBlockingQueue}) with a future that completes after the op's transaction commits
+ *       (or exceptionally if it cannot be committed). Futures complete on the writer thread.</li>
+ *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so "still open? then
+ *       enqueue" is atomic against close, which marks the writer closed and enqueues {@link WriteOp.Stop}
+ *       under the write side. Stop is therefore the last op ever queued: everything before it is
+ *       committed (or failed) before the thread checkpoints, closes the connection and exits.</li>
+ * </ul>
+ *
+ * <p>Group commit: the thread takes the first queued op, drains whatever else is queued at that moment
+ * (up to {@code maxBatch} in all), applies them in one {@code BEGIN IMMEDIATE ... COMMIT} and then
+ * completes their futures. When that transaction fails it is rolled back and each op is retried in a
+ * transaction of its own, so one bad op (a duplicate sequence number, say) fails alone.
+ *
+ * <p>Expiry: when the store's clock says it is due (every {@code expiryInterval}), before the next
+ * batch or after an idle wait of at most that interval, the thread deletes answered rows settled before
+ * {@code now - answeredRetention}, at most {@link #EXPIRY_LIMIT} per transaction (the rest on the next
+ * turn, without waiting), and reports them so the seen-key set forgets them.
+ */
+final class StoreWriter implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
+    static final int EXPIRY_LIMIT = 5_000;
+
+    /** What the store hears from the writer thread. Called on that thread: must be quick. */
+    interface Events {
+        /** An op could not be committed; its future has already failed. */
+        void failed(WriteOp op, Throwable error);
+
+        /** Answered rows were deleted by expiry (committed). */
+        void expired(List<WriteStatements.Expired> rows);
+    }
+
+    private record Queued(WriteOp op, CompletableFuture<Void> done) { }
+
+    private final Path file;
+    private final StoreOptions options;
+    private final Connection connection;
+    private final WriteStatements sql;
+    private final Events events;
+    private final BlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
+    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+    private boolean closed; // guarded by gate
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Thread thread;
+    private final AtomicLong commits = new AtomicLong();
+    private long lastSeqWritten; // writer thread only (after start)
+    private Instant nextExpiry; // writer thread only (after start)
+
+    StoreWriter(Path file, StoreOptions options, Connection connection, long lastSeqWritten, Events events)
+            throws SQLException {
+        this.file = file;
+        this.options = options;
+        this.connection = connection;
+        this.sql = new WriteStatements(connection, options.maxHistoryPerSession());
+        this.events = events;
+        this.lastSeqWritten = lastSeqWritten;
+        this.nextExpiry = options.clock().instant();
+        this.thread = new Thread(this::run, "laneway-store-writer");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Queues a write; the future completes once it is committed. Fails at once when the store is closed. */
+    CompletableFuture<Void> submit(WriteOp op) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        gate.readLock().lock();
+        try {
+            if (closed) {
+                done.completeExceptionally(new StoreException("the store " + file + " is closed"));
+            } else {
+                queue.add(new Queued(op, done));
+            }
+        } finally {
+            gate.readLock().unlock();
+        }
+        return done;
+    }
+
+    /** Transactions committed so far (group commits, single retries and expiry runs). */
+    long commits() {
+        return commits.get();
+    }
+
+    /** Commits everything queued, checkpoints, closes the connection; waits for all that. Idempotent. */
+    @Override
+    public void close() {
+        gate.writeLock().lock();
+        try {
+            if (!closed) {
+                closed = true;
+                queue.add(new Queued(new WriteOp.Stop(), stopped));
+            }
+        } finally {
+            gate.writeLock().unlock();
+        }
+        if (Thread.currentThread() != thread) {
+            stopped.join();
+        }
+    }
+
+    private void run() {
+        List<Queued> batch = new ArrayList<>();
+        boolean stop = false;
+        while (!stop) {
+            try {
+                Queued first = queue.poll(millisUntilExpiry(), TimeUnit.MILLISECONDS);
+                expireIfDue();
+                if (first == null) {
+                    continue;
+                }
+                if (first.op() instanceof WriteOp.Hold hold) {
+                    awaitUninterruptibly(hold);
+                    first.done().complete(null);
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, options.maxBatch() - 1);
+                stop = batch.get(batch.size() - 1).op() instanceof WriteOp.Stop;
+                commit(batch);
+            } catch (InterruptedException e) {
+                // nobody interrupts this thread on purpose; close() stops it with WriteOp.Stop
+                log.debug("store writer interrupted; carrying on");
+            } catch (Throwable e) {
+                log.error("store writer: unexpected failure", e);
+                for (Queued queued : batch) {
+                    if (!(queued.op() instanceof WriteOp.Stop)) {
+                        queued.done().completeExceptionally(e);
+                    }
+                }
+            } finally {
+                batch.clear();
+            }
+        }
+        shutDown();
+    }
+
+    private void commit(List<Queued> batch) {
+        List<Queued> writes = new ArrayList<>(batch.size());
+        for (Queued queued : batch) {
+            if (queued.op().writes()) {
+                writes.add(queued);
+            }
+        }
+        Set<Queued> failed = Collections.newSetFromMap(new IdentityHashMap<>());
+        if (!writes.isEmpty()) {
+            try {
+                sql.begin();
+                for (Queued queued : writes) {
+                    sql.apply(queued.op());
+                }
+                long maxSeq = maxAppendedSeq(writes);
+                if (maxSeq > lastSeqWritten) {
+                    sql.raiseLastSequence(maxSeq);
+                }
+                sql.commit();
+                commits.incrementAndGet();
+                lastSeqWritten = Math.max(lastSeqWritten, maxSeq);
+            } catch (SQLException | RuntimeException e) {
+                sql.rollbackQuietly();
+                if (writes.size() == 1) {
+                    fail(writes.get(0), e);
+                    failed.add(writes.get(0));
+                } else {
+                    failed.addAll(commitEach(writes, e));
+                }
+            }
+        }
+        for (Queued queued : batch) {
+            if (!failed.contains(queued) && !(queued.op() instanceof WriteOp.Stop)) {
+                queued.done().complete(null);
+            }
+        }
+    }
+
+    /** After a failed batch: each write in its own transaction; returns those that failed again. */
+    private List<Queued> commitEach(List<Queued> writes, Exception batchError) {
+        log.warn("store: a batch of {} writes failed ({}); retrying them one by one", writes.size(),
+                batchError.toString());
+        List<Queued> failed = new ArrayList<>();
+        for (Queued queued : writes) {
+            try {
+                sql.begin();
+                sql.apply(queued.op());
+                long seq = maxAppendedSeq(List.of(queued));
+                if (seq > lastSeqWritten) {
+                    sql.raiseLastSequence(seq);
+                }
+                sql.commit();
+                commits.incrementAndGet();
+                lastSeqWritten = Math.max(lastSeqWritten, seq);
+            } catch (SQLException | RuntimeException e) {
+                sql.rollbackQuietly();
+                fail(queued, e);
+                failed.add(queued);
+            }
+        }
+        return failed;
+    }
+
+    private void fail(Queued queued, Exception error) {
+        queued.done().completeExceptionally(
+                new StoreException("could not write to the store " + file + ": " + error.getMessage(), error));
+        try {
+            events.failed(queued.op(), error);
+        } catch (RuntimeException e) {
+            log.warn("store: failure listener threw", e);
+        }
+    }
+
+    private static long maxAppendedSeq(List<Queued> writes) {
+        long max = 0;
+        for (Queued queued : writes) {
+            if (queued.op() instanceof WriteOp.Append append) {
+                max = Math.max(max, append.entry().seq());
+            }
+        }
+        return max;
+    }
+
+    private long millisUntilExpiry() {
+        long millis = nextExpiry.toEpochMilli() - options.clock().millis();
+        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    }
+
+    private void expireIfDue() {
+        Instant now = options.clock().instant();
+        if (now.isBefore(nextExpiry)) {
+            return;
+        }
+        long cutoff = now.minus(options.answeredRetention()).toEpochMilli();
+        try {
+            sql.begin();
+            List<WriteStatements.Expired> rows = sql.expireAnswered(cutoff, EXPIRY_LIMIT);
+            if (rows.isEmpty()) {
+                sql.rollbackQuietly();
+            } else {
+                sql.commit();
+                commits.incrementAndGet();
+                events.expired(rows);
+                log.debug("store: {} answered record(s) expired", rows.size());
+            }
+            nextExpiry = rows.size() == EXPIRY_LIMIT ? now : now.plus(options.expiryInterval());
+        } catch (SQLException | RuntimeException e) {
+            sql.rollbackQuietly();
+            nextExpiry = now.plus(options.expiryInterval());
+            log.warn("store: expiry of answered records failed, will retry: {}", e.toString());
+        }
+    }
+
+    private void shutDown() {
+        try {
+            sql.checkpoint();
+        } catch (SQLException e) {
+            log.warn("store: final checkpoint of {} failed (the WAL is replayed at the next open): {}", file,
+                    e.toString());
+        }
+        sql.close();
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            log.warn("store: closing {} failed: {}", file, e.toString());
+        }
+        stopped.complete(null);
+    }
+
+    private static void awaitUninterruptibly(WriteOp.Hold hold) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                hold.release().await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.laneway.store;
+
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.store.JournalEntry;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** One write for the {@link StoreWriter}, with the time it was asked for (epoch millis from the store's clock). */
+sealed interface WriteOp {
+
+    /** Whether the op touches the database (a batch of only non-database ops commits nothing). */
+    default boolean writes() {
+        return true;
+    }
+
+    record Append(JournalEntry entry, long atMillis) implements WriteOp { }
+
+    record Settle(long seq, boolean answered, long atMillis) implements WriteOp { }
+
+    record AppendHistory(String session, List<HistoryEntry> entries, long atMillis) implements WriteOp { }
+
+    record ClearHistory(String session) implements WriteOp { }
+
+    /** Replaces a session's override; an empty one deletes it. */
+    record SetOverride(String session, QueueOverride override, long atMillis) implements WriteOp { }
+
+    /** Completes once everything queued before it is committed. */
+    record Flush() implements WriteOp {
+        @Override
+        public boolean writes() {
+            return false;
+        }
+    }
+
+    /** Tests only: the writer thread waits on the latch, so writes pile up behind it. */
+    record Hold(CountDownLatch release) implements WriteOp {
+        @Override
+        public boolean writes() {
+            return false;
+        }
+    }
+
+    /** Queued last by close: the writer commits what came before, checkpoints and stops. */
+    record Stop() implements WriteOp {
+        @Override
+        public boolean writes() {
+            return false;
+        }
+    }
+}
