@@ -27,6 +27,7 @@ public record CapabilitiesView(Limits limits) {
                 Collections.unmodifiableMap(lanes),
                 QueueLimits.of(settings.queueDefaults(), settings.queueMaxWait()),
                 Collections.unmodifiableMap(byChannel),
+                settings.queueTtl().toMillis(),
                 new InboundLimits(settings.inboundDebounce().toMillis(), boundOrNull(settings.inboundMaxWait()))));
     }
 
@@ -40,10 +41,11 @@ public record CapabilitiesView(Limits limits) {
      * @param lanes          lane name -> cap, {@code main} included
      * @param queue          {@code messages.queue} defaults
      * @param queueByChannel channel -> its effective queue settings ({@code messages.queue.byChannel})
+     * @param queueTtlMs     {@code messages.queue.ttl}: queued messages older than this are not run after a restart
      * @param inbound        {@code messages.inbound} debounce for idle sessions
      */
     public record Limits(int maxConcurrent, Integer maxPendingRuns, Map<String, Integer> lanes, QueueLimits queue,
-                         Map<String, QueueLimits> queueByChannel, InboundLimits inbound) {
+                         Map<String, QueueLimits> queueByChannel, long queueTtlMs, InboundLimits inbound) {
     }
 
     /**
@@ -55,9 +57,9 @@ public record CapabilitiesView(Limits limits) {
 
         /** {@code maxWait}: null means 10 x the debounce, zero means no bound. */
         static QueueLimits of(QueueSettings settings, Duration maxWait) {
-            Long maxWaitMs = maxWait == null ? settings.debounce().toMillis() * 10 : boundOrNull(maxWait);
+            Duration effective = maxWait != null ? maxWait : settings.debounce().multipliedBy(10);
             return new QueueLimits(settings.mode().id(), settings.debounce().toMillis(), settings.cap(),
-                    settings.drop().id(), maxWaitMs);
+                    settings.drop().id(), boundOrNull(effective));
         }
     }
 

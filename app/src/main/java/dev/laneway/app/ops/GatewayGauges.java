@@ -84,7 +84,8 @@ final class GatewayGauges {
     }
 
     private Gauge.Builder<Supplier<Number>> gauge(String name, String description, ToDoubleFunction<Sample> read) {
-        return Gauge.builder(name, () -> read.applyAsDouble(sample)).description(description);
+        Supplier<Number> value = () -> read.applyAsDouble(sample);
+        return Gauge.builder(name, value).description(description);
     }
 
     /** One scrape's view of the gateway. */

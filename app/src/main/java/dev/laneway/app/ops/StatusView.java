@@ -5,17 +5,17 @@ import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The body of {@code GET /status}: what the queue is doing now. Holds no configuration values
  * beyond lane caps, so it cannot leak a secret.
  *
- * @param lanes           the configured lanes ({@code main}, {@code cron}, {@code subagent}): cap, active, queued
+ * @param lanes           the configured lanes, {@code main} first: cap, active, queued
  * @param sessions        busy sessions by state ({@code running}, {@code draining}, {@code debouncing}); idle ones are not kept
  * @param busySessions    sessions that have any work
  * @param pendingMessages accepted messages not finished yet (the admission counter)
@@ -39,12 +39,33 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
 
     /** A snapshot of the gateway now; {@code channels} is channel name -> connected. */
     public static StatusView of(Gateway gateway, Map<String, Boolean> channels) {
-        Set<String> configured = GatewayGauges.configuredLanes(gateway);
-        List<LaneSnapshot> lanes = gateway.lanes().stream().filter(lane -> configured.contains(lane.name())).toList();
+        int cap = gateway.settings().maxPendingRuns();
+        return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
+                gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels);
+    }
+
+    private static List<LaneSnapshot> configuredLanes(Gateway gateway) {
+        Map<String, LaneSnapshot> byName = new HashMap<>();
+        gateway.lanes().forEach(lane -> byName.put(lane.name(), lane));
+        List<LaneSnapshot> lanes = new ArrayList<>();
+        for (String name : GatewayGauges.configuredLanes(gateway)) {
+            if (byName.containsKey(name)) {
+                lanes.add(byName.get(name));
+            }
+        }
+        return lanes;
+    }
+
+    /** Every known state, zero included, so the shape does not change with the load. */
+    private static Map<String, Integer> sessionsByState(Gateway gateway) {
         Map<String, Integer> sessions = new TreeMap<>();
         GatewayGauges.SESSION_STATES.forEach(state -> sessions.put(state, 0));
         sessions.putAll(gateway.sessionStates());
         sessions.remove("idle");
+        return sessions;
+    }
+
+    private static List<QueueDepth> deepestQueues(Gateway gateway) {
         List<QueueDepth> deepest = new ArrayList<>();
         for (Map.Entry<SessionKey, Integer> entry : gateway.queueDepths().entrySet()) {
             if (deepest.size() == DEEPEST || entry.getValue() == 0) {
@@ -52,9 +73,7 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
             }
             deepest.add(new QueueDepth(entry.getKey().value(), entry.getValue()));
         }
-        int cap = gateway.settings().maxPendingRuns();
-        return new StatusView(lanes, sessions, gateway.busySessions(), gateway.pendingMessages(),
-                cap == 0 ? null : cap, deepest, channels);
+        return deepest;
     }
 
     /** One session's queued message count. */

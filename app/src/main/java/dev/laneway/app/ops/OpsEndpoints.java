@@ -1,0 +1,67 @@
+package dev.laneway.app.ops;
+
+import dev.laneway.core.engine.Gateway;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What each ops path answers: {@code /healthz}, {@code /readyz}, {@code /metrics}, {@code /status},
+ * {@code /capabilities}. Holds only its sources and reads them afresh on every call, so it is safe
+ * from any number of request threads. Answers are built from engine state and
+ * {@code GatewaySettings}, never from the configuration file, so no token can reach them.
+ */
+public final class OpsEndpoints {
+
+    private final Gateway gateway;
+    private final MetricsObserver metrics;
+    private final Supplier<Map<String, Boolean>> channels;
+    private final BooleanSupplier storeOpen;
+
+    /**
+     * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity})
+     * @param storeOpen whether the session store is open
+     */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen) {
+        this.gateway = Objects.requireNonNull(gateway, "gateway");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.channels = Objects.requireNonNull(channels, "channels");
+        this.storeOpen = Objects.requireNonNull(storeOpen, "storeOpen");
+    }
+
+    /** path -> its answer, in the order the paths are documented. */
+    Map<String, Supplier<OpsResponse>> routes() {
+        Map<String, Supplier<OpsResponse>> routes = new LinkedHashMap<>();
+        routes.put("/healthz", this::health);
+        routes.put("/readyz", this::readiness);
+        routes.put("/metrics", this::metrics);
+        routes.put("/status", this::status);
+        routes.put("/capabilities", this::capabilities);
+        return routes;
+    }
+
+    OpsResponse health() {
+        return OpsResponse.text(200, "ok\n");
+    }
+
+    OpsResponse readiness() {
+        Readiness readiness = Readiness.of(storeOpen.getAsBoolean(), channels.get());
+        return OpsResponse.json(readiness.ready() ? 200 : 503, readiness);
+    }
+
+    OpsResponse metrics() {
+        return new OpsResponse(200, MetricsObserver.CONTENT_TYPE, metrics.scrape().getBytes(StandardCharsets.UTF_8));
+    }
+
+    OpsResponse status() {
+        return OpsResponse.json(200, StatusView.of(gateway, channels.get()));
+    }
+
+    OpsResponse capabilities() {
+        return OpsResponse.json(200, CapabilitiesView.of(gateway.settings()));
+    }
+}

@@ -1,0 +1,58 @@
+package dev.laneway.app.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The observer on its own: series for known names start at zero, new names get series on first use. */
+class MetricsObserverTest {
+
+    private final MetricsObserver metrics = new MetricsObserver(List.of("telegram"), List.of("assistant"));
+
+    @Test
+    void everyDispositionOfAKnownChannel_isExportedAtZero_beforeAnyMessage() {
+        String text = metrics.scrape();
+        for (Disposition disposition : Disposition.values()) {
+            assertEquals(0.0, PrometheusText.value(text,
+                    "laneway_inbound_messages_total{channel=\"telegram\",disposition=\"" + disposition.name() + "\"}"));
+        }
+        for (String outcome : List.of("completed", "failed", "aborted", "reported")) {
+            assertEquals(0.0, PrometheusText.value(text, "laneway_runs_total{agent=\"assistant\",outcome=\"" + outcome + "\"}"));
+        }
+        assertEquals(0.0, PrometheusText.value(text, "laneway_agent_retries_total{agent=\"assistant\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_rate_limited_total{channel=\"telegram\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_drain_delay_seconds_count"));
+    }
+
+    @Test
+    void aChannelOrAgentSeenLater_getsItsSeriesOnFirstUse() {
+        metrics.recorded(InboundMessage.builder("slack").senderId("u").chatId("c").text("x").build(), Disposition.DENIED);
+        metrics.agentRetried("other");
+        metrics.agentRetried("other");
+        metrics.runFinished("other", Duration.ZERO, Duration.ofMillis(1500), "failed");
+        String text = metrics.scrape();
+        assertEquals(1.0, PrometheusText.value(text, "laneway_inbound_messages_total{channel=\"slack\",disposition=\"DENIED\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_inbound_messages_total{channel=\"slack\",disposition=\"RAN\"}"));
+        assertEquals(2.0, PrometheusText.value(text, "laneway_agent_retries_total{agent=\"other\"}"));
+        assertEquals(1.0, PrometheusText.value(text, "laneway_runs_total{agent=\"other\",outcome=\"failed\"}"));
+        assertEquals(1.5, PrometheusText.value(text, "laneway_run_duration_seconds_sum{agent=\"other\"}"));
+    }
+
+    @Test
+    void withoutABoundGateway_thereAreNoGauges_andBindingTwiceIsAnError() {
+        assertFalse(PrometheusText.has(metrics.scrape(), "laneway_pending_messages"));
+        OpsFixture ops = new OpsFixture(dev.laneway.core.engine.GatewaySettings.defaults());
+        try {
+            assertThrows(IllegalStateException.class, () -> ops.metrics.bind(ops.gateway, Map::of));
+        } finally {
+            ops.close();
+        }
+    }
+}
