@@ -1,15 +1,23 @@
 package dev.laneway.app;
 
+import dev.laneway.app.ops.ChannelConnectivity;
+import dev.laneway.app.ops.MetricsObserver;
+import dev.laneway.app.ops.OpsEndpoints;
+import dev.laneway.app.ops.OpsServer;
 import dev.laneway.channels.console.ConsoleChannel;
+import dev.laneway.channels.discord.DiscordChannel;
+import dev.laneway.channels.slack.SlackChannel;
+import dev.laneway.channels.telegram.TelegramChannel;
 import dev.laneway.commands.ChatCommands;
 import dev.laneway.config.ChannelsConfig;
+import dev.laneway.config.GatewayConfig;
 import dev.laneway.config.LanewayConfig;
 import dev.laneway.core.agent.Agent;
+import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.Gateway;
-import dev.laneway.core.store.InMemorySessionStore;
-import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.SystemScheduler;
+import dev.laneway.store.SqliteStore;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -23,12 +31,14 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running gateway: the wiring of config, store, agent, channels and engine, and its
- * lifecycle. {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
+ * One running gateway: the wiring of config, store, agent, channels, metrics and engine, and its
+ * lifecycle. Construction order: store, agent, channels, metrics observer, gateway, ops server.
+ * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
 
@@ -37,47 +47,62 @@ final class GatewayApp {
     private final LanewayConfig config;
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final SessionStore store;
+    private final SqliteStore store;
     private final Agent agent;
+    private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
-    private final List<String> channelNames = new ArrayList<>();
+    private final OpsServer ops;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
+    /** Opens the store (a {@code StoreException} names the file when it cannot) and wires everything. */
     GatewayApp(LanewayConfig config, InputStream consoleIn, PrintStream consoleOut, Runnable onConsoleEnd) {
         this.config = config;
         InstantSource clock = InstantSource.system();
-        this.store = new InMemorySessionStore();
-        String agentName = config.agents().defaultAgent();
-        this.agent = AgentFactory.create(agentName, config.agents().defaultAgentConfig(), store, scheduler, clock);
-        Gateway.Builder builder = Gateway.builder()
-                .settings(config.toGatewaySettings())
-                .clock(clock)
-                .scheduler(scheduler)
-                .executor(executor)
-                .agent(agent)
-                .store(store)
-                .commands(new ChatCommands())
-                .access(AccessPolicy.allowFrom(allowLists(config.channels())));
-        if (config.channels().console().enabled()) {
-            builder.channel(new ConsoleChannel(consoleIn, consoleOut, clock, onConsoleEnd));
-            channelNames.add(ConsoleChannel.NAME);
+        this.store = SqliteStore.open(config.gateway().dataDir());
+        try {
+            this.agent = AgentFactory.create(config.agents().defaultAgent(), config.agents().defaultAgentConfig(),
+                    store, scheduler, clock);
+            addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
+            List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
+            MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));
+            Gateway.Builder builder = Gateway.builder()
+                    .settings(config.toGatewaySettings())
+                    .clock(clock)
+                    .scheduler(scheduler)
+                    .executor(executor)
+                    .agent(agent)
+                    .store(store)
+                    .journal(store)
+                    .commands(new ChatCommands())
+                    .access(AccessPolicy.allowFrom(allowLists(config.channels())))
+                    .observer(metrics);
+            channels.forEach(builder::channel);
+            this.gateway = builder.build();
+            Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels);
+            metrics.bind(gateway, connectivity);
+            GatewayConfig.Http http = config.gateway().http();
+            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen))
+                    : null;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
-        this.gateway = builder.build();
     }
 
-    /** The platform channels a config enables that this build does not include yet. */
-    static List<String> unavailableChannels(LanewayConfig config) {
-        List<String> missing = new ArrayList<>();
-        if (config.channels().telegram().enabled()) {
-            missing.add("telegram");
+    private void addChannels(ChannelsConfig config, InputStream consoleIn, PrintStream consoleOut, InstantSource clock,
+                             Runnable onConsoleEnd) {
+        if (config.console().enabled()) {
+            channels.add(new ConsoleChannel(consoleIn, consoleOut, clock, onConsoleEnd));
         }
-        if (config.channels().discord().enabled()) {
-            missing.add("discord");
+        if (config.telegram().enabled()) {
+            channels.add(TelegramChannel.create(config.telegram()));
         }
-        if (config.channels().slack().enabled()) {
-            missing.add("slack");
+        if (config.discord().enabled()) {
+            channels.add(DiscordChannel.create(config.discord()));
         }
-        return missing;
+        if (config.slack().enabled()) {
+            channels.add(SlackChannel.create(config.slack()));
+        }
     }
 
     private static Map<String, Set<String>> allowLists(ChannelsConfig channels) {
@@ -88,14 +113,20 @@ final class GatewayApp {
         return lists;
     }
 
+    /** Restores what the store still holds, starts the channels, then the HTTP server. */
     void start() {
         gateway.start();
-        log.info("laneway {} started: channels={} agent={} ({}) mainLane={}", Version.current(), channelNames,
-                agent.name(), config.agents().defaultAgentConfig().provider(), config.agents().maxConcurrent());
+        if (ops != null) {
+            ops.start();
+        }
+        log.info("laneway {} started: channels={} agent={} ({}) mainLane={} store={}{}", Version.current(),
+                channels.stream().map(ChannelAdapter::name).toList(), agent.name(),
+                config.agents().defaultAgentConfig().provider(), config.agents().maxConcurrent(), store.file(),
+                ops == null ? "" : " http=" + config.gateway().http().bind() + ":" + ops.port());
     }
 
-    List<String> channelNames() {
-        return List.copyOf(channelNames);
+    boolean consoleEnabled() {
+        return channels.stream().anyMatch(channel -> channel instanceof ConsoleChannel);
     }
 
     /** Waits for every queued and running message to be answered (console end of input). */
@@ -103,7 +134,10 @@ final class GatewayApp {
         gateway.awaitIdle(timeout);
     }
 
-    /** Stops taking messages, lets runs finish for the grace period, aborts the rest; idempotent. */
+    /**
+     * Stops taking messages, lets active runs finish for the grace period, aborts the rest (their
+     * messages stay in the store for the next start), then closes the store; idempotent.
+     */
     void shutdown() {
         if (!stopped.compareAndSet(false, true)) {
             return;
@@ -111,10 +145,14 @@ final class GatewayApp {
         Duration grace = config.gateway().shutdownGrace();
         try {
             boolean clean = gateway.shutdown(grace);
-            log.info("laneway stopped{}", clean ? "" : " (runs still active after the grace period were aborted)");
+            log.info("laneway stopped{}", clean ? "" : " (runs still active after the grace period were aborted;"
+                    + " their messages run again at the next start)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            if (ops != null) {
+                ops.stop();
+            }
             scheduler.close();
             executor.shutdownNow();
             store.close();

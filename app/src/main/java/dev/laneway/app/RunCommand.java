@@ -4,7 +4,8 @@ import dev.laneway.config.ConfigException;
 import dev.laneway.config.LanewayConfig;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import dev.laneway.store.StoreException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -31,19 +32,25 @@ final class RunCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
-        List<String> unavailable = GatewayApp.unavailableChannels(loaded);
-        if (!unavailable.isEmpty()) {
-            System.err.println("laneway: channel(s) " + unavailable + " are enabled in the config but not part of this build yet;"
-                    + " disable them (channels.<name>.enabled: false) or use the console channel.");
-            return 2;
-        }
         boolean consoleOnly = loaded.channels().console().enabled() && !loaded.channels().anyPlatformEnabled();
         Logging.configure(consoleOnly);
         CountDownLatch inputEnded = new CountDownLatch(1);
-        GatewayApp app = new GatewayApp(loaded, System.in, System.out, inputEnded::countDown);
+        GatewayApp app;
+        try {
+            app = new GatewayApp(loaded, System.in, System.out, inputEnded::countDown);
+        } catch (StoreException | IllegalArgumentException e) {
+            System.err.println("laneway: " + e.getMessage());
+            return 2;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(app::shutdown, "laneway-shutdown"));
-        app.start();
-        if (loaded.channels().console().enabled()) {
+        try {
+            app.start();
+        } catch (UncheckedIOException e) {
+            System.err.println("laneway: " + e.getMessage());
+            app.shutdown();
+            return 2;
+        }
+        if (app.consoleEnabled()) {
             System.err.println("Laneway console (config: " + ConfigSource.describe(config) + "). Type a message and press"
                     + " Enter; /queue, /status, /stop and /new work here. Ctrl-D ends the input, Ctrl-C quits.");
         }

@@ -130,8 +130,12 @@ final class CliProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends SIGTERM. Through the {@link ProcessHandle}: {@code Process.destroy()} would also close
+     * our ends of the child's pipes, and lose everything it prints while shutting down.
+     */
     void sigterm() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     @Override

@@ -24,6 +24,7 @@ class ConsoleEndToEndIT {
     void aBurstDuringARun_getsOneCollectedReply_andFollowupGivesOneReplyPerMessage() throws Exception {
         Path config = dir.resolve("laneway.yaml");
         Files.writeString(config, """
+                gateway: { http: { port: 0 } }
                 agents:
                   list:
                     assistant: { provider: echo, delayMs: 1500 }
@@ -74,6 +75,7 @@ class ConsoleEndToEndIT {
     void interrupt_abortsTheRunningTurn_andAnswersOnlyTheNewMessage() throws Exception {
         Path config = dir.resolve("laneway.yaml");
         Files.writeString(config, """
+                gateway: { http: { port: 0 } }
                 agents:
                   list:
                     assistant: { provider: echo, delayMs: 2000 }
@@ -125,6 +127,7 @@ class ConsoleEndToEndIT {
     void configShow_masksSecrets() throws Exception {
         Path config = dir.resolve("laneway.yaml");
         Files.writeString(config, """
+                gateway: { http: { port: 0 } }
                 agents:
                   list:
                     assistant: { provider: openai, model: m, apiKey: "${MY_KEY}" }

@@ -25,6 +25,7 @@ class OpenAiEndToEndIT {
         try (FakeModelServer model = new FakeModelServer()) {
             Path config = dir.resolve("laneway.yaml");
             Files.writeString(config, """
+                    gateway: { http: { port: 0 } }
                     agents:
                       list:
                         assistant:

@@ -48,7 +48,7 @@ final class ConfigBinder {
                 new GatewayConfig.Http(
                         http.bool("enabled", d.http().enabled()),
                         nonBlank(http, "bind", d.http().bind()),
-                        http.integer("port", d.http().port(), 1, 65535)),
+                        http.integer("port", d.http().port(), 0, 65535)),
                 new GatewayConfig.Admission(
                         admission.integer("maxPendingRuns", d.admission().maxPendingRuns(), 0, MAX)),
                 gateway.duration("shutdownGraceMs", d.shutdownGrace()));

@@ -82,7 +82,7 @@ class ConfigErrorsTest {
                   cron: { maxConcurrent: 0 }
                 """).getMessage();
         assertEquals("""
-                laneway.yaml: gateway.http.port: must be an integer between 1 and 65535, got 70000 (line 2, column 17)
+                laneway.yaml: gateway.http.port: must be an integer between 0 and 65535, got 70000 (line 2, column 17)
                 laneway.yaml: gateway.admission.maxPendingRuns: must be an integer >= 0, got -1 (line 3, column 32)
                 laneway.yaml: agents.defaults.maxConcurrent: must be an integer >= 1, got 0 (line 5, column 30)
                 laneway.yaml: lanes.cron.maxConcurrent: must be an integer >= 1, got 0 (line 7, column 26)""", report);

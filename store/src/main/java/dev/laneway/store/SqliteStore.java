@@ -141,6 +141,11 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     }
 
     /** The database file. */
+    /** True until {@link #close()} (for readiness checks). */
+    public boolean isOpen() {
+        return !closed.get();
+    }
+
     public Path file() {
         return file;
     }

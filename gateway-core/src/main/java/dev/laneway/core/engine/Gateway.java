@@ -322,20 +322,14 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * Graceful shutdown: stops taking messages (channels stop; late arrivals are refused as busy),
-     * starts no new run, lets active runs finish for up to {@code grace}, then aborts the rest.
-     * Messages not answered by then (queued, or in an aborted run) stay pending in the journal and
-     * run after the restart. Returns true when every active run finished within the grace period.
+     * Graceful shutdown: stops taking messages (late arrivals get the busy reply), starts no new run, lets active runs finish for up to
+     * {@code grace}, then aborts the rest, waits for their replies to be sent, and only then stops
+     * the channels (replies during the grace period still need them). Messages not answered by
+     * then (queued, or in an aborted run) stay pending in the journal and run after the restart.
+     * Returns true when every active run finished within the grace period.
      */
     public boolean shutdown(Duration grace) throws InterruptedException {
         accepting = false;
-        channels.values().forEach(channel -> {
-            try {
-                channel.stop();
-            } catch (RuntimeException e) {
-                log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
-            }
-        });
         ctx.stopping = true;
         boolean finished = ctx.idle.await(this::noActiveRuns, grace);
         if (!finished) {
@@ -347,6 +341,13 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (!ctx.idle.await(ctx.outbox::isIdle, ABORT_WAIT)) {
             log.warn("shutdown: replies were still being sent after {} ms", ABORT_WAIT.toMillis());
         }
+        channels.values().forEach(channel -> {
+            try {
+                channel.stop();
+            } catch (RuntimeException e) {
+                log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
+            }
+        });
         return finished;
     }
 
