@@ -11,11 +11,15 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Remembers platform message ids (channel, account, chat, id) for a window, so a redelivered
  * message is recognised. Entries expire in insertion order; memory is bounded by the traffic of one
- * window.
+ * window and by {@link #MAX_ENTRIES} (about 30 MB), beyond which the oldest are forgotten early
+ * (the journal's answered records still catch redeliveries of answered messages).
  *
  * <p>Concurrency: {@code lock} guards {@code seen}.
  */
 final class DedupeCache {
+
+    /** Bound on remembered ids, whatever the traffic: the oldest are forgotten first. */
+    static final int MAX_ENTRIES = 200_000;
 
     private final Duration window;
     private final ReentrantLock lock = new ReentrantLock();
@@ -36,7 +40,13 @@ final class DedupeCache {
         lock.lock();
         try {
             expire(now);
-            return seen.putIfAbsent(key, now) == null;
+            boolean first = seen.putIfAbsent(key, now) == null;
+            if (first && seen.size() > MAX_ENTRIES) {
+                Iterator<String> eldest = seen.keySet().iterator();
+                eldest.next();
+                eldest.remove();
+            }
+            return first;
         } finally {
             lock.unlock();
         }

@@ -45,8 +45,11 @@ final class Outbox {
         if (text == null || text.isBlank()) {
             return;
         }
-        Outgoing outgoing = new Outgoing(route, text, stillWanted);
-        String chat = route.chatKey();
+        enqueue(new Outgoing(route, text, stillWanted));
+    }
+
+    private void enqueue(Outgoing outgoing) {
+        String chat = outgoing.route.chatKey();
         boolean startDrain;
         lock.lock();
         try {
@@ -88,12 +91,12 @@ final class Outbox {
         }
     }
 
-    /** Tells the channel a run for this route ended (e.g. to remove a progress reaction). */
+    /**
+     * Tells the channel a run for this route ended (e.g. to remove a progress reaction), in the
+     * chat's queue, so it never overtakes the run's last reply.
+     */
     void runEnded(Route route) {
-        ChannelAdapter channel = channels.apply(route.channel());
-        if (channel != null) {
-            executor.execute(() -> guarded("runEnded", route, () -> channel.runEnded(route)));
-        }
+        enqueue(new Outgoing(route, null, () -> true));
     }
 
     private void drain(String chat) {
@@ -120,6 +123,10 @@ final class Outbox {
             log.warn("no channel named {} to send a reply to", outgoing.route.channel());
             return;
         }
+        if (outgoing.text == null) {
+            guarded("runEnded", outgoing.route, () -> channel.runEnded(outgoing.route));
+            return;
+        }
         for (String chunk : TextChunker.split(outgoing.text, channel.capabilities().maxTextLength())) {
             if (!outgoing.stillWanted.getAsBoolean()) {
                 return;
@@ -142,6 +149,7 @@ final class Outbox {
         void run() throws Exception;
     }
 
+    /** A reply to send, or (text null) the end of a run to report. */
     private record Outgoing(Route route, String text, BooleanSupplier stillWanted) {
     }
 }

@@ -71,6 +71,11 @@ final class Run {
         this.createdAt = createdAt;
     }
 
+    /** The queue mode the run's messages arrived with (the last message's, for a batch). */
+    String mode() {
+        return items.get(items.size() - 1).settings().mode().id();
+    }
+
     int messageCount() {
         return items.stream().mapToInt(item -> item.tickets().size()).sum();
     }

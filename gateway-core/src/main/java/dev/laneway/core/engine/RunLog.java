@@ -22,9 +22,8 @@ final class RunLog {
         if (!log.isInfoEnabled()) {
             return;
         }
-        log.info("run finished: session={} run={} kind={} messages={} attempt={} waitMs={} durationMs={} outcome={}",
-                session, run.id, run.disposition == dev.laneway.core.Disposition.COLLECTED ? "collect" : "single",
-                run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
+        log.info("run finished: session={} run={} mode={} messages={} attempt={} waitMs={} durationMs={} outcome={}",
+                session, run.id, run.mode(), run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
                 Duration.between(started, now).toMillis(), describe(outcome));
     }
 

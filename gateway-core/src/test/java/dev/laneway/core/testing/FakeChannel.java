@@ -17,6 +17,7 @@ public final class FakeChannel implements ChannelAdapter {
     private final List<Sent> sent = new CopyOnWriteArrayList<>();
     private final List<Route> typing = new CopyOnWriteArrayList<>();
     private final List<Route> runEnded = new CopyOnWriteArrayList<>();
+    private final List<String> events = new CopyOnWriteArrayList<>();
     private volatile InboundSink sink;
 
     public FakeChannel(String name) {
@@ -46,6 +47,7 @@ public final class FakeChannel implements ChannelAdapter {
     @Override
     public void send(Route route, String text) {
         sent.add(new Sent(route, text));
+        events.add("send " + text);
     }
 
     @Override
@@ -56,6 +58,7 @@ public final class FakeChannel implements ChannelAdapter {
     @Override
     public void runEnded(Route route) {
         runEnded.add(route);
+        events.add("ended " + route.replyToMessageId());
     }
 
     @Override
@@ -86,6 +89,11 @@ public final class FakeChannel implements ChannelAdapter {
 
     public List<Route> typing() {
         return List.copyOf(typing);
+    }
+
+    /** Sends and run ends in the order the channel saw them ({@code send <text>}, {@code ended <message id>}). */
+    public List<String> events() {
+        return List.copyOf(events);
     }
 
     public List<Route> runEnded() {
