@@ -6,6 +6,8 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.engine.DispositionListener;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
@@ -17,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * A gateway wired as production wires it (virtual-thread executor, system clock and scheduler)
  * around a no-op agent and a no-op channel, with the settings a benchmark needs: admission
  * disabled ({@code maxPendingRuns: 0}), no retries, queue debounce 0 so drains start at once, and
- * the given mode, cap and main lane cap. Owns its executor and scheduler.
+ * the given mode, cap and main lane cap. Owns its executor and scheduler; the store and journal
+ * (default: in memory, nothing journaled) belong to the caller, who closes them after this.
  */
 final class BenchGateway implements AutoCloseable {
 
@@ -38,21 +41,31 @@ final class BenchGateway implements AutoCloseable {
             this.scheduler = system;
             this.timer = system;
         }
-        QueueSettings queue = new QueueSettings(options.mode, Duration.ZERO, options.cap, DropPolicy.NEW);
-        GatewaySettings settings = GatewaySettings.builder()
-                .queueDefaults(queue)
+        this.gateway = Gateway.builder()
+                .settings(settings(options))
+                .scheduler(scheduler)
+                .executor(executor)
+                .agent(agent)
+                .store(options.store)
+                .journal(options.journal)
+                .listener(options.listener)
+                .channel(new NoopChannel(options.typingRefresh))
+                .build();
+    }
+
+    /** The gateway settings for these options (also what a message's journal entry records). */
+    static GatewaySettings settings(Options options) {
+        return GatewaySettings.builder()
+                .queueDefaults(queueSettings(options))
                 .maxPendingRuns(0)
                 .mainMaxConcurrent(options.mainCap)
                 .failureRetries(0)
                 .build();
-        this.gateway = Gateway.builder()
-                .settings(settings)
-                .scheduler(scheduler)
-                .executor(executor)
-                .agent(agent)
-                .listener(options.listener)
-                .channel(new NoopChannel(options.typingRefresh))
-                .build();
+    }
+
+    /** The queue settings every message gets: no session overrides, no inline directives. */
+    static QueueSettings queueSettings(Options options) {
+        return new QueueSettings(options.mode, Duration.ZERO, options.cap, DropPolicy.NEW);
     }
 
     @Override
@@ -97,6 +110,8 @@ final class BenchGateway implements AutoCloseable {
         int heldCapacity = 16;
         Duration typingRefresh;
         boolean removingScheduler;
+        SessionStore store;
+        MessageJournal journal = MessageJournal.NONE;
 
         Options hooks(RunHooks value) { hooks = value; return this; }
         Options listener(DispositionListener value) { listener = value; return this; }
@@ -107,5 +122,9 @@ final class BenchGateway implements AutoCloseable {
         /** A channel with a typing indicator refreshed this often (null: none, the default). */
         Options typing(Duration refresh) { typingRefresh = refresh; return this; }
         Options removingScheduler(boolean value) { removingScheduler = value; return this; }
+        /** The session store (null: the builder's in-memory one, the default). */
+        Options store(SessionStore value) { store = value; return this; }
+        /** Where accepted messages are journaled (default {@link MessageJournal#NONE}). */
+        Options journal(MessageJournal value) { journal = value; return this; }
     }
 }

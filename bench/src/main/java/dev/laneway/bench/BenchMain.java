@@ -15,12 +15,13 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs every benchmark (JMH, one fork each) and the heap measurement, then prints one markdown
- * table with the machine it ran on. Usage (see bench/run.sh):
+ * Runs every benchmark (JMH, one fork each), the start-up restore measurement and the heap
+ * measurement, then prints one markdown table with the machine it ran on. Usage (see bench/run.sh):
  * <pre>
  *   java -Xmx6g -jar bench/target/benchmarks.jar [--quick] [--only REGEX] [--no-heap] [--no-jmh]
- *        [--heap-sessions 100000,1000000] [--out FILE]
+ *        [--no-restore] [--restore-items 100000] [--heap-sessions 100000,1000000] [--out FILE]
  * </pre>
+ * The durable store's scratch directories go to {@code java.io.tmpdir} (forks get the same one).
  */
 public final class BenchMain {
 
@@ -31,6 +32,10 @@ public final class BenchMain {
         Arguments arguments = Arguments.parse(args);
         long started = System.nanoTime();
         Collection<RunResult> runs = arguments.jmh ? runJmh(arguments) : List.of();
+        RestoreTime.Result restore = null;
+        if (arguments.restore) {
+            restore = RestoreTime.measure(arguments.restoreItems, 1, arguments.restarts);
+        }
         List<HeapFootprint.Row> heap = new ArrayList<>();
         if (arguments.heap) {
             heap.add(HeapFootprint.messageSize(100_000));
@@ -41,7 +46,7 @@ public final class BenchMain {
                 heap.add(HeapFootprint.typingTimers(sessions, true));
             }
         }
-        String table = new ReportTable(new Results(runs), heap, arguments.describe()).render();
+        String table = new ReportTable(new Results(runs), restore, heap, arguments.describe()).render();
         System.out.println();
         System.out.println(table);
         System.out.printf("(all of it took %.0f s)%n", (System.nanoTime() - started) / 1e9);
@@ -55,7 +60,7 @@ public final class BenchMain {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(arguments.only)
                 .forks(1)
-                .threads(1)
+                // no .threads(): each benchmark's @Threads applies (1 unless it says otherwise)
                 .warmupIterations(arguments.warmups)
                 .warmupTime(TimeValue.seconds(1))
                 .measurementIterations(arguments.measurements)
@@ -65,9 +70,14 @@ public final class BenchMain {
         return new Runner(options.build()).run();
     }
 
-    /** Fork heap fixed at 2 GB; on JDK 23+ JMH's use of sun.misc.Unsafe is allowed without a warning. */
+    /**
+     * Fork heap fixed at 2 GB, the same scratch directory, native access for SQLite; on JDK 23+ JMH's
+     * use of sun.misc.Unsafe is allowed without a warning.
+     */
     private static String[] forkJvmArgs() {
-        List<String> args = new ArrayList<>(List.of("-Xms2g", "-Xmx2g"));
+        List<String> args = new ArrayList<>(List.of("-Xms2g", "-Xmx2g",
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "--enable-native-access=ALL-UNNAMED")); // sqlite-jdbc loads its native library
         if (Runtime.version().feature() >= 23) {
             args.add("--sun-misc-unsafe-memory-access=allow");
         }
@@ -79,6 +89,9 @@ public final class BenchMain {
         String only = "dev\\.laneway\\.bench\\..*";
         boolean jmh = true;
         boolean heap = true;
+        boolean restore = true;
+        int restoreItems = 100_000;
+        int restarts = 5;
         int warmups = 3;
         int measurements = 8;
         int[] heapSessions = {100_000, 1_000_000};
@@ -92,22 +105,26 @@ public final class BenchMain {
                         a.warmups = 1;
                         a.measurements = 2;
                         a.heapSessions = new int[] {100_000};
+                        a.restarts = 2;
                     }
                     case "--only" -> a.only = args[++i];
                     case "--no-heap" -> a.heap = false;
                     case "--no-jmh" -> a.jmh = false;
+                    case "--no-restore" -> a.restore = false;
+                    case "--restore-items" -> a.restoreItems = Integer.parseInt(args[++i].replace("_", "").trim());
                     case "--heap-sessions" -> a.heapSessions = java.util.Arrays.stream(args[++i].split(","))
                             .mapToInt(s -> Integer.parseInt(s.replace("_", "").trim())).toArray();
                     case "--out" -> a.out = Path.of(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                            + " (known: --quick, --only REGEX, --no-heap, --no-jmh, --heap-sessions N,M, --out FILE)");
+                            + " (known: --quick, --only REGEX, --no-heap, --no-jmh, --no-restore, --restore-items N,"
+                            + " --heap-sessions N,M, --out FILE)");
                 }
             }
             return a;
         }
 
         String describe() {
-            return "JMH 1.37, 1 fork, 1 benchmark thread, " + warmups + " × 1 s warmup, "
+            return "JMH 1.37, 1 fork, 1 benchmark thread (durable accept: 1, 8, 64), " + warmups + " × 1 s warmup, "
                     + measurements + " × 1 s measurement, forks with -Xmx2g; throughput is the median of the "
                     + "measurement iterations (range in brackets)";
         }

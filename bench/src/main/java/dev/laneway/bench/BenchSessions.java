@@ -2,6 +2,7 @@ package dev.laneway.bench;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.SessionKey;
+import java.time.Instant;
 
 /**
  * The benchmark's chats: session {@code i} is a DM from sender {@code u<i>} on the channel
@@ -21,12 +22,20 @@ final class BenchSessions {
 
     /** A short DM from session {@code session}; {@code platformMessageId} may be null. */
     static InboundMessage message(int session, String platformMessageId) {
+        return builder(session, platformMessageId).build();
+    }
+
+    /** The same, received at {@code receivedAt} (restore drops messages older than the queue TTL). */
+    static InboundMessage message(int session, String platformMessageId, Instant receivedAt) {
+        return builder(session, platformMessageId).receivedAt(receivedAt).build();
+    }
+
+    private static InboundMessage.Builder builder(int session, String platformMessageId) {
         return InboundMessage.builder(CHANNEL)
                 .chatId("c" + session)
                 .senderId("u" + session)
                 .text("hello from " + session)
-                .platformMessageId(platformMessageId)
-                .build();
+                .platformMessageId(platformMessageId);
     }
 
     static InboundMessage[] messages(int sessions) {

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 
-/** Renders the results as markdown: machine, throughput, latency, heap, and the targets. */
+/** Renders the results as markdown: machine, throughput, latency, durability, heap, and the targets. */
 final class ReportTable {
 
     private static final String IDLE = "IdleSessionsBenchmark.accept";
@@ -22,23 +22,29 @@ final class ReportTable {
     private static final String ACTIVE_BARE = "ActiveSessionsBenchmark.bareExecutor";
     private static final String DRAIN = "DrainBenchmark.drain";
     private static final String LATENCY = "AcceptLatencyBenchmark.acceptToStart";
+    private static final String DURABLE = "DurableAcceptBenchmark.producers";
 
     private final Results results;
+    private final RestoreTime.Result restore;
     private final List<HeapFootprint.Row> heap;
     private final String settings;
     private final StringBuilder out = new StringBuilder();
 
-    ReportTable(Results results, List<HeapFootprint.Row> heap, String settings) {
+    ReportTable(Results results, RestoreTime.Result restore, List<HeapFootprint.Row> heap, String settings) {
         this.results = results;
+        this.restore = restore;
         this.heap = heap;
         this.settings = settings;
     }
 
     String render() {
         out.append("Machine: ").append(machine()).append('\n');
-        out.append("Settings: ").append(settings).append("; no-op agent, no-op channel, admission off.\n\n");
+        out.append("Settings: ").append(settings).append("; no-op agent, no-op channel, admission off; SQLite stores in ")
+                .append(DataDirs.describe()).append(".\n\n");
         throughput();
         latency();
+        durability();
+        restore();
         heap();
         targets();
         return out.toString();
@@ -102,6 +108,67 @@ final class ReportTable {
                     + Results.micros(fixed) + " | " + Results.micros(added) + " |");
         }
         line("");
+    }
+
+    private void durability() {
+        line("| durable accept: msgs/s accepted (and run) through Gateway.accept, unique platform ids, 10,000 idle"
+                + " sessions shared by the producers | in memory (MessageJournal.NONE) | SQLite store (WAL, synchronous=FULL, group commit) | SQLite ÷ in memory |");
+        line("|---|---:|---:|---:|");
+        for (int producers : new int[] {1, 8, 64}) {
+            String method = DURABLE + producers;
+            Map<String, String> memory = params("store", "memory");
+            Map<String, String> sqlite = params("store", "sqlite");
+            line("| " + producers + " producer thread" + (producers == 1 ? "" : "s") + " | " + results.rate(method, memory)
+                    + " | " + results.rate(method, sqlite) + " | "
+                    + Results.ratio(results.score(method, sqlite), results.score(method, memory)) + " |");
+        }
+        line("");
+    }
+
+    private void restore() {
+        if (restore == null) {
+            return;
+        }
+        int perSession = restore.items() / restore.sessions();
+        line(String.format(Locale.ROOT, "| start-up restore of %,d queued items (%,d sessions × %d, followup) from the"
+                        + " SQLite store, %.0f MB on disk | median of %d restarts (range) |", restore.items(),
+                restore.sessions(), perSession, restore.storeBytes() / 1e6, restore.total().length));
+        line("|---|---:|");
+        line("| open: `SqliteStore.open` (schema check, dedupe keys, last sequence) | " + millis(restore.open()) + " |");
+        line("| restore: build the Gateway + `start()` until every item is queued again | " + millis(restore.restore()) + " |");
+        line("| open + restore | " + millis(restore.total()) + " |");
+        line(String.format(Locale.ROOT, "| … then until a run has started in each of the %,d sessions | %s |",
+                restore.sessions(), millis(restore.running())));
+        line("| items restored per second (open + restore) | "
+                + Results.count(restore.items() / (median(restore.total()) / 1000)) + "/s |");
+        if (!Double.isNaN(restore.firstOpen())) {
+            line("| the first restart in this JVM (restore code not yet JIT-compiled, as at a real start-up):"
+                    + " open + restore | " + millis(new double[] {restore.firstOpen() + restore.firstRestore()}) + " ("
+                    + millis(new double[] {restore.firstOpen()}) + " + " + millis(new double[] {restore.firstRestore()})
+                    + ") |");
+        }
+        line(String.format(Locale.ROOT, "| (journaling them beforehand, not timed: %,d appends in group commits) | %s |",
+                restore.items(), millis(new double[] {restore.populateMillis()})));
+        line("");
+    }
+
+    /** "850 ms (800–900 ms)" from sorted values; a single value without a range; tenths below 10 ms. */
+    private static String millis(double[] sorted) {
+        if (sorted.length == 0) {
+            return "—";
+        }
+        String median = ms(median(sorted)) + " ms";
+        return sorted.length == 1 ? median
+                : median + " (" + ms(sorted[0]) + "–" + ms(sorted[sorted.length - 1]) + " ms)";
+    }
+
+    private static String ms(double value) {
+        return String.format(Locale.ROOT, value < 10 ? "%.1f" : "%,.0f", value);
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private void heap() {

@@ -1,0 +1,147 @@
+package dev.laneway.bench;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.store.SqliteStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * Accepted messages per second through the real {@code Gateway.accept}, durable (the SQLite store
+ * as session store and journal, as the app wires it: WAL, {@code synchronous=FULL}, group commit)
+ * against in memory ({@code MessageJournal.NONE}, {@code InMemorySessionStore}), in the same run.
+ *
+ * <p>With a journal, {@code accept} returns only once the message's group commit is durable, so one
+ * producer waits for one fsync per message and the rate depends on how many producers share a
+ * commit: hence 1, 8 and 64 producer threads (JMH threads, each calling {@code accept} in a loop).
+ * Every message carries a unique platform message id (dedupe and the journal's answered records
+ * see each one) and is created by the producer, as a channel adapter would. Each producer owns an
+ * equal share of 10,000 sessions and rotates over them with a {@link SessionWindow}, so every
+ * message finds its session idle and starts a run, which the no-op agent completes at once; ending
+ * it writes the "answered" record (not waited for). The window keeps at most one message per
+ * session in flight: this is the sustained rate, accepted and run, not a burst the engine would
+ * answer later (with admission off, producers that outran the runs would fill the session queues
+ * until their cap refuses messages). Every trial starts from an empty data directory in
+ * {@code java.io.tmpdir}, deleted afterwards.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class DurableAcceptBenchmark {
+
+    static final int SESSIONS = 10_000;
+
+    @State(Scope.Benchmark)
+    public static class Stores {
+        @Param({"memory", "sqlite"})
+        public String store;
+
+        private Path dir;
+        private SqliteStore sqlite;
+        private BenchGateway bench;
+        private SessionWindow[] windows;
+        private int perProducer;
+        private final AtomicLong next = new AtomicLong();
+        private final LongAdder ended = new LongAdder();
+        private final AtomicReference<Disposition> unexpected = new AtomicReference<>();
+
+        @Setup(Level.Trial)
+        public void open(BenchmarkParams params) throws IOException {
+            int producers = params.getThreads();
+            perProducer = SESSIONS / producers;
+            windows = new SessionWindow[producers];
+            for (int i = 0; i < producers; i++) {
+                windows[i] = new SessionWindow(perProducer);
+            }
+            BenchGateway.Options options = new BenchGateway.Options()
+                    .listener((message, disposition) -> {
+                        if (disposition == Disposition.RAN || disposition == Disposition.COLLECTED) {
+                            ended.increment();
+                            int session = BenchSessions.index(message.senderId());
+                            windows[session / perProducer].finished(session % perProducer);
+                        } else {
+                            unexpected.compareAndSet(null, disposition);
+                        }
+                    });
+            switch (store) {
+                case "memory" -> { }
+                case "sqlite" -> {
+                    dir = DataDirs.create("laneway-bench-accept-");
+                    sqlite = SqliteStore.open(dir);
+                    options.store(sqlite).journal(sqlite);
+                }
+                default -> throw new IllegalArgumentException("unknown store " + store);
+            }
+            bench = new BenchGateway(options);
+        }
+
+        /** One message with a fresh platform id to the producer's next session, once that is idle. */
+        void accept(int producer) {
+            int session = producer * perProducer + windows[producer].nextIdleSession();
+            bench.gateway.accept(BenchSessions.message(session, Long.toString(next.getAndIncrement())));
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            try {
+                bench.close();
+            } finally {
+                if (sqlite != null) {
+                    sqlite.close();
+                    DataDirs.delete(dir);
+                }
+            }
+            if (unexpected.get() != null) {
+                throw new IllegalStateException("a benchmark message ended as " + unexpected.get()
+                        + " (a refusal, e.g. storage unavailable, is not an accepted message)");
+            }
+            if (ended.sum() != next.get()) {
+                throw new IllegalStateException(next.get() + " messages accepted but " + ended.sum() + " ran");
+            }
+        }
+    }
+
+    /** Which producer a JMH thread is: its share of the sessions. */
+    @State(Scope.Thread)
+    public static class Producer {
+        int index;
+
+        @Setup(Level.Trial)
+        public void index(ThreadParams params) {
+            index = params.getThreadIndex();
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void producers1(Stores state, Producer producer) {
+        state.accept(producer.index);
+    }
+
+    @Benchmark
+    @Threads(8)
+    public void producers8(Stores state, Producer producer) {
+        state.accept(producer.index);
+    }
+
+    @Benchmark
+    @Threads(64)
+    public void producers64(Stores state, Producer producer) {
+        state.accept(producer.index);
+    }
+}
