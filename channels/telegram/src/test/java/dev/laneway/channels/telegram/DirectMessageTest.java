@@ -103,6 +103,7 @@ class DirectMessageTest {
 
             Await.until("the second reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
             assertEquals(List.of("echo: draft", "echo: next"), rig.api.textsTo(Tg.ANN.id()));
+            Await.until("both dispositions", () -> rig.dispositions.size() >= 2);
             assertEquals(2, rig.dispositions.size());
         }
     }
@@ -121,6 +122,7 @@ class DirectMessageTest {
             FakeBotApi.Sent notice = rig.api.sentTo(Tg.ANN.id()).get(1);
             assertEquals(UpdateConverter.TEXT_ONLY, notice.text());
             assertEquals(photo, notice.replyTo());
+            Await.until("the first message's disposition", () -> rig.dispositions.size() >= 1);
             assertEquals(1, rig.dispositions.size(), "the notice is the channel's, not a gateway message");
         }
     }

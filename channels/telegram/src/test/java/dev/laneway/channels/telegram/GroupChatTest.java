@@ -33,6 +33,7 @@ class GroupChatTest {
                     "the leading mention is removed; other messages never reached the gateway");
             assertEquals(mentioned, rig.api.sentTo(Tg.GROUP).get(0).replyTo());
             assertEquals(reply, rig.api.sentTo(Tg.GROUP).get(1).replyTo());
+            Await.until("three dispositions", () -> rig.dispositions.size() >= 3);
             assertEquals(3, rig.dispositions.size());
             assertTrue(rig.dispositions.entries().stream().allMatch(e -> e.message().mentionsBot()));
             assertTrue(rig.dispositions.entries().stream().noneMatch(e -> e.message().direct()));
@@ -129,7 +130,9 @@ class GroupChatTest {
             assertFalse(run.abortRequested(), "/stop@OtherBot did not stop this bot's run");
             run.complete("done");
             Await.until("the answer", () -> rig.api.sentTo(Tg.GROUP).size() == 2);
-            assertEquals(2, rig.dispositions.size());
+            // the reply is sent before the run's end is recorded (another thread): wait for it
+            Await.until("the run's disposition", () -> rig.dispositions.size() >= 2);
+            assertEquals(2, rig.dispositions.size(), "the run and /status; /stop@OtherBot never arrived");
         }
     }
 }

@@ -57,6 +57,7 @@ class LongPollingTest {
 
             assertEquals(List.of("once", "twice?"), echo.prompts());
             assertEquals(0, rig.dispositions.count(Disposition.DUPLICATE), "the channel filtered them, not the gateway");
+            Await.until("both dispositions", () -> rig.dispositions.size() >= 2);
             assertEquals(2, rig.dispositions.size());
         }
     }
