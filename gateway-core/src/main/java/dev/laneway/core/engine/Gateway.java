@@ -151,6 +151,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         QueueSettings resolved = resolve(session, message.channel(), inline);
         JournalEntry entry = new JournalEntry(ticket.seq(), session.value(), message, effective.text(), resolved, trusted);
         if (!journaled(entry)) {
+            forget(entry.seq()); // a late commit must not come back after a restart
             ctx.admission.release();
             record(message, Disposition.REJECTED_BUSY);
             ctx.outbox.send(message.route(), Notices.failure("storage unavailable"));
@@ -171,6 +172,14 @@ public final class Gateway implements InboundSink, GatewayControl {
     private boolean seenBefore(InboundMessage message) {
         String key = JournalEntry.keyOf(message);
         return key != null && journal.seen(key);
+    }
+
+    private void forget(long seq) {
+        try {
+            journal.settled(seq, false);
+        } catch (RuntimeException e) {
+            log.warn("could not withdraw refused message {} from the journal: {}", seq, e.toString());
+        }
     }
 
     /** Appends to the journal and waits for the group commit: only then is the message accepted. */
@@ -387,10 +396,11 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     /** Every busy session with its queued message count, deepest first. */
     public Map<SessionKey, Integer> queueDepths() {
+        List<Map.Entry<SessionKey, Integer>> snapshot = new ArrayList<>();
+        ctx.sessions.values().forEach(queue -> snapshot.add(Map.entry(queue.key(), queue.queuedMessages())));
+        snapshot.sort((a, b) -> Integer.compare(b.getValue(), a.getValue()));
         Map<SessionKey, Integer> depths = new LinkedHashMap<>();
-        ctx.sessions.values().stream()
-                .sorted((a, b) -> Integer.compare(b.queuedMessages(), a.queuedMessages()))
-                .forEach(queue -> depths.put(queue.key(), queue.queuedMessages()));
+        snapshot.forEach(entry -> depths.put(entry.getKey(), entry.getValue()));
         return depths;
     }
 

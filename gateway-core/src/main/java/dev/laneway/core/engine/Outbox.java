@@ -113,7 +113,12 @@ final class Outbox {
             } finally {
                 lock.unlock();
             }
-            deliver(next);
+            try {
+                deliver(next);
+            } catch (RuntimeException | LinkageError e) {
+                // never let one bad reply silence the chat: its queue entry must keep draining
+                log.error("delivering a reply to {} chat {} failed", next.route.channel(), next.route.chatId(), e);
+            }
         }
     }
 

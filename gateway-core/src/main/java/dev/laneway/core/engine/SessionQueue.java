@@ -293,7 +293,7 @@ final class SessionQueue {
             Run run = active;
             if (run != null) {
                 cleared += run.steered.stream().filter(s -> !s.backlog()).mapToInt(s -> s.item().tickets().size()).sum();
-                if (run.state == Run.State.WAITING) {
+                if (run.state == Run.State.WAITING || run.state == Run.State.RETRY_WAIT) {
                     cleared += run.messageCount();
                 }
                 abort(run, Run.AbortCause.STOP, fx);
@@ -354,7 +354,11 @@ final class SessionQueue {
         if (run.abortCause == null) {
             run.abortCause = cause;
         }
-        run.aborted = true;
+        if (cause != Run.AbortCause.SHUTDOWN) {
+            // an interrupted or stopped run sends nothing more; a run cut by a shutdown still
+            // delivers what it already produced (its message then counts as answered)
+            run.aborted = true;
+        }
         switch (run.state) {
             case WAITING -> {
                 CompletableFuture<LanePermit> wait = run.laneWait;
@@ -375,16 +379,19 @@ final class SessionQueue {
             }
             case RETRY_WAIT -> {
                 run.retryTimer.cancel();
-                if (cause == Run.AbortCause.SHUTDOWN) {
-                    endForShutdown(run, fx);
-                } else {
-                    endRun(run, run.disposition, null, fx);
+                switch (cause) {
+                    case SHUTDOWN -> endForShutdown(run, fx);
+                    case STOP -> endRun(run, Disposition.STOPPED, null, fx);
+                    case INTERRUPT -> {
+                        notifyOncePerSender(run.items, Notices.INTERRUPTED, fx);
+                        endRun(run, Disposition.INTERRUPTED, null, fx);
+                    }
                 }
             }
             case STARTING, RUNNING -> {
                 var handle = run.agentRun;
                 if (handle != null) {
-                    fx.add(handle::abort);
+                    fx.add(() -> abortGuarded(handle));
                 }
             }
             case ENDED -> { }
@@ -408,6 +415,10 @@ final class SessionQueue {
     // ---------------------------------------------------------------- runs
 
     private void startRun(List<QueuedItem> batch, String prompt, Route route, Disposition disposition, Effects fx) {
+        if (ctx.stopping) {
+            batch.forEach(item -> followups.requeue(item, ctx.clock.instant()));
+            return;
+        }
         QueuedItem last = batch.get(batch.size() - 1);
         Run run = new Run(ctx.nextRunId(), batch, prompt, route, disposition, !last.last().direct(),
                 last.last().senderId(), ctx.clock.instant());
@@ -492,6 +503,9 @@ final class SessionQueue {
         AgentRun handle;
         try {
             handle = ctx.agents.apply(key).start(request, events);
+            if (handle == null) {
+                handle = FailedAgentRun.of("agent error: no run");
+            }
         } catch (RuntimeException e) {
             handle = FailedAgentRun.of("agent error: " + e.getClass().getSimpleName());
         }
@@ -507,10 +521,24 @@ final class SessionQueue {
             lock.unlock();
         }
         if (abortNow) {
-            handle.abort();
+            abortGuarded(handle);
         }
-        handle.completion().whenComplete((outcome, error) -> ctx.executor.execute(() ->
+        java.util.concurrent.CompletionStage<RunOutcome> completion;
+        try {
+            completion = handle.completion();
+        } catch (RuntimeException e) {
+            completion = java.util.concurrent.CompletableFuture.completedFuture(RunOutcome.Failed.of("agent error", false));
+        }
+        completion.whenComplete((outcome, error) -> ctx.executor.execute(() ->
                 finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
+    }
+
+    private static void abortGuarded(AgentRun handle) {
+        try {
+            handle.abort();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(SessionQueue.class).warn("agent abort failed: {}", e.toString());
+        }
     }
 
     /** A run's agent completed: give back permits, settle, retry or move on to the next turn. */
@@ -526,7 +554,7 @@ final class SessionQueue {
             if (run.startedAt != null) {
                 ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
             }
-            if (run.abortCause == Run.AbortCause.SHUTDOWN) {
+            if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
                 endForShutdown(run, fx);
                 return;
             }
@@ -544,26 +572,33 @@ final class SessionQueue {
         }
     }
 
+    /**
+     * Settles or re-queues the run's steers. A steer counts as answered only when the model saw it
+     * and the run answered: a run that did not complete and delivered nothing (failed, retried,
+     * aborted) answered no steer, so its steers run again as followups at their original position.
+     */
     private void resolveSteers(Run run, RunOutcome outcome, Effects fx) {
         Set<Long> unseen = new HashSet<>();
         outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
+        boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
+        List<QueuedItem> interrupted = new ArrayList<>();
         for (Run.Steered steered : run.steered) {
             QueuedItem item = steered.item();
             if (steered.backlog()) {
                 continue;
             }
-            if (!unseen.contains(item.seq())) {
+            if (!unseen.contains(item.seq()) && !answeredNothing) {
                 ctx.settleAll(item, Disposition.STEERED);
             } else if (run.abortCause == Run.AbortCause.STOP) {
                 ctx.settleAll(item, Disposition.STOPPED);
             } else if (run.abortCause == Run.AbortCause.INTERRUPT) {
                 ctx.settleAll(item, Disposition.INTERRUPTED);
-                Route route = item.route();
-                fx.add(() -> ctx.outbox.send(route, Notices.INTERRUPTED));
+                interrupted.add(item);
             } else {
                 followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
             }
         }
+        notifyOncePerSender(interrupted, Notices.INTERRUPTED, fx);
         run.steered.clear();
     }
 
@@ -581,14 +616,20 @@ final class SessionQueue {
     }
 
     private void retry(Run run) {
+        Effects fx = new Effects();
         lock.lock();
         try {
             if (run.state != Run.State.RETRY_WAIT) {
                 return;
             }
+            if (ctx.stopping) {
+                endForShutdown(run, fx);
+                return;
+            }
             run.state = Run.State.WAITING;
         } finally {
             lock.unlock();
+            fxRun(fx);
         }
         requestLane(run);
     }

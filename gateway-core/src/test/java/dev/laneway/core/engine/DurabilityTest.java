@@ -170,4 +170,31 @@ class DurabilityTest {
         assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (storage unavailable)"), h.channel.texts());
         assertEquals(0, h.gateway.pendingMessages());
     }
+
+    @Test
+    void aRunCutByShutdownAfterItAnswered_isNotRunAgainAfterTheRestart() throws Exception {
+        GatewayHarness before = start(new ManualTime());
+        before.dm("question");
+        before.agent.run(0).reply("the answer");
+        assertFalse(before.gateway.shutdown(Duration.ZERO), "the run was still active");
+        assertEquals(List.of("the answer"), before.channel.texts(), "what it produced is still delivered");
+        assertEquals(List.of(), journal.pending(), "it answered, so it is not pending");
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
+        assertTrue(after.agent.runs().isEmpty(), "never answered twice");
+    }
+
+    @Test
+    void aMessageWhoseInboundDebounceEndsDuringShutdown_staysPendingInsteadOfStartingARun() throws Exception {
+        GatewayHarness before = new GatewayHarness(s -> s.inboundDebounce(Duration.ofMillis(500)), CommandHandler.NONE,
+                journal, new ManualTime());
+        before.dm("buffered");
+        assertTrue(before.gateway.shutdown(Duration.ZERO), "nothing was running");
+        before.advanceMillis(1000);
+        assertTrue(before.agent.runs().isEmpty(), "no run starts once the gateway is stopping");
+        assertEquals(1, journal.pending().size());
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
+        assertEquals(List.of("buffered"), after.agent.prompts());
+    }
 }

@@ -98,4 +98,30 @@ class SteerAndStopTest {
         assertEquals(1, h.agent.runs().size(), "the stopped run never starts");
         assertEquals(0, h.gateway.lanes().stream().filter(l -> l.name().equals("main")).findFirst().orElseThrow().active());
     }
+
+    @Test
+    void aSteerTheModelSaw_inARunThatFailedWithoutAnswering_getsItsOwnTurn() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(steer()));
+        h.dm("run");
+        String steered = h.dm("steer text");
+        h.agent.run(0).seeSteers().fail("timeout", true);
+        h.advanceMillis(1000);
+        assertEquals("run", h.agent.run(1).prompt(), "the retry starts from the original prompt");
+        h.agent.run(1).complete("answer");
+        h.advanceMillis(1000);
+        assertEquals("steer text", h.agent.run(2).prompt(), "the steer was never answered, so it runs again");
+        h.agent.run(2).complete("steer answer");
+        assertEquals(Disposition.RAN, h.dispositions.of(steered));
+    }
+
+    @Test
+    void stop_duringARetryBackoff_endsTheRunAsStopped_andCountsIt() {
+        GatewayHarness h = new GatewayHarness();
+        String id = h.dm("question");
+        h.agent.run(0).fail("HTTP 503", true);
+        assertEquals(1, h.gateway.stop(SessionKey.of("test:dm:user")));
+        assertEquals(Disposition.STOPPED, h.dispositions.of(id));
+        h.advance(Duration.ofSeconds(10));
+        assertEquals(1, h.agent.runs().size(), "no retry after /stop");
+    }
 }
