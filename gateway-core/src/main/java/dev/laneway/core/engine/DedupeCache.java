@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.store.JournalEntry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
@@ -32,11 +33,10 @@ final class DedupeCache {
 
     /** Returns true the first time a message is seen within the window; false for a duplicate. */
     boolean firstSighting(InboundMessage message, Instant now) {
-        if (message.platformMessageId() == null || window.isZero()) {
+        String key = JournalEntry.keyOf(message);
+        if (key == null || window.isZero()) {
             return true;
         }
-        String key = message.channel() + '\u0000' + message.account() + '\u0000' + message.chatId()
-                + '\u0000' + message.platformMessageId();
         lock.lock();
         try {
             expire(now);

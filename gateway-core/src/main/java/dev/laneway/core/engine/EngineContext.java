@@ -79,15 +79,7 @@ final class EngineContext {
         } catch (RuntimeException e) {
             log.error("could not record the end of message {} in the journal: {}", ticket.seq(), e.toString());
         }
-        record(ticket, disposition);
-    }
-
-    private void record(Ticket ticket, Disposition disposition) {
-        try {
-            observer.recorded(ticket.message(), disposition);
-        } catch (RuntimeException e) {
-            log.warn("disposition listener failed", e);
-        }
+        observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
     }
 
     private static boolean answered(Disposition disposition) {

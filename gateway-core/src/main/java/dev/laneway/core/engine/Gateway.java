@@ -218,11 +218,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     private void record(InboundMessage message, Disposition disposition) {
-        try {
-            observer.recorded(message, disposition);
-        } catch (RuntimeException e) {
-            log.warn("disposition listener failed", e);
-        }
+        observer.recorded(message, disposition); // ObserverFanout guards it
     }
 
     /** Settings resolution, first hit wins: inline, session override, byChannel, global, defaults. */

@@ -75,4 +75,33 @@ class GatewayObserverTest {
         assertTrue(events.contains("disposition test COLLECTED"), events.toString());
         assertTrue(events.contains("429 test"), events.toString());
     }
+
+    @Test
+    void aThrowingListenerOrObserver_neverDisturbsTheEngine() {
+        ManualTime time = new ManualTime();
+        ScriptedAgent agent = new ScriptedAgent();
+        FakeChannel channel = new FakeChannel("test");
+        GatewayObserver broken = new GatewayObserver() {
+            @Override
+            public void recorded(InboundMessage message, Disposition disposition) {
+                throw new IllegalStateException("metrics down");
+            }
+
+            @Override
+            public void sent(String name) {
+                throw new IllegalStateException("metrics down");
+            }
+        };
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor()).agent(agent)
+                .listener((message, disposition) -> { throw new IllegalStateException("listener down"); })
+                .observer(broken).channel(channel).build();
+        InboundMessage message = InboundMessage.builder("test").text("hi").platformMessageId("m1").build();
+        gateway.accept(message);
+        gateway.accept(message);
+        agent.run(0).complete("answer");
+        assertEquals(List.of("answer"), channel.texts());
+        assertEquals(1, agent.runs().size(), "the duplicate was still recognised");
+        assertEquals(0, gateway.pendingMessages());
+        assertEquals(0, gateway.busySessions());
+    }
 }
