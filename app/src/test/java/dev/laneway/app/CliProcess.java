@@ -40,7 +40,12 @@ final class CliProcess implements AutoCloseable {
         stdin = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), lines::add);
         pump(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)),
-                line -> { synchronized (stderr) { stderr.append(line).append('\n'); } });
+                line -> {
+                    synchronized (stderr) {
+                        stderr.append(line).append('\n');
+                        stderr.notifyAll();
+                    }
+                });
     }
 
     static Path jar() {
@@ -122,6 +127,31 @@ final class CliProcess implements AutoCloseable {
         lines.drainTo(rest);
         seen.addAll(rest);
         return rest;
+    }
+
+    /**
+     * Waits until the log (stderr) holds {@code count} lines containing {@code fragment}: how a test
+     * knows that something without console output happened, e.g. that a run has finished.
+     */
+    void awaitLog(String fragment, int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (stderr) {
+            while (occurrences(stderr.toString(), fragment) < count) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    fail("the log never had " + count + " x '" + fragment + "' within " + timeout + "; stderr:\n" + stderr);
+                }
+                TimeUnit.NANOSECONDS.timedWait(stderr, left);
+            }
+        }
+    }
+
+    private static int occurrences(String text, String fragment) {
+        int count = 0;
+        for (int at = text.indexOf(fragment); at >= 0; at = text.indexOf(fragment, at + fragment.length())) {
+            count++;
+        }
+        return count;
     }
 
     String stderr() {

@@ -39,6 +39,9 @@ class OpenAiEndToEndIT {
             try (CliProcess cli = new CliProcess(dir, env, "run", "--config", config.toString())) {
                 cli.send("hello");
                 assertEquals(List.of("model says: hello"), cli.nextLines(1, WAIT));
+                // The reply is printed before the run ends (it still saves history); a message sent
+                // in that window would be collected behind the run, which is right but not this test.
+                cli.awaitLog("run finished:", 1, WAIT);
                 cli.send("and again");
                 assertEquals(List.of("model says: and again"), cli.nextLines(1, WAIT));
                 cli.closeInput();
