@@ -74,12 +74,22 @@ final class EngineContext {
         if (ticket.admitted()) {
             admission.release();
         }
-        try {
-            journal.settled(ticket.seq(), answered(disposition));
-        } catch (RuntimeException e) {
-            log.error("could not record the end of message {} in the journal: {}", ticket.seq(), e.toString());
+        if (answered(disposition)) {
+            // "answered" only once the answer went out: a crash before that runs the message again
+            outbox.afterDelivered(ticket.message().route(), () -> recordSettled(ticket.seq(), true));
+        } else {
+            recordSettled(ticket.seq(), false);
         }
         observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
+    }
+
+    private void recordSettled(long seq, boolean answered) {
+        try {
+            journal.settled(seq, answered);
+        } catch (RuntimeException e) {
+            log.error("could not record the end of message {} in the journal (it will run again after a restart): {}",
+                    seq, e.toString());
+        }
     }
 
     private static boolean answered(Disposition disposition) {

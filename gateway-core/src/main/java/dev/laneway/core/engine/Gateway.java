@@ -82,7 +82,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
         caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
         Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
-        Outbox outbox = new Outbox(b.executor, this.channels::get, observer);
+        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, this.channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
@@ -410,6 +410,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private InstantSource clock = InstantSource.system();
         private Scheduler scheduler;
         private Executor executor;
+        private Executor outboxExecutor;
         private Agent agent;
         private SessionStore store;
         private CommandHandler commands = CommandHandler.NONE;
@@ -424,6 +425,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder scheduler(Scheduler value) { scheduler = value; return this; }
         /** Runs agent starts, completions and sends; production uses virtual threads. */
         public Builder executor(Executor value) { executor = value; return this; }
+        /** Runs reply delivery only; default: {@link #executor}. Tests hold replies back with it. */
+        public Builder outboxExecutor(Executor value) { outboxExecutor = value; return this; }
         public Builder agent(Agent value) { agent = value; return this; }
         public Builder store(SessionStore value) { store = value; return this; }
         public Builder commands(CommandHandler value) { commands = value; return this; }

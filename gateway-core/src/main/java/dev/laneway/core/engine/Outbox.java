@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * across chats, chunked at the channel's length limit. A send that fails is logged and the next
  * one goes on; pacing and 429 handling belong to the channel adapter. Each reply carries a
  * "still wanted" check, evaluated right before sending, so an aborted run's undelivered text is
- * dropped.
+ * dropped. An {@link #afterDelivered} action waits in the same queue, so it runs only once every
+ * reply queued before it for that chat has been sent (or has failed).
  *
  * <p>Concurrency: {@code lock} guards {@code queues}; a chat has an entry exactly while one drain
  * task owns it, so at most one thread sends to a chat at a time.
@@ -45,11 +46,11 @@ final class Outbox {
         if (text == null || text.isBlank()) {
             return;
         }
-        enqueue(new Outgoing(route, text, stillWanted));
+        enqueue(new Reply(route, text, stillWanted));
     }
 
     private void enqueue(Outgoing outgoing) {
-        String chat = outgoing.route.chatKey();
+        String chat = outgoing.route().chatKey();
         boolean startDrain;
         lock.lock();
         try {
@@ -96,7 +97,15 @@ final class Outbox {
      * chat's queue, so it never overtakes the run's last reply.
      */
     void runEnded(Route route) {
-        enqueue(new Outgoing(route, null, () -> true));
+        enqueue(new RunEnded(route));
+    }
+
+    /**
+     * Runs {@code action} on the outbox's thread once everything queued so far for the route's
+     * chat is delivered; how "answered" is recorded only after the answer went out.
+     */
+    void afterDelivered(Route route, Runnable action) {
+        enqueue(new AfterDelivered(route, action));
     }
 
     private void drain(String chat) {
@@ -117,28 +126,42 @@ final class Outbox {
                 deliver(next);
             } catch (RuntimeException | LinkageError e) {
                 // never let one bad reply silence the chat: its queue entry must keep draining
-                log.error("delivering a reply to {} chat {} failed", next.route.channel(), next.route.chatId(), e);
+                log.error("delivering a reply to {} chat {} failed", next.route().channel(), next.route().chatId(), e);
             }
         }
     }
 
     private void deliver(Outgoing outgoing) {
-        ChannelAdapter channel = channels.apply(outgoing.route.channel());
-        if (channel == null) {
-            log.warn("no channel named {} to send a reply to", outgoing.route.channel());
-            return;
-        }
-        if (outgoing.text == null) {
-            guarded("runEnded", outgoing.route, () -> channel.runEnded(outgoing.route));
-            return;
-        }
-        for (String chunk : TextChunker.split(outgoing.text, channel.capabilities().maxTextLength())) {
-            if (!outgoing.stillWanted.getAsBoolean()) {
-                return;
+        switch (outgoing) {
+            case AfterDelivered after -> after.action.run();
+            case RunEnded ended -> {
+                ChannelAdapter channel = channel(ended.route);
+                if (channel != null) {
+                    guarded("runEnded", ended.route, () -> channel.runEnded(ended.route));
+                }
             }
-            guarded("send", outgoing.route, () -> channel.send(outgoing.route, chunk));
-            observer.sent(outgoing.route.channel());
+            case Reply reply -> {
+                ChannelAdapter channel = channel(reply.route);
+                if (channel == null) {
+                    return;
+                }
+                for (String chunk : TextChunker.split(reply.text, channel.capabilities().maxTextLength())) {
+                    if (!reply.stillWanted.getAsBoolean()) {
+                        return;
+                    }
+                    guarded("send", reply.route, () -> channel.send(reply.route, chunk));
+                    observer.sent(reply.route.channel());
+                }
+            }
         }
+    }
+
+    private ChannelAdapter channel(Route route) {
+        ChannelAdapter channel = channels.apply(route.channel());
+        if (channel == null) {
+            log.warn("no channel named {} to send a reply to", route.channel());
+        }
+        return channel;
     }
 
     private static void guarded(String what, Route route, ThrowingRunnable action) {
@@ -154,7 +177,20 @@ final class Outbox {
         void run() throws Exception;
     }
 
-    /** A reply to send, or (text null) the end of a run to report. */
-    private record Outgoing(Route route, String text, BooleanSupplier stillWanted) {
+    /** What waits in a chat's queue. */
+    private sealed interface Outgoing {
+        Route route();
+    }
+
+    /** A reply to send, unless it is no longer wanted when its turn comes. */
+    private record Reply(Route route, String text, BooleanSupplier stillWanted) implements Outgoing {
+    }
+
+    /** The end of a run, to report to the channel. */
+    private record RunEnded(Route route) implements Outgoing {
+    }
+
+    /** An action for when everything before it has been delivered. */
+    private record AfterDelivered(Route route, Runnable action) implements Outgoing {
     }
 }

@@ -10,8 +10,11 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  *   <li>The gateway {@link #append appends} a message and waits for the returned future before it
  *       counts the message as accepted; implementations batch appends into group commits.</li>
- *   <li>When the message ends (any disposition) the gateway calls {@link #settled}; an answered
- *       message leaves an "answered" record behind so a platform redelivery is recognised.</li>
+ *   <li>When the message ends the gateway calls {@link #settled}: at once for a message that got
+ *       no answer of its own (dropped, stopped, ...), and for an answered one only after its answer
+ *       was handed to the channel, so a crash in between runs it again rather than losing the
+ *       answer. An answered message leaves an "answered" record behind so a platform redelivery is
+ *       recognised.</li>
  *   <li>At start-up the gateway reads {@link #pending()}: queued followups, steers never seen by a
  *       model, and messages whose run was in flight at the crash (runs are at-least-once).</li>
  * </ul>

@@ -48,6 +48,36 @@ class DurabilityTest {
     }
 
     @Test
+    void aMessageCountsAsAnswered_onlyOnceItsAnswerWasSent() {
+        GatewayHarness gateway = start(new ManualTime());
+        String id = gateway.dm("hello");
+        gateway.outbox.pause();
+        gateway.agent.run(0).complete("hi");
+        assertEquals(List.of(), gateway.channel.texts(), "the answer is queued, not sent yet");
+        assertEquals(Disposition.RAN, gateway.dispositions.of(id), "the run itself is over");
+        assertEquals(1, journal.pending().size(), "not recorded as answered before the answer went out");
+
+        gateway.outbox.resume();
+        assertEquals(List.of("hi"), gateway.channel.texts());
+        assertEquals(List.of(), journal.pending());
+    }
+
+    @Test
+    void aCrashBetweenTheEndOfARunAndTheSendingOfItsAnswer_runsTheMessageAgain() {
+        GatewayHarness before = start(new ManualTime());
+        before.dm("hello");
+        before.outbox.pause();
+        before.agent.run(0).complete("hi");
+        // crash: the answer never left the outbox
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(30)));
+        assertEquals(List.of("hello"), after.agent.prompts(), "nothing the user sent is lost");
+        after.agent.run(0).complete("hi");
+        assertEquals(List.of("hi"), after.channel.texts());
+        assertEquals(List.of(), journal.pending());
+    }
+
+    @Test
     void anAnsweredMessage_isNeverAnsweredAgain_evenWhenThePlatformRedeliversIt() {
         GatewayHarness before = start(new ManualTime());
         InboundMessage message = before.message("hello").receivedAt(before.time.instant()).build();

@@ -17,6 +17,8 @@ public final class GatewayHarness {
 
     public final ManualTime time;
     public final TrampolineExecutor executor = new TrampolineExecutor();
+    /** Delivers replies; {@link TrampolineExecutor#pause pause} it to hold answers back. */
+    public final TrampolineExecutor outbox = new TrampolineExecutor();
     public final FakeChannel channel = new FakeChannel("test");
     public final ScriptedAgent agent = new ScriptedAgent();
     public final RecordingListener dispositions = new RecordingListener();
@@ -48,6 +50,7 @@ public final class GatewayHarness {
                 .clock(time)
                 .scheduler(time)
                 .executor(executor)
+                .outboxExecutor(outbox)
                 .agent(agent)
                 .store(store)
                 .commands(commands)
