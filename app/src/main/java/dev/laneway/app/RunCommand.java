@@ -1,5 +1,6 @@
 package dev.laneway.app;
 
+import dev.laneway.config.ConfigAdvice;
 import dev.laneway.config.ConfigException;
 import dev.laneway.config.LanewayConfig;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
+        ConfigAdvice.warnings(loaded).forEach(warning -> System.err.println("laneway: warning: " + warning));
         boolean consoleOnly = loaded.channels().console().enabled() && !loaded.channels().anyPlatformEnabled();
         Logging.configure(consoleOnly);
         CountDownLatch inputEnded = new CountDownLatch(1);

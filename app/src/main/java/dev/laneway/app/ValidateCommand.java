@@ -1,12 +1,14 @@
 package dev.laneway.app;
 
+import dev.laneway.config.ConfigAdvice;
 import dev.laneway.config.ConfigException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code laneway validate --config FILE}: exit 0 when valid, 2 with every problem on stderr. */
+/** {@code laneway validate --config FILE}: exit 0 when valid (warnings listed), 2 with every problem on stderr. */
 @Command(name = "validate", description = "Check a configuration file and report every problem.")
 final class ValidateCommand implements Callable<Integer> {
 
@@ -16,8 +18,9 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            ConfigSource.load(config, System.getenv());
-            System.out.println(config + ": valid");
+            List<String> warnings = ConfigAdvice.warnings(ConfigSource.load(config, System.getenv()));
+            System.out.println(config + ": valid" + (warnings.isEmpty() ? "" : ", with " + warnings.size() + " warning(s)"));
+            warnings.forEach(warning -> System.out.println("  warning: " + warning));
             return 0;
         } catch (ConfigException e) {
             System.err.println(e.getMessage());

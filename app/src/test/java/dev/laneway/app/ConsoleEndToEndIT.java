@@ -124,6 +124,28 @@ class ConsoleEndToEndIT {
     }
 
     @Test
+    void validate_andRun_warnAboutAChannelWithATokenThatIsNotEnabled() throws Exception {
+        Path config = dir.resolve("laneway.yaml");
+        Files.writeString(config, """
+                gateway: { http: { port: 0 } }
+                channels:
+                  telegram: { token: "123:abc" }
+                """);
+        try (CliProcess cli = new CliProcess(dir, Map.of(), "validate", "--config", config.toString())) {
+            assertEquals(0, cli.awaitExit(WAIT));
+            String out = String.join("\n", cli.remaining());
+            assertTrue(out.contains("valid, with 1 warning(s)"), out);
+            assertTrue(out.contains("channels.telegram has a token but is not enabled"), out);
+        }
+        try (CliProcess cli = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            cli.closeInput();
+            assertEquals(0, cli.awaitExit(WAIT));
+            assertTrue(cli.stderr().contains("laneway: warning: channels.telegram has a token but is not enabled"),
+                    cli.stderr());
+        }
+    }
+
+    @Test
     void configShow_masksSecrets() throws Exception {
         Path config = dir.resolve("laneway.yaml");
         Files.writeString(config, """
