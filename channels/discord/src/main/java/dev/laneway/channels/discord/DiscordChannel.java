@@ -5,9 +5,15 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.time.Scheduler;
+import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import net.dv8tion.jda.api.JDA;
 import net.dv8tion.jda.api.interactions.InteractionHook;
 import org.slf4j.Logger;
@@ -24,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * and its sender are published through volatile fields and read by {@code send}/{@code typing} on
  * the outbox's threads; the volatile {@code stopped} turns sends away before JDA's requester shuts
  * down. Inbound events run on JDA's event thread ({@link DiscordListener}), which never waits for
- * a run. {@link PendingInteractions} guards itself.
+ * a run. {@link PendingInteractions} guards itself; the {@link InteractionFinisher}'s deadline
+ * tasks run on the scheduler's thread and only queue a REST call. Every slash command ends in
+ * exactly one answer: see {@link SlashCommandIntake}.
  */
 public final class DiscordChannel implements ChannelAdapter {
 
@@ -37,25 +45,42 @@ public final class DiscordChannel implements ChannelAdapter {
     private final ChannelsConfig.Discord config;
     private final InstantSource clock;
     private final PendingInteractions<InteractionHook> interactions;
+    private final InteractionFinisher<InteractionHook> finisher;
+    private final AutoCloseable ownedScheduler; // the one create() made, closed by stop(); null when injected
     private volatile JDA jda;
     private volatile DiscordOutbound outbound;
     private volatile boolean stopped;
 
-    /** The channel for {@code channels.discord}; the app calls {@link #start} later. */
+    /**
+     * The channel for {@code channels.discord}, on the system clock and a timer thread of its own
+     * (closed by {@link #stop}); the app calls {@link #start} later.
+     */
     public static ChannelAdapter create(ChannelsConfig.Discord config) {
-        return new DiscordChannel(config, InstantSource.system());
+        JdaFactory.validate(config);
+        SystemScheduler timer = new SystemScheduler();
+        return new DiscordChannel(config, InstantSource.system(), timer, timer);
     }
 
     /**
-     * @param clock stamps {@code receivedAt} and expires pending slash-command answers
+     * @param clock     stamps {@code receivedAt} and expires pending slash-command answers
+     * @param scheduler closes slash commands that got no answer ({@link InteractionFinisher#ANSWER_DEADLINE})
      * @throws IllegalArgumentException naming the setting when the token or a URL is unusable
      */
-    public DiscordChannel(ChannelsConfig.Discord config, InstantSource clock) {
+    public DiscordChannel(ChannelsConfig.Discord config, InstantSource clock, Scheduler scheduler) {
+        this(config, clock, scheduler, null);
+    }
+
+    private DiscordChannel(ChannelsConfig.Discord config, InstantSource clock, Scheduler scheduler,
+                           AutoCloseable ownedScheduler) {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(scheduler, "scheduler");
         JdaFactory.validate(config);
         this.interactions = new PendingInteractions<>(clock, PendingInteractions.DEFAULT_TTL,
                 PendingInteractions.DEFAULT_CAPACITY);
+        this.finisher = new InteractionFinisher<>(interactions, scheduler, InteractionFinisher.ANSWER_DEADLINE,
+                DiscordOutbound::closeInteraction);
+        this.ownedScheduler = ownedScheduler;
     }
 
     @Override
@@ -74,10 +99,12 @@ public final class DiscordChannel implements ChannelAdapter {
         if (jda != null) {
             throw new IllegalStateException("discord channel already started");
         }
-        DiscordListener listener = new DiscordListener(Objects.requireNonNull(sink, "sink"),
-                new InboundConverter(config.guildsRequireMention(), clock), interactions);
-        JDA client = JdaFactory.build(config, listener);
-        outbound = new DiscordOutbound(client, interactions, SEND_TIMEOUT);
+        Objects.requireNonNull(sink, "sink");
+        InboundConverter converter = new InboundConverter(config.guildsRequireMention(), clock);
+        SlashCommandIntake slashCommands = new SlashCommandIntake(sink, converter, Set.copyOf(config.allowFrom()),
+                interactions, finisher);
+        JDA client = JdaFactory.build(config, new DiscordListener(sink, converter, slashCommands));
+        outbound = new DiscordOutbound(client, interactions, finisher, SEND_TIMEOUT);
         jda = client;
     }
 
@@ -97,13 +124,26 @@ public final class DiscordChannel implements ChannelAdapter {
         return client != null && client.getStatus() == JDA.Status.CONNECTED;
     }
 
+    /**
+     * Closes slash commands still waiting for an answer (none will come: commands are not kept
+     * across a restart), then lets JDA send what is queued and disconnect; idempotent.
+     */
     @Override
     public void stop() {
         stopped = true;
+        try {
+            shutdownClient();
+        } finally {
+            closeOwnedScheduler();
+        }
+    }
+
+    private void shutdownClient() {
         JDA client = jda;
         if (client == null) {
             return;
         }
+        closeUnanswered();
         client.shutdown();
         try {
             if (!client.awaitShutdown(STOP_GRACE)) {
@@ -113,6 +153,32 @@ public final class DiscordChannel implements ChannelAdapter {
         } catch (InterruptedException e) {
             client.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits (at most {@code STOP_GRACE}) for the notices, so JDA does not shut down under them. */
+    private void closeUnanswered() {
+        try {
+            int closed = finisher.finishAllAwaiting(SlashNotices.SHUTTING_DOWN)
+                    .get(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            if (closed > 0) {
+                log.info("discord: closed {} unanswered slash command(s) before stopping", closed);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("discord: unanswered slash commands could not all be closed before stopping: {}", e.toString());
+        }
+    }
+
+    private void closeOwnedScheduler() {
+        if (ownedScheduler == null) {
+            return;
+        }
+        try {
+            ownedScheduler.close();
+        } catch (Exception e) {
+            log.warn("discord: timer did not close cleanly: {}", e.toString());
         }
     }
 

@@ -1,23 +1,21 @@
 package dev.laneway.channels.discord;
 
 import dev.laneway.core.channel.InboundSink;
-import java.util.Optional;
 import net.dv8tion.jda.api.events.message.MessageReceivedEvent;
 import net.dv8tion.jda.api.events.interaction.command.SlashCommandInteractionEvent;
 import net.dv8tion.jda.api.events.session.ReadyEvent;
 import net.dv8tion.jda.api.events.session.ShutdownEvent;
 import net.dv8tion.jda.api.requests.CloseCode;
 import net.dv8tion.jda.api.hooks.ListenerAdapter;
-import net.dv8tion.jda.api.interactions.InteractionHook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * JDA's event callbacks. They run on JDA's event thread and only convert and hand over: a message
- * goes to the sink (which returns at once), a slash command is acknowledged asynchronously (so the
- * 3-second deadline is met whatever the gateway does) and its hook parked for the answer. Every
- * callback is guarded: a failure is logged with what it was about and the next event is handled
- * as usual.
+ * goes to the sink (which returns at once), a slash command to {@link SlashCommandIntake}, which
+ * answers or acknowledges it asynchronously (so the 3-second deadline is met whatever the gateway
+ * does). Every callback is guarded: a failure is logged with what it was about and the next event
+ * is handled as usual.
  */
 final class DiscordListener extends ListenerAdapter {
 
@@ -25,12 +23,12 @@ final class DiscordListener extends ListenerAdapter {
 
     private final InboundSink sink;
     private final InboundConverter converter;
-    private final PendingInteractions<InteractionHook> interactions;
+    private final SlashCommandIntake slashCommands;
 
-    DiscordListener(InboundSink sink, InboundConverter converter, PendingInteractions<InteractionHook> interactions) {
+    DiscordListener(InboundSink sink, InboundConverter converter, SlashCommandIntake slashCommands) {
         this.sink = sink;
         this.converter = converter;
-        this.interactions = interactions;
+        this.slashCommands = slashCommands;
     }
 
     @Override
@@ -69,23 +67,13 @@ final class DiscordListener extends ListenerAdapter {
         }
     }
 
+    /** {@link SlashCommandIntake} answers every failure it can; this guard only keeps the next event safe. */
     @Override
     public void onSlashCommandInteraction(SlashCommandInteractionEvent event) {
         try {
-            Optional<String> line = SlashCommands.commandLine(event.getInteraction());
-            if (line.isEmpty()) {
-                event.reply("Unknown command /" + event.getName() + ".").setEphemeral(true).queue(null,
-                        failure -> log.debug("discord: could not answer unknown command: {}", failure.toString()));
-                return;
-            }
-            boolean ephemeral = SlashCommands.ephemeral(event.getName());
-            event.deferReply(ephemeral).queue(null,
-                    failure -> log.warn("discord: could not acknowledge /{}: {}", event.getName(), failure.toString()));
-            interactions.put(event.getId(), event.getHook(), ephemeral);
-            sink.accept(converter.fromInteraction(event.getInteraction(), line.get()));
+            slashCommands.accept(event);
         } catch (RuntimeException e) {
-            log.warn("discord: slash command /{} ({}) could not be handled: {}",
-                    event.getName(), event.getId(), e.toString(), e);
+            log.warn("discord: slash command /{} ({}) could not be handled: {}", event.getName(), event.getId(), e.toString(), e);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import net.dv8tion.jda.api.JDA;
 import net.dv8tion.jda.api.entities.Message;
@@ -14,6 +15,8 @@ import net.dv8tion.jda.api.entities.channel.middleman.GuildMessageChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.MessageChannel;
 import net.dv8tion.jda.api.interactions.InteractionHook;
 import net.dv8tion.jda.api.requests.restaction.MessageCreateAction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends replies and typing through JDA, blocking the calling thread (the gateway's outbox runs each
@@ -23,21 +26,26 @@ import net.dv8tion.jda.api.requests.restaction.MessageCreateAction;
  * <p>A reply references the message it answers and may ping only that message's author: allowed
  * mentions parse nothing, so model output can never ping {@code @everyone}, a role or a user.
  * A route replying to {@code interaction:<id>} is answered through that interaction while its
- * token is valid, else as a plain channel message. Stateless apart from the shared
+ * token is valid, else as a plain channel message; sending the first answer marks the interaction
+ * answered, so the {@link InteractionFinisher} leaves it alone. Stateless apart from the shared
  * {@link PendingInteractions}, so any thread may call it.
  */
 final class DiscordOutbound {
 
     static final int MAX_TEXT = 2000;
     private static final EnumSet<Message.MentionType> NO_MENTIONS = EnumSet.noneOf(Message.MentionType.class);
+    private static final Logger log = LoggerFactory.getLogger(DiscordOutbound.class);
 
     private final JDA jda;
     private final PendingInteractions<InteractionHook> interactions;
+    private final InteractionFinisher<InteractionHook> finisher;
     private final Duration timeout;
 
-    DiscordOutbound(JDA jda, PendingInteractions<InteractionHook> interactions, Duration timeout) {
+    DiscordOutbound(JDA jda, PendingInteractions<InteractionHook> interactions,
+                    InteractionFinisher<InteractionHook> finisher, Duration timeout) {
         this.jda = jda;
         this.interactions = interactions;
+        this.finisher = finisher;
         this.timeout = timeout;
     }
 
@@ -50,14 +58,10 @@ final class DiscordOutbound {
     }
 
     private void sendOne(Route route, String text) {
-        Optional<PendingInteractions.Pending<InteractionHook>> pending =
-                Addresses.interactionId(route.replyToMessageId()).flatMap(interactions::get);
+        Optional<String> interactionId = Addresses.interactionId(route.replyToMessageId());
+        Optional<PendingInteractions.Pending<InteractionHook>> pending = interactionId.flatMap(interactions::answering);
         if (pending.isPresent()) {
-            pending.get().handle().sendMessage(text)
-                    .setEphemeral(pending.get().ephemeral())
-                    .setAllowedMentions(NO_MENTIONS)
-                    .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .complete();
+            answerInteraction(interactionId.get(), pending.get(), text);
             return;
         }
         MessageCreateAction action = channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS);
@@ -66,6 +70,31 @@ final class DiscordOutbound {
             action = action.setMessageReference(replyTo).mentionRepliedUser(true).failOnInvalidReply(false);
         }
         action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+    }
+
+    /** Sends through the interaction; if its first answer fails, nothing else will come, so it is closed with a notice. */
+    private void answerInteraction(String interactionId, PendingInteractions.Pending<InteractionHook> pending, String text) {
+        try {
+            pending.handle().sendMessage(text)
+                    .setEphemeral(pending.ephemeral())
+                    .setAllowedMentions(NO_MENTIONS)
+                    .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .complete();
+        } catch (RuntimeException e) {
+            if (pending.state() == PendingInteractions.State.AWAITING) {
+                finisher.firstAnswerFailed(interactionId, SlashNotices.NOT_DELIVERED);
+            }
+            throw e;
+        }
+    }
+
+    /** Replaces an interaction's deferred "thinking…" reply with {@code notice}, asynchronously (never blocks the caller). */
+    static CompletableFuture<Message> closeInteraction(InteractionHook hook, String notice) {
+        return hook.editOriginal(notice).setAllowedMentions(NO_MENTIONS).submit().whenComplete((message, failure) -> {
+            if (failure != null) {
+                log.warn("discord: could not close a slash command interaction with a notice: {}", failure.toString());
+            }
+        });
     }
 
     void typing(Route route) {

@@ -20,7 +20,9 @@ import net.dv8tion.jda.api.interactions.commands.SlashCommandInteraction;
  * Turns Discord messages and slash commands into {@link InboundMessage}s, and decides which
  * messages are for the bot: never its own or another bot's, never system or webhook messages; in
  * guilds, when {@code guilds.requireMention} is on, only messages that mention the bot or reply to
- * it. Access lists and dedupe are the gateway's job. Stateless, so any thread may call it.
+ * it. Access lists and dedupe are the gateway's job (slash commands are also checked against the
+ * access list by {@link SlashCommandIntake}, which must answer them). Stateless, so any thread may
+ * call it.
  */
 final class InboundConverter {
 

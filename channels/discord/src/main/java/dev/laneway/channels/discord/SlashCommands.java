@@ -75,7 +75,7 @@ final class SlashCommands {
     /**
      * {@code /queue} with {@code mode=collect, cap=10} becomes {@code /queue collect cap:10}: the mode
      * first, then the other options in a fixed order as {@code name:value}, whitespace removed from
-     * values (a value is one token).
+     * values (a value is one token, see {@link #oneToken}).
      */
     static Optional<String> commandLine(String name, Map<String, String> options) {
         return switch (name) {
@@ -88,14 +88,28 @@ final class SlashCommands {
     private static String queueLine(Map<String, String> options) {
         StringBuilder line = new StringBuilder("/").append(QUEUE);
         for (String option : QUEUE_OPTIONS) {
-            String value = options.get(option);
-            if (value == null || value.isBlank()) {
+            String token = oneToken(options.get(option));
+            if (token.isEmpty()) {
                 continue;
             }
-            String token = value.replaceAll("\\s+", "");
             line.append(' ').append(option.equals("mode") ? token : option + ":" + token);
         }
         return line.toString();
+    }
+
+    /**
+     * A value with every space removed, by the command parser's own notion of a space (Java
+     * whitespace and Unicode space separators such as a phone keyboard's no-break space), so it can
+     * never split into a second word and turn a {@code /queue} command into an inline directive
+     * whose leftover goes to the agent.
+     */
+    static String oneToken(String value) {
+        if (value == null) {
+            return "";
+        }
+        StringBuilder token = new StringBuilder(value.length());
+        value.chars().filter(c -> !Character.isWhitespace(c) && !Character.isSpaceChar(c)).forEach(c -> token.append((char) c));
+        return token.toString();
     }
 
     static boolean ephemeral(String name) {

@@ -11,7 +11,6 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import java.net.URI;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +66,8 @@ class DiscordChannelConfigTest {
         try (FakeDiscordRest rest = new FakeDiscordRest()) {
             rest.rejectToken();
             String token = "wrong-token-value";
-            DiscordChannel channel = new DiscordChannel(config(token, rest.baseUrl(), "ws://127.0.0.1:9"), InstantSource.system());
+            SteppedTime time = new SteppedTime();
+            DiscordChannel channel = new DiscordChannel(config(token, rest.baseUrl(), "ws://127.0.0.1:9"), time, time);
 
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> channel.start(message -> { }));
             assertTrue(e.getMessage().startsWith("Discord rejected the bot token (channels.discord.token)"), e.getMessage());

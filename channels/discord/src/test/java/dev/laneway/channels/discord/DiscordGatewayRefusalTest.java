@@ -8,7 +8,6 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
 import java.net.URI;
-import java.time.InstantSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -29,8 +28,9 @@ class DiscordGatewayRefusalTest {
         ws.refuseIdentifyWith(4014);
         ws.startAndAwait();
         try (FakeDiscordRest rest = new FakeDiscordRest()) {
+            SteppedTime time = new SteppedTime();
             DiscordChannel channel = new DiscordChannel(new ChannelsConfig.Discord(true, new Secret(DiscordRig.TOKEN),
-                    URI.create(rest.baseUrl()), URI.create(ws.url()), List.of(), true), InstantSource.system());
+                    URI.create(rest.baseUrl()), URI.create(ws.url()), List.of(), true), time, time);
             channel.start(message -> { });
             try {
                 Await.until("the refusal to be logged", () -> logged.list.stream()

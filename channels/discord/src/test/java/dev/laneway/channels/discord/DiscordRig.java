@@ -5,6 +5,7 @@ import dev.laneway.config.Secret;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.testing.RecordingListener;
@@ -45,17 +46,19 @@ final class DiscordRig implements AutoCloseable {
         ws.startAndAwait();
         rest = new FakeDiscordRest();
         ChannelsConfig.Discord config = new ChannelsConfig.Discord(true, new Secret(TOKEN),
-                URI.create(rest.baseUrl()), URI.create(ws.url()), List.of(), options.requireMention);
-        channel = new DiscordChannel(config, options.clock);
-        sinkWrapper = options.sinkWrapper;
+                URI.create(rest.baseUrl()), URI.create(ws.url()), options.allowFrom, options.requireMention);
         systemScheduler = options.scheduler == null ? new SystemScheduler() : null;
+        Scheduler scheduler = options.scheduler == null ? systemScheduler : options.scheduler;
+        channel = new DiscordChannel(config, options.clock, scheduler);
+        sinkWrapper = options.sinkWrapper;
         gateway = Gateway.builder()
                 .settings(options.settings.apply(GatewaySettings.builder()).build())
                 .clock(options.clock)
-                .scheduler(options.scheduler == null ? systemScheduler : options.scheduler)
+                .scheduler(scheduler)
                 .executor(executor)
                 .agent(agent)
                 .commands(options.commands)
+                .access(options.access)
                 .listener(dispositions)
                 .channel(channel)
                 .build();
@@ -102,9 +105,25 @@ final class DiscordRig implements AutoCloseable {
                 authorId, text, List.of(), referenced));
     }
 
+    /** A slash command in a guild channel. */
     void slashCommand(String interactionId, String channelId, String userId, String command, DataArray options) {
         ws.dispatch("INTERACTION_CREATE",
                 DiscordJson.guildInteraction(interactionId, channelId, userId, command, options));
+    }
+
+    /** The interaction callback (acknowledgement or immediate reply) requests for an interaction. */
+    List<FakeDiscordRest.Request> callbacks(String interactionId) {
+        return rest.requests(r -> r.is("POST", "interactions/" + interactionId + "/itoken-" + interactionId + "/callback"));
+    }
+
+    /** Follow-up messages sent through an interaction. */
+    List<FakeDiscordRest.Request> followUps(String interactionId) {
+        return rest.requests(r -> r.is("POST", "webhooks/" + DiscordJson.APP_ID + "/itoken-" + interactionId));
+    }
+
+    /** Edits of an interaction's original (deferred) reply. */
+    List<FakeDiscordRest.Request> originalEdits(String interactionId) {
+        return rest.requests(r -> r.is("PATCH", "webhooks/" + DiscordJson.APP_ID + "/itoken-" + interactionId + "/messages/@original"));
     }
 
     /** Messages the channel handed to the gateway, in arrival order. */
@@ -142,6 +161,8 @@ final class DiscordRig implements AutoCloseable {
         private boolean requireMention = true;
         private UnaryOperator<GatewaySettings.Builder> settings = s -> s;
         private CommandHandler commands = CommandHandler.NONE;
+        private AccessPolicy access = AccessPolicy.ALLOW_ALL;
+        private List<String> allowFrom = List.of();
         private InstantSource clock = InstantSource.system();
         private Scheduler scheduler;
         private UnaryOperator<InboundSink> sinkWrapper = sink -> sink;
@@ -149,6 +170,10 @@ final class DiscordRig implements AutoCloseable {
         Options requireMention(boolean value) { requireMention = value; return this; }
         Options settings(UnaryOperator<GatewaySettings.Builder> value) { settings = value; return this; }
         Options commands(CommandHandler value) { commands = value; return this; }
+        /** {@code channels.discord.allowFrom} as the channel sees it. */
+        Options allowFrom(String... senderIds) { allowFrom = List.of(senderIds); return this; }
+        /** The gateway's own access policy (the app builds it from the same lists; a test may make them differ). */
+        Options access(AccessPolicy value) { access = value; return this; }
         Options time(InstantSource clockValue, Scheduler schedulerValue) {
             clock = clockValue;
             scheduler = schedulerValue;

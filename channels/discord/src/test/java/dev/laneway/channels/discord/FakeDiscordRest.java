@@ -18,9 +18,10 @@ import net.dv8tion.jda.api.utils.data.DataObject;
 /**
  * Discord's REST API on 127.0.0.1, the routes JDA uses here: {@code GET users/@me},
  * {@code POST users/@me/channels} (open a DM), {@code POST channels/{id}/messages},
- * {@code POST channels/{id}/typing}, {@code PUT applications/{id}/commands}, interaction callbacks
- * and follow-ups. Every request is recorded; {@link #rateLimitNext} makes the next message post get
- * a 429 the way Discord sends one.
+ * {@code POST channels/{id}/typing}, {@code PUT applications/{id}/commands}, interaction callbacks,
+ * follow-ups and edits of the original reply ({@code PATCH webhooks/{app}/{token}/messages/@original}).
+ * Every request is recorded; {@link #rateLimitNext} makes the next message post get a 429 the way
+ * Discord sends one, {@link #refuseNextFollowUps} makes follow-ups fail.
  *
  * <p>Concurrency: the JDK server calls {@code handle} on its own threads; every field is a
  * concurrent list or an atomic.
@@ -33,6 +34,7 @@ final class FakeDiscordRest implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final AtomicLong messageIds = new AtomicLong(9_000);
     private final AtomicInteger rateLimited = new AtomicInteger();
+    private final AtomicInteger refusedFollowUps = new AtomicInteger();
     private volatile boolean rejectToken;
 
     FakeDiscordRest() throws IOException {
@@ -49,6 +51,11 @@ final class FakeDiscordRest implements AutoCloseable {
     /** The next {@code count} message posts are answered 429 with a Retry-After of one second. */
     void rateLimitNext(int count) {
         rateLimited.set(count);
+    }
+
+    /** The next {@code count} interaction follow-ups are refused with a 400, as Discord does for a bad body. */
+    void refuseNextFollowUps(int count) {
+        refusedFollowUps.set(count);
     }
 
     /** Answers every request 401, as Discord does for a wrong bot token. */
@@ -96,6 +103,12 @@ final class FakeDiscordRest implements AutoCloseable {
         } else if (request.method().equals("POST") && path.matches("interactions/\\d+/[^/]+/callback")) {
             respond(exchange, 204, null);
         } else if (request.method().equals("POST") && path.matches("webhooks/\\d+/[^/]+")) {
+            if (refusedFollowUps.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                respond(exchange, 400, DataObject.empty().put("message", "Invalid Form Body").put("code", 50035).toString());
+                return;
+            }
+            respond(exchange, 200, DiscordJson.createdMessage(nextId(), DiscordJson.TEXT_CHANNEL, request.json()).toString());
+        } else if (request.method().equals("PATCH") && path.matches("webhooks/\\d+/[^/]+/messages/@original")) {
             respond(exchange, 200, DiscordJson.createdMessage(nextId(), DiscordJson.TEXT_CHANNEL, request.json()).toString());
         } else {
             respond(exchange, 404, DataObject.empty().put("message", "Unknown route " + path).put("code", 0).toString());

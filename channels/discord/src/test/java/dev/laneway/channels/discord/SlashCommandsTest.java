@@ -34,6 +34,16 @@ class SlashCommandsTest {
     }
 
     @Test
+    void unicodeSpacesInAValue_neverSplitIt_soQueueNeverBecomesAnInlineDirective() {
+        // a phone keyboard's no-break space, a narrow no-break space and an ideographic space
+        assertEquals(Optional.of("/queue debounce:1s cap:10"),
+                SlashCommands.commandLine("queue", Map.of("debounce", "1\u00A0s", "cap", "1\u202F0")));
+        assertEquals(Optional.of("/queue collect"),
+                SlashCommands.commandLine("queue", Map.of("mode", "collect", "debounce", "\u3000\u00A0")),
+                "a value of spaces only is left out");
+    }
+
+    @Test
     void commandsWithoutOptions_andUnknownCommands() {
         assertEquals(Optional.of("/status"), SlashCommands.commandLine("status", Map.of()));
         assertEquals(Optional.of("/stop"), SlashCommands.commandLine("stop", Map.of()));
