@@ -11,7 +11,8 @@ import org.telegram.telegrambots.longpolling.interfaces.BackOff;
  * start at {@code initial} and double up to {@code max}; the channel reads {@link #healthy()} for
  * readiness, and an outage logs one line when it starts and one when it ends.
  *
- * <p>Concurrency: called from the polling thread only; {@code healthy} is read from others.
+ * <p>Concurrency: called from the polling thread only; {@code healthy} and {@code failures} are
+ * read from others (volatile, one writer).
  */
 final class PollingBackOff implements BackOff {
 
@@ -20,7 +21,7 @@ final class PollingBackOff implements BackOff {
     private final long initialMillis;
     private final long maxMillis;
     private long nextMillis;
-    private int failures;
+    private volatile int failures;     // written by the polling thread only
     private volatile boolean healthy = true;
     private volatile boolean closing;
 
@@ -55,6 +56,11 @@ final class PollingBackOff implements BackOff {
     /** The channel is stopping: the poll it cuts off is not an outage worth a warning. */
     void closing() {
         closing = true;
+    }
+
+    /** Failed polls since the last successful one. */
+    int failures() {
+        return failures;
     }
 
     /** False from the first failed poll until the next successful one. */

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import okhttp3.Dispatcher;
+import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +42,9 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * then a long-polling session. The SDK's polling thread hands each batch to an
  * {@link UpdateHandler}, which never waits for a run. A failed poll (network error, server
  * restarting) is retried with {@link PollingBackOff}; confirmed offsets plus {@link UpdateDeduper}
- * keep any update from being processed twice. Outbound goes through {@link TelegramSender}: per-chat
- * pacing, {@code retry_after} for that chat only, safe formatting.
+ * keep any update from being processed twice, and {@link PoisonUpdateInterceptor} steps over an
+ * update the SDK cannot read, so it cannot fail every poll after it. Outbound goes through
+ * {@link TelegramSender}: per-chat pacing, {@code retry_after} for that chat only, safe formatting.
  *
  * <p>{@link #stop} ends polling only: the gateway still delivers the replies of runs that finish
  * during its shutdown grace period, so sending keeps working.
@@ -138,6 +140,16 @@ public final class TelegramChannel implements ChannelAdapter {
         }
     }
 
+    /** Polls that failed since the last successful one (0 when healthy or not started). */
+    int failedPolls() {
+        lifecycle.lock();
+        try {
+            return polling == null ? 0 : polling.backOff.failures();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
     @Override
     public void stop() {
         Polling stopping;
@@ -224,17 +236,20 @@ public final class TelegramChannel implements ChannelAdapter {
                 .build();
     }
 
-    private static OkHttpClient httpClient(String threadPrefix, Duration readTimeout) {
+    private static OkHttpClient httpClient(String threadPrefix, Duration readTimeout, Interceptor... interceptors) {
         Dispatcher dispatcher = new Dispatcher(Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name(threadPrefix, 0).factory()));
         dispatcher.setMaxRequests(128);
         dispatcher.setMaxRequestsPerHost(64);
-        return new OkHttpClient.Builder()
+        OkHttpClient.Builder builder = new OkHttpClient.Builder()
                 .dispatcher(dispatcher)
                 .connectTimeout(10, TimeUnit.SECONDS)
                 .writeTimeout(30, TimeUnit.SECONDS)
-                .readTimeout(readTimeout)
-                .build();
+                .readTimeout(readTimeout);
+        for (Interceptor interceptor : interceptors) {
+            builder.addInterceptor(interceptor);
+        }
+        return builder.build();
     }
 
     /** One long-polling session and what only it uses; closed by {@link #stop}. */
@@ -257,8 +272,10 @@ public final class TelegramChannel implements ChannelAdapter {
         static Polling start(TelegramChannel channel, BotIdentity bot, InboundSink sink) throws TelegramApiException {
             TelegramSettings settings = channel.settings;
             PollingBackOff backOff = new PollingBackOff(settings.pollBackoffInitial(), settings.pollBackoffMax());
-            // the server holds getUpdates for pollTimeout; allow for a slow network on top
-            OkHttpClient http = httpClient("telegram-poll-", settings.pollTimeout().plusSeconds(15));
+            // the server holds getUpdates for pollTimeout; allow for a slow network on top. One update
+            // the SDK cannot read must not fail its whole batch, forever: the interceptor steps over it.
+            OkHttpClient http = httpClient("telegram-poll-", settings.pollTimeout().plusSeconds(15),
+                    new PoisonUpdateInterceptor(channel.mapper));
             ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "telegram-poller");
                 thread.setDaemon(true);

@@ -4,10 +4,16 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
-/** Waits for a condition that another thread makes true (integration tests only). */
+/**
+ * Waits for a condition that another thread makes true (integration tests only). There is no
+ * "let time pass": a check that something did NOT happen waits for an event after which it could no
+ * longer happen (see {@link Rig#awaitQuiet}, {@link PollLog}, {@link WatchedScheduler}).
+ */
 final class Await {
 
     static final Duration DEFAULT = Duration.ofSeconds(10);
+    /** How soon a wait notices its condition; it never decides whether the wait passes. */
+    private static final Duration RECHECK = Duration.ofMillis(5);
 
     private Await() {
     }
@@ -22,7 +28,16 @@ final class Await {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what);
             }
-            pause(10);
+            recheckDelay(what);
+        }
+    }
+
+    private static void recheckDelay(String what) {
+        try {
+            Thread.sleep(RECHECK);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for " + what, e);
         }
     }
 
@@ -33,15 +48,5 @@ final class Await {
         @SuppressWarnings("unchecked")
         T result = (T) holder[0];
         return result;
-    }
-
-    /** Lets time pass for checks that something does NOT happen. */
-    static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
     }
 }

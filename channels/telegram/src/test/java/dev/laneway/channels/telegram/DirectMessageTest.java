@@ -82,7 +82,7 @@ class DirectMessageTest {
             collected.complete("answer 2");
 
             Await.until("two replies", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
-            Await.pause(300);
+            rig.awaitQuiet();     // every message taken and the session idle: no third run can start
             assertEquals(2, rig.scripted().runs().size(), "the burst ran as one turn");
             List<FakeBotApi.Sent> replies = rig.api.sentTo(Tg.ANN.id());
             assertEquals(List.of("answer 1", "answer 2"), replies.stream().map(FakeBotApi.Sent::text).toList());
@@ -139,7 +139,7 @@ class DirectMessageTest {
             Await.until("Ann's reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             Await.until("Bob's disposition", () -> rig.dispositions.size() == 2);
             assertEquals(Disposition.DENIED, rig.dispositions.of(Integer.toString(denied)));
-            Await.pause(200);
+            rig.awaitQuiet();     // the handler has judged Bob's photo too
             assertEquals(List.of(), rig.api.sentTo(Tg.BOB.id()), "no reply and no notice to a stranger");
             assertEquals(1, ((EchoAgent) rig.agent).prompts().size());
         }

@@ -11,7 +11,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 
 /**
  * An in-process Bot API server (JDK {@code HttpServer} on 127.0.0.1) with real long polling:
@@ -32,10 +32,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * confirmed by a later {@code getUpdates} with a higher {@code offset}, and {@code allowed_updates}
  * is honoured. It can go away and come back on the same port (pending updates survive, like on the
  * real server), fail the next {@code sendMessage} with a 429 or a parse error, and forget its
- * confirmations (a server restored from an old state).
+ * confirmations (a server restored from an old state). Tests can hand out several updates in one
+ * batch, or one without its {@code update_id}, and wait on the {@link PollLog} of every
+ * {@code getUpdates} (e.g. {@link #awaitCaughtUp}) instead of waiting for time to pass.
  *
- * <p>Concurrency: {@code lock} guards the update log, the faults and the admin lists;
- * {@code updatesChanged} wakes held {@code getUpdates} calls.
+ * <p>Concurrency: {@code lock} guards the update log, the id counters, the confirmation mark, the
+ * generation and the admin lists; {@code updatesChanged} wakes held {@code getUpdates} calls. The
+ * call list, the {@link PollLog} and the {@link SendFaults} are thread-safe on their own.
  */
 final class FakeBotApi implements AutoCloseable {
 
@@ -52,11 +55,11 @@ final class FakeBotApi implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition updatesChanged = lock.newCondition();
-    private final List<ObjectNode> updates = new ArrayList<>();          // every update ever pushed, in order
-    private final ArrayDeque<Fault> sendFaults = new ArrayDeque<>();     // next sendMessage failures
+    private final List<Queued> updates = new ArrayList<>();              // every update ever pushed, in order
+    private final SendFaults sendFaults = new SendFaults();
     private final Map<Long, List<Tg.Person>> admins = new HashMap<>();   // chat id -> its administrators
     private final List<Call> calls = new CopyOnWriteArrayList<>();
-    private final List<JsonNode> polls = new CopyOnWriteArrayList<>();  // getUpdates bodies, as they arrive
+    private final PollLog polls = new PollLog();
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
     private int nextUpdateId = 5000;
     private int nextMessageId = 100;
@@ -103,12 +106,41 @@ final class FakeBotApi implements AutoCloseable {
 
     /** Queues an update of {@code kind} ({@code message}, {@code edited_message}, ...); returns its id. */
     int push(String kind, ObjectNode message) {
+        return queue(id -> Tg.update(id, kind, message));
+    }
+
+    /**
+     * Queues an update like {@link #push} but without its {@code update_id} (a broken server); returns
+     * the id the server files it under, which confirms it like any other.
+     */
+    int pushWithoutId(String kind, ObjectNode message) {
+        return queue(id -> {
+            ObjectNode update = Tg.update(id, kind, message);
+            update.remove("update_id");
+            return update;
+        });
+    }
+
+    private int queue(IntFunction<JsonNode> update) {
         lock.lock();
         try {
             int id = nextUpdateId++;
-            updates.add(Tg.update(id, kind, message));
+            updates.add(new Queued(id, update.apply(id)));
             updatesChanged.signalAll();
             return id;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code pushes} holding the server's lock, so a held {@code getUpdates} wakes only after
+     * all of them and returns them in one batch.
+     */
+    void inOneBatch(Runnable pushes) {
+        lock.lock();
+        try {
+            pushes.run();
         } finally {
             lock.unlock();
         }
@@ -127,22 +159,14 @@ final class FakeBotApi implements AutoCloseable {
 
     /** The next {@code sendMessage} (to {@code chatId}, or any chat when null) gets a 429. */
     void rateLimitNextSend(String chatId, int retryAfterSeconds) {
-        addFault(new Fault(chatId, false, 429, "Too Many Requests: retry after " + retryAfterSeconds, retryAfterSeconds));
+        sendFaults.add(new SendFaults.Fault(chatId, false, 429, "Too Many Requests: retry after " + retryAfterSeconds,
+                retryAfterSeconds));
     }
 
     /** The next {@code sendMessage} with a {@code parse_mode} gets "can't parse entities". */
     void rejectNextFormatted() {
-        addFault(new Fault(null, true, 400,
+        sendFaults.add(new SendFaults.Fault(null, true, 400,
                 "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"", 0));
-    }
-
-    private void addFault(Fault fault) {
-        lock.lock();
-        try {
-            sendFaults.addLast(fault);
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** The server stops: the listener closes and held {@code getUpdates} calls are cut off. */
@@ -199,9 +223,31 @@ final class FakeBotApi implements AutoCloseable {
         return sentTo(chatId).stream().map(Sent::text).toList();
     }
 
-    /** Every {@code getUpdates} request body, recorded when it arrives (before it is held). */
-    List<JsonNode> polls() {
-        return List.copyOf(polls);
+    /** Every {@code getUpdates} request, recorded when it arrives (before it is held). */
+    PollLog polls() {
+        return polls;
+    }
+
+    /**
+     * Waits until the bot polls with an offset past every update pushed so far: its handler has
+     * taken or skipped each of them (the SDK polls again only after consuming a batch).
+     */
+    void awaitCaughtUp() {
+        int last;
+        lock.lock();
+        try {
+            last = nextUpdateId - 1;
+        } finally {
+            lock.unlock();
+        }
+        polls.awaitOffsetPast(last);
+    }
+
+    /** In how many {@code getUpdates} answers the update with this id went out. */
+    long timesServed(int updateId) {
+        return calls("getUpdates").stream()
+                .filter(call -> call.result().findValues("update_id").stream().anyMatch(id -> id.asInt() == updateId))
+                .count();
     }
 
     long typingCount(long chatId) {
@@ -237,7 +283,8 @@ final class FakeBotApi implements AutoCloseable {
         }
     }
 
-    private record Fault(String chatId, boolean onlyFormatted, int code, String description, int retryAfter) {
+    /** An update as queued: the id it is confirmed by, and its JSON as served. */
+    private record Queued(int id, JsonNode json) {
     }
 
     // ---------------------------------------------------------------- HTTP
@@ -263,7 +310,7 @@ final class FakeBotApi implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             String prefix = "/bot" + TOKEN + "/";
             if (!path.startsWith(prefix)) {
-                respond(exchange, 401, error(401, "Unauthorized", 0));
+                respond(exchange, 401, BotApiAnswers.error(401, "Unauthorized", 0));
                 return;
             }
             String requested = path.substring(prefix.length());
@@ -271,31 +318,30 @@ final class FakeBotApi implements AutoCloseable {
             byte[] raw = exchange.getRequestBody().readAllBytes();
             JsonNode body = raw.length == 0 ? Tg.JSON.createObjectNode() : Tg.JSON.readTree(raw);
             if (method.equals("getUpdates")) {
-                polls.add(body);
+                polls.arrived(body);
                 ArrayNode result = getUpdates(body, myGeneration);
                 if (result == null) {
                     return; // the server went away while holding the call: cut it off
                 }
                 calls.add(new Call(method, body, Instant.now(), result));
-                respond(exchange, 200, ok(result));
+                respond(exchange, 200, BotApiAnswers.ok(result));
                 return;
             }
-            Fault fault = method.equals("sendMessage") ? takeFault(body) : null;
+            SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body) : null;
             if (fault != null) {
                 calls.add(new Call(method, body, Instant.now(), null));
-                respond(exchange, fault.code(), error(fault.code(), fault.description(), fault.retryAfter()));
+                respond(exchange, fault.code(), BotApiAnswers.error(fault.code(), fault.description(), fault.retryAfter()));
                 return;
             }
             JsonNode result = answer(method, body);
             calls.add(new Call(method, body, Instant.now(), result));
-            respond(exchange, 200, ok(result));
+            respond(exchange, 200, BotApiAnswers.ok(result));
         }
     }
 
     private JsonNode answer(String method, JsonNode body) {
         return switch (method) {
-            case "getMe" -> Tg.BOT.json().put("can_join_groups", true).put("can_read_all_group_messages", false)
-                    .put("supports_inline_queries", false);
+            case "getMe" -> BotApiAnswers.me();
             case "sendMessage" -> sentMessage(body);
             case "getChatAdministrators" -> administrators(body.path("chat_id").asLong());
             default -> Tg.JSON.getNodeFactory().booleanNode(true); // deleteWebhook, setMyCommands, sendChatAction
@@ -318,10 +364,10 @@ final class FakeBotApi implements AutoCloseable {
                     return null;
                 }
                 ArrayNode ready = Tg.JSON.createArrayNode();
-                for (ObjectNode update : updates) {
-                    if (update.get("update_id").asLong() > confirmedUpTo && ready.size() < limit
-                            && (allowed.isEmpty() || allowed.stream().anyMatch(update::has))) {
-                        ready.add(update);
+                for (Queued update : updates) {
+                    if (update.id() > confirmedUpTo && ready.size() < limit
+                            && (allowed.isEmpty() || allowed.stream().anyMatch(update.json()::has))) {
+                        ready.add(update.json());
                     }
                 }
                 if (!ready.isEmpty() || timeoutNanos <= 0) {
@@ -337,20 +383,6 @@ final class FakeBotApi implements AutoCloseable {
         }
     }
 
-    private Fault takeFault(JsonNode body) {
-        lock.lock();
-        try {
-            Fault next = sendFaults.peekFirst();
-            if (next == null || (next.chatId() != null && !next.chatId().equals(body.path("chat_id").asText()))
-                    || (next.onlyFormatted() && !body.hasNonNull("parse_mode"))) {
-                return null;
-            }
-            return sendFaults.pollFirst();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private ObjectNode sentMessage(JsonNode body) {
         long chatId = body.path("chat_id").asLong();
         int id;
@@ -360,11 +392,7 @@ final class FakeBotApi implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        ObjectNode chat = chatId < 0 ? Tg.groupChat(chatId, "Team", false)
-                : Tg.privateChat(new Tg.Person(chatId, "User", null, false));
-        ObjectNode message = Tg.message(id, chat, Tg.BOT, null);
-        message.put("text", body.path("text").asText());
-        return message;
+        return BotApiAnswers.sentMessage(chatId, id, body.path("text").asText());
     }
 
     private ArrayNode administrators(long chatId) {
@@ -375,35 +403,7 @@ final class FakeBotApi implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        ArrayNode result = Tg.JSON.createArrayNode();
-        for (int i = 0; i < people.size(); i++) {
-            ObjectNode member = result.addObject();
-            member.put("status", i == 0 ? "creator" : "administrator").put("is_anonymous", false);
-            member.set("user", people.get(i).json());
-            if (i > 0) {
-                member.put("can_be_edited", false).put("can_manage_chat", true).put("can_delete_messages", true)
-                        .put("can_manage_video_chats", true).put("can_restrict_members", true)
-                        .put("can_promote_members", false).put("can_change_info", true).put("can_invite_users", true)
-                        .put("can_post_stories", false).put("can_edit_stories", false).put("can_delete_stories", false);
-            }
-        }
-        return result;
-    }
-
-    private static ObjectNode ok(JsonNode result) {
-        ObjectNode response = Tg.JSON.createObjectNode();
-        response.put("ok", true);
-        response.set("result", result);
-        return response;
-    }
-
-    private static ObjectNode error(int code, String description, int retryAfter) {
-        ObjectNode response = Tg.JSON.createObjectNode();
-        response.put("ok", false).put("error_code", code).put("description", description);
-        if (retryAfter > 0) {
-            response.putObject("parameters").put("retry_after", retryAfter);
-        }
-        return response;
+        return BotApiAnswers.administrators(people);
     }
 
     private static void respond(HttpExchange exchange, int status, JsonNode json) throws IOException {

@@ -28,7 +28,7 @@ class GroupChatTest {
             rig.api.group(Tg.BOB, "what about this, @lanewaybot");
 
             Await.until("three answers", () -> rig.api.sentTo(Tg.GROUP).size() == 3);
-            Await.pause(200);
+            rig.awaitQuiet();     // every message taken or skipped, and no run left
             assertEquals(List.of("what is a lane?", "and a queue?", "what about this, @lanewaybot"), echo.prompts(),
                     "the leading mention is removed; other messages never reached the gateway");
             assertEquals(mentioned, rig.api.sentTo(Tg.GROUP).get(0).replyTo());
@@ -47,7 +47,7 @@ class GroupChatTest {
             rig.api.group(Tg.ANN, "/stop@OtherBot");
             rig.api.group(Tg.ANN, "good morning");
             Await.until("the answer", () -> rig.api.sentTo(Tg.GROUP).size() == 1);
-            Await.pause(200);
+            rig.awaitQuiet();     // /stop@OtherBot was skipped, not merely late
             assertEquals(List.of("good morning"), echo.prompts());
             assertFalse(rig.dispositions.entries().get(0).message().mentionsBot());
         }

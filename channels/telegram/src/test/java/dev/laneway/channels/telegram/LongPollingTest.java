@@ -26,14 +26,15 @@ class LongPollingTest {
             rig.api.goAway();
             Await.until("the channel notices", () -> !rig.channel.connected());
             rig.api.dm(Tg.ANN, "during the outage");
-            Await.pause(2000);
+            // an outage long enough for the backoff to reach its cap (waits of 50, 100, 200, 400, 400 ms)
+            Await.until("five failed polls", () -> rig.channel.failedPolls() >= 5);
             rig.api.comeBack();
 
             Await.until("the reply after the outage", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
             Await.until("healthy again", rig.channel::connected);
             rig.api.dm(Tg.ANN, "after");
             Await.until("the third reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 3);
-            Await.pause(300);
+            rig.awaitQuiet();
             assertEquals(List.of("before", "during the outage", "after"), echo.prompts());
             assertEquals(List.of("echo: before", "echo: during the outage", "echo: after"), rig.api.textsTo(Tg.ANN.id()));
         }
@@ -53,7 +54,7 @@ class LongPollingTest {
             rig.channel.start(rig.gateway);
             rig.api.dm(Tg.ANN, "twice?");
             Await.until("the new reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
-            Await.pause(300);
+            rig.awaitQuiet();     // the redelivered "once" has been through the handler too
 
             assertEquals(List.of("once", "twice?"), echo.prompts());
             assertEquals(0, rig.dispositions.count(Disposition.DUPLICATE), "the channel filtered them, not the gateway");
@@ -69,17 +70,21 @@ class LongPollingTest {
             Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             int update = rig.api.push("message", Tg.message(rig.api.nextMessageId(), Tg.privateChat(Tg.ANN), Tg.ANN, "two"));
             Await.until("the second reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
-            Await.until("a poll that confirms it",
-                    () -> rig.api.polls().stream().anyMatch(p -> p.path("offset").asLong() == update + 1));
-            JsonNode poll = rig.api.polls().get(0);
+            int confirming = rig.api.polls().awaitOffsetPast(update);
+            assertEquals(update + 1, rig.api.polls().await(confirming).offset(), "a poll that confirms it");
+            JsonNode poll = rig.api.polls().await(0).body();
             assertEquals(1, poll.path("timeout").asInt(), "long polling: the server holds the call");
             assertEquals("message", poll.path("allowed_updates").get(0).asText());
             assertEquals(1, poll.path("allowed_updates").size(), "edits and other update kinds are not even fetched");
 
-            int before = rig.api.polls().size();
-            Await.pause(1500);
-            int during = rig.api.polls().size() - before;
-            assertTrue(during <= 3, "an idle poller waits on the server's hold, it made " + during + " calls");
+            // nothing is pending now: the server holds that poll for its 1 s timeout, and the poller
+            // waits for the answer instead of asking again
+            PollLog.Poll idle = rig.api.polls().await(confirming);
+            PollLog.Poll next = rig.api.polls().await(confirming + 1);
+            Duration gap = idle.before(next);
+            assertTrue(gap.compareTo(Duration.ofMillis(900)) >= 0, "an idle poller waits on the server's hold; "
+                    + "it asked again after " + gap.toMillis() + " ms");
+            assertEquals(0, rig.channel.failedPolls(), "the held poll was answered, not cut off");
         }
     }
 

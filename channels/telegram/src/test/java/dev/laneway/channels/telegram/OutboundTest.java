@@ -138,7 +138,8 @@ class OutboundTest {
             run.complete("done");
             Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             long afterRun = rig.api.typingCount(Tg.ANN.id());
-            Await.pause(500);
+            // typing is refreshed only by a gateway timer: with none left, no refresh can come any more
+            Await.until("no gateway timer left", () -> rig.timers.pending() == 0);
             assertTrue(rig.api.typingCount(Tg.ANN.id()) <= afterRun + 1, "typing stops when the run ends");
         }
     }

@@ -9,7 +9,6 @@ import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.testing.RecordingListener;
 import dev.laneway.core.testing.ScriptedAgent;
-import dev.laneway.core.time.SystemScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -20,7 +19,8 @@ import java.util.function.UnaryOperator;
  * The whole path as production wires it: the fake Bot API server, the real telegrambots client in a
  * {@link TelegramChannel}, and a real {@link Gateway} (system scheduler, virtual threads, the real
  * chat commands) with a test agent. The channel waits on {@link VirtualTime}, so pacing and
- * {@code retry_after} never sleep for real.
+ * {@code retry_after} never sleep for real; the gateway's timers are {@link WatchedScheduler watched}, and
+ * {@link #awaitQuiet} waits for the events after which nothing more can happen.
  */
 final class Rig implements AutoCloseable {
 
@@ -30,7 +30,7 @@ final class Rig implements AutoCloseable {
     final RecordingListener dispositions = new RecordingListener();
     final TelegramChannel channel;
     final Gateway gateway;
-    private final SystemScheduler scheduler = new SystemScheduler();
+    final WatchedScheduler timers = new WatchedScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
     private Rig(Builder b) throws IOException {
@@ -46,7 +46,7 @@ final class Rig implements AutoCloseable {
                         QueueSettings.DEFAULTS.cap(), QueueSettings.DEFAULTS.drop()));
         this.gateway = Gateway.builder()
                 .settings(b.gateway.apply(gatewaySettings).build())
-                .scheduler(scheduler)
+                .scheduler(timers)
                 .executor(executor)
                 .agent(agent)
                 .commands(new ChatCommands())
@@ -74,6 +74,20 @@ final class Rig implements AutoCloseable {
         return Await.value("run #" + index, () -> scripted().runs().size() > index ? scripted().run(index) : null);
     }
 
+    /**
+     * Waits until what the test pushed so far is done with: the bot has polled past every update
+     * (its handler took or skipped each) and the gateway has no session with work left. From then on
+     * no message reaches the gateway and no run starts until the test acts, so a check that something
+     * did not happen is final (only a send already handed to another thread may still land).
+     */
+    void awaitQuiet() throws InterruptedException {
+        api.awaitCaughtUp();
+        if (!gateway.awaitIdle(Await.DEFAULT)) {
+            throw new AssertionError("the gateway still had work after " + Await.DEFAULT.toMillis() + " ms: "
+                    + gateway.sessionStates());
+        }
+    }
+
     @Override
     public void close() {
         try {
@@ -81,7 +95,7 @@ final class Rig implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            scheduler.close();
+            timers.close();
             executor.shutdownNow();
             api.close();
         }
