@@ -1,13 +1,10 @@
 package dev.laneway.bench;
 
-import dev.laneway.core.Disposition;
 import dev.laneway.store.SqliteStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -57,8 +54,7 @@ public class DurableAcceptBenchmark {
         private SessionWindow[] windows;
         private int perProducer;
         private final AtomicLong next = new AtomicLong();
-        private final LongAdder ended = new LongAdder();
-        private final AtomicReference<Disposition> unexpected = new AtomicReference<>();
+        private final IdleRunCheck check = new IdleRunCheck();
 
         @Setup(Level.Trial)
         public void open(BenchmarkParams params) throws IOException {
@@ -70,13 +66,9 @@ public class DurableAcceptBenchmark {
             }
             BenchGateway.Options options = new BenchGateway.Options()
                     .listener((message, disposition) -> {
-                        if (disposition == Disposition.RAN || disposition == Disposition.COLLECTED) {
-                            ended.increment();
-                            int session = BenchSessions.index(message.senderId());
-                            windows[session / perProducer].finished(session % perProducer);
-                        } else {
-                            unexpected.compareAndSet(null, disposition);
-                        }
+                        check.record(disposition);
+                        int session = BenchSessions.index(message.senderId());
+                        windows[session / perProducer].finished(session % perProducer);
                     });
             switch (store) {
                 case "memory" -> { }
@@ -106,12 +98,9 @@ public class DurableAcceptBenchmark {
                     DataDirs.delete(dir);
                 }
             }
-            if (unexpected.get() != null) {
-                throw new IllegalStateException("a benchmark message ended as " + unexpected.get()
-                        + " (a refusal, e.g. storage unavailable, is not an accepted message)");
-            }
-            if (ended.sum() != next.get()) {
-                throw new IllegalStateException(next.get() + " messages accepted but " + ended.sum() + " ran");
+            check.verify(); // a refusal (e.g. storage unavailable) is not an accepted message
+            if (check.ran() != next.get()) {
+                throw new IllegalStateException(next.get() + " messages accepted but " + check.ran() + " ran");
             }
         }
     }
