@@ -2,11 +2,7 @@ package dev.laneway.bench;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -23,11 +19,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * Accepted messages per second into active sessions (the queueing path): 10,000 sessions each
  * have a run held open, and each invocation sends every session 20 more messages (the default
  * cap, so nothing is dropped), interleaved. Every invocation starts from a fresh gateway, so the
- * queues stay as deep as a real one gets.
+ * queues stay as deep as a real one gets. {@code Gateway.accept} returns once the message is in
+ * its session's queue: it hands nothing to an executor, so the measured work is all of it (the
+ * drain is {@link DrainBenchmark}).
  *
- * <p>The baseline hands each message to a bare executor as a task, as a gateway without a session
- * queue would. In both cases accept returns once the message is handed over; the baseline's tasks
- * are allowed to finish between invocations, outside the measurement.
+ * <p>The baseline, {@link BareQueues}, does the same append with nothing else: per session a lock
+ * and an {@code ArrayDeque}, also fresh for every invocation. Both discard their queues between
+ * invocations, outside the measurement, without doing any of the measured work there.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -64,33 +62,27 @@ public class ActiveSessionsBenchmark {
 
     @State(Scope.Benchmark)
     public static class Bare {
-        @Param({"bare-virtual", "bare-fixed"})
-        public String executor;
-
-        ExecutorService pool;
-        final LongAdder done = new LongAdder();
-        long submitted;
-        Runnable task;
+        InboundMessage[] messages;
+        BareQueues queues;
+        long refused;
 
         @Setup(Level.Trial)
-        public void open() {
-            pool = executor.equals("bare-virtual")
-                    ? Executors.newVirtualThreadPerTaskExecutor()
-                    : Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
-            task = done::increment;
+        public void messages() {
+            messages = BenchSessions.messages(SESSIONS);
+        }
+
+        @Setup(Level.Invocation)
+        public void activate() {
+            BenchGateway.Options options = new BenchGateway.Options();
+            queues = new BareQueues(BenchGateway.settings(options).sessionScope(), options.cap, messages);
         }
 
         @TearDown(Level.Invocation)
-        public void settle() {
-            while (done.sum() < submitted) {
-                LockSupport.parkNanos(100_000);
+        public void drop() {
+            queues = null;
+            if (refused != 0) {
+                throw new IllegalStateException(refused + " messages found their bare queue full");
             }
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws InterruptedException {
-            pool.shutdown();
-            pool.awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 
@@ -102,12 +94,17 @@ public class ActiveSessionsBenchmark {
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    public void bareExecutor(Bare state) {
-        ExecutorService pool = state.pool;
-        Runnable task = state.task;
-        for (int i = 0; i < BATCH; i++) {
-            pool.execute(task);
+    public void bareQueue(Bare state) {
+        BareQueues queues = state.queues;
+        InboundMessage[] messages = state.messages;
+        int refused = 0;
+        for (int round = 0; round < PER_SESSION; round++) {
+            for (InboundMessage message : messages) {
+                if (!queues.offer(message)) {
+                    refused++;
+                }
+            }
         }
-        state.submitted += BATCH;
+        state.refused += refused;
     }
 }
