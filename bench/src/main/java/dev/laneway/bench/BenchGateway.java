@@ -8,7 +8,6 @@ import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
-import dev.laneway.core.time.Scheduler;
 import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -27,20 +26,10 @@ final class BenchGateway implements AutoCloseable {
     final Gateway gateway;
     final BenchAgent agent;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final Scheduler scheduler;
-    private final AutoCloseable timer;
+    private final SystemScheduler scheduler = new SystemScheduler();
 
     BenchGateway(Options options) {
         this.agent = new BenchAgent(options.hooks, options.heldCapacity);
-        if (options.removingScheduler) {
-            RemovingScheduler removing = new RemovingScheduler();
-            this.scheduler = removing;
-            this.timer = removing;
-        } else {
-            SystemScheduler system = new SystemScheduler();
-            this.scheduler = system;
-            this.timer = system;
-        }
         this.gateway = Gateway.builder()
                 .settings(settings(options))
                 .scheduler(scheduler)
@@ -82,22 +71,14 @@ final class BenchGateway implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        closeTimer();
+        scheduler.close();
     }
 
     /** Drops the gateway with its held runs and queues, without draining them. */
     void abandon() {
         agent.forgetAll();
         executor.shutdownNow();
-        closeTimer();
-    }
-
-    private void closeTimer() {
-        try {
-            timer.close();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        scheduler.close();
     }
 
     /** How to build one; every field has the benchmark default. */
@@ -109,7 +90,6 @@ final class BenchGateway implements AutoCloseable {
         int mainCap = Integer.MAX_VALUE;
         int heldCapacity = 16;
         Duration typingRefresh;
-        boolean removingScheduler;
         SessionStore store;
         MessageJournal journal = MessageJournal.NONE;
 
@@ -121,7 +101,6 @@ final class BenchGateway implements AutoCloseable {
         Options heldCapacity(int value) { heldCapacity = value; return this; }
         /** A channel with a typing indicator refreshed this often (null: none, the default). */
         Options typing(Duration refresh) { typingRefresh = refresh; return this; }
-        Options removingScheduler(boolean value) { removingScheduler = value; return this; }
         /** The session store (null: the builder's in-memory one, the default). */
         Options store(SessionStore value) { store = value; return this; }
         /** Where accepted messages are journaled (default {@link MessageJournal#NONE}). */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -32,28 +33,38 @@ public final class BenchMain {
         Arguments arguments = Arguments.parse(args);
         long started = System.nanoTime();
         Collection<RunResult> runs = arguments.jmh ? runJmh(arguments) : List.of();
+        long jmhDone = System.nanoTime();
         RestoreTime.Result restore = null;
         if (arguments.restore) {
             restore = RestoreTime.measure(arguments.restoreItems, 1, arguments.restarts);
         }
+        long restoreDone = System.nanoTime();
         List<HeapFootprint.Row> heap = new ArrayList<>();
         if (arguments.heap) {
             heap.add(HeapFootprint.messageSize(100_000));
+            System.out.println("# heap: dedupe");
+            heap.add(HeapFootprint.dedupe());
             for (int sessions : arguments.heapSessions) {
                 System.out.printf("# heap: %,d sessions%n", sessions);
                 heap.addAll(HeapFootprint.measure(sessions));
-                heap.add(HeapFootprint.typingTimers(sessions, false));
-                heap.add(HeapFootprint.typingTimers(sessions, true));
+                heap.add(HeapFootprint.typingTimers(sessions));
             }
         }
-        String table = new ReportTable(new Results(runs), restore, heap, arguments.describe()).render();
+        long heapDone = System.nanoTime();
+        String runTime = String.format(Locale.ROOT, "%.0f s in all (JMH %.0f s, restore %.0f s, heap %.0f s)",
+                seconds(started, heapDone), seconds(started, jmhDone), seconds(jmhDone, restoreDone),
+                seconds(restoreDone, heapDone));
+        String table = new ReportTable(new Results(runs), restore, heap, arguments.describe(), runTime).render();
         System.out.println();
         System.out.println(table);
-        System.out.printf("(all of it took %.0f s)%n", (System.nanoTime() - started) / 1e9);
         if (arguments.out != null) {
             Files.writeString(arguments.out, table);
             System.out.println("table written to " + arguments.out);
         }
+    }
+
+    private static double seconds(long from, long to) {
+        return (to - from) / 1e9;
     }
 
     private static Collection<RunResult> runJmh(Arguments arguments) throws RunnerException {

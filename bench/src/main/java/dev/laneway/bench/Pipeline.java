@@ -19,16 +19,13 @@ interface Pipeline extends AutoCloseable {
      * Pipelines by name: {@code laneway} (the production wiring: virtual threads, system
      * scheduler, a no-op channel without typing, a main lane that never limits),
      * {@code laneway-typing} (a channel with a typing indicator, as Telegram, Discord and Slack
-     * have), {@code laneway-typing-removing} (the same with a timer that drops cancelled timers at
-     * once, a diagnostic run by hand with {@code -p system=laneway-typing-removing}), {@code laneway-main4} (the default main lane cap of 4), {@code bare-virtual} and
+     * have), {@code laneway-main4} (the default main lane cap of 4), {@code bare-virtual} and
      * {@code bare-fixed} (the baseline on virtual threads, or on a fixed pool of one thread per core).
      */
     static Pipeline create(String name, int sessions, RunHooks hooks) {
         return switch (name) {
             case "laneway" -> LanewayPipeline.create(sessions, hooks, new BenchGateway.Options());
             case "laneway-typing" -> LanewayPipeline.create(sessions, hooks, new BenchGateway.Options().typing(NoopChannel.TELEGRAM_TYPING_REFRESH));
-            case "laneway-typing-removing" -> LanewayPipeline.create(sessions, hooks,
-                    new BenchGateway.Options().typing(NoopChannel.TELEGRAM_TYPING_REFRESH).removingScheduler(true));
             case "laneway-main4" -> LanewayPipeline.create(sessions, hooks, new BenchGateway.Options().mainCap(4));
             case "bare-virtual" -> new BareExecutorPipeline(Executors.newVirtualThreadPerTaskExecutor(), hooks);
             case "bare-fixed" -> new BareExecutorPipeline(fixedPool(), hooks);

@@ -1,23 +1,41 @@
 package dev.laneway.bench;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
 
-/** Finds JMH results by benchmark method and parameters, and formats numbers for the table. */
+/**
+ * Finds JMH results by benchmark method and parameters, and formats numbers for the table. Every
+ * lookup is remembered ({@link #lookups}), so a test can check that each benchmark and parameter
+ * value the table asks for still exists, without running any benchmark.
+ */
 final class Results {
 
+    /** One lookup: {@code Class.method} and the parameter values the result must have. */
+    record Lookup(String method, Map<String, String> params) {
+    }
+
     private final Collection<RunResult> runs;
+    private final Set<Lookup> lookups = new LinkedHashSet<>();
 
     Results(Collection<RunResult> runs) {
         this.runs = runs;
     }
 
+    /** Every lookup made so far, in order. */
+    Set<Lookup> lookups() {
+        return Collections.unmodifiableSet(lookups);
+    }
+
     /** The result of {@code Class.method} whose parameters include all of {@code params}. */
     RunResult find(String method, Map<String, String> params) {
+        lookups.add(new Lookup(method, Map.copyOf(params)));
         for (RunResult run : runs) {
             var p = run.getParams();
             if (!p.getBenchmark().endsWith("." + method)) {
