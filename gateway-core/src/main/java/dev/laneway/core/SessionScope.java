@@ -23,14 +23,22 @@ public record SessionScope(DmScope dm, GroupScope group) {
     /** Group scope: {@code thread}, {@code chat} or {@code sender}. */
     public enum GroupScope { THREAD, CHAT, SENDER }
 
-    /** The session key of a message under this scope. */
+    /** The one session every DM shares under {@code dmScope: main}, whatever the channel or account. */
+    public static final SessionKey MAIN_DM = SessionKey.of("dm:main");
+
+    /**
+     * The session key of a message under this scope: {@code <channel>[@<account>]:dm:<sender>} per
+     * peer, {@code dm:main} for every DM under {@code main}, and
+     * {@code <channel>[@<account>]:group:<chat>[:<thread> | :sender:<sender>]} in groups. Replies do
+     * not depend on it: each message keeps its own route.
+     */
     public SessionKey keyOf(InboundMessage message) {
         String channel = message.channel();
         String prefix = "default".equals(message.account()) ? channel : channel + "@" + message.account();
         if (message.direct()) {
             return switch (dm) {
                 case PER_PEER -> SessionKey.of(prefix + ":dm:" + message.senderId());
-                case MAIN -> SessionKey.of(prefix + ":dm:main");
+                case MAIN -> MAIN_DM;
             };
         }
         String chat = prefix + ":group:" + message.chatId();

@@ -51,9 +51,18 @@ class DurationsAndModesTest {
         assertEquals("telegram:dm:42", SessionScope.DEFAULTS.keyOf(dm).value());
         assertEquals("discord:group:c:t", SessionScope.DEFAULTS.keyOf(thread).value());
         SessionScope other = new SessionScope(SessionScope.DmScope.MAIN, SessionScope.GroupScope.SENDER);
-        assertEquals("telegram:dm:main", other.keyOf(dm).value());
+        assertEquals("dm:main", other.keyOf(dm).value());
         assertEquals("discord:group:c:sender:7", other.keyOf(thread).value());
         assertEquals("discord:group:c",
                 new SessionScope(SessionScope.DmScope.PER_PEER, SessionScope.GroupScope.CHAT).keyOf(thread).value());
+    }
+
+    @org.junit.jupiter.api.Test
+    void dmScopeMain_isOneSessionForEveryDm_acrossChannelsAndAccounts() {
+        SessionScope main = new SessionScope(SessionScope.DmScope.MAIN, SessionScope.GroupScope.THREAD);
+        InboundMessage telegram = InboundMessage.builder("telegram").senderId("42").build();
+        InboundMessage discord = InboundMessage.builder("discord").account("second").senderId("7").build();
+        assertEquals(main.keyOf(telegram), main.keyOf(discord));
+        assertEquals("dm:main", main.keyOf(telegram).value());
     }
 }

@@ -8,26 +8,42 @@ import org.slf4j.LoggerFactory;
 /**
  * Side effects decided under a session lock and carried out after it is released: sends, aborts,
  * lane requests. Keeps foreign code (channels, agents, lanes) out of locked sections. One failing
- * effect is logged and the others still run.
+ * effect is logged and the others still run, whatever it threw; a fatal error
+ * ({@link VirtualMachineError}, also one handed to {@link #rethrowAfterwards}) is rethrown once
+ * every effect has run, so it is never swallowed and never skips a permit release.
  */
 final class Effects {
 
     private static final Logger log = LoggerFactory.getLogger(Effects.class);
 
     private final List<Runnable> pending = new ArrayList<>(4);
+    private VirtualMachineError fatal;
 
     void add(Runnable effect) {
         pending.add(effect);
+    }
+
+    /** Remembers a fatal error caught under the lock, to rethrow from {@link #run}; others are ignored. */
+    void rethrowAfterwards(Throwable error) {
+        if (error instanceof VirtualMachineError e && fatal == null) {
+            fatal = e;
+        }
     }
 
     void run() {
         for (Runnable effect : pending) {
             try {
                 effect.run();
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 log.error("engine side effect failed", e);
+                rethrowAfterwards(e);
             }
         }
         pending.clear();
+        VirtualMachineError error = fatal;
+        fatal = null;
+        if (error != null) {
+            throw error;
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.laneway.core.QueueMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,16 +14,23 @@ import java.util.Set;
 
 /**
  * The followup queue of one session (spec section 5): queued items in arrival order, the cap and
- * drop policy, the overflow summary, the drop notices owed at the next drain, and when the next
+ * drop policy, the overflow summaries, the drop notices owed at the next drain, and when the next
  * drain is due. Pure bookkeeping: no I/O, no timers, time passed in. Not thread-safe: guarded by
  * the owning {@link SessionQueue}'s lock.
+ *
+ * <p>Overflow summaries belong to the {@link Audience} (conversation and sender authority) of the
+ * items they summarize and ride only on a turn of the same audience. A summary whose audience has
+ * no queued item left becomes a turn of its own, so it is never lost and never runs with another
+ * sender's permissions or in another thread.
  */
 final class FollowupQueue {
 
     private final List<QueuedItem> items = new ArrayList<>();           // arrival (sequence) order
-    private final List<String> overflow = new ArrayList<>();            // summary lines of dropped items
-    private final Map<String, DropTally> dropTallies = new LinkedHashMap<>(); // sender id -> drops to report
-    private final Set<String> rejectedThisCycle = new HashSet<>();      // sender ids told "not queued"
+    // audience -> summary lines of its dropped items, in order of the first drop
+    private final Map<Audience, Overflow> overflow = new LinkedHashMap<>();
+    // sender key (channel, account, sender id) -> drops to report
+    private final Map<String, DropTally> dropTallies = new LinkedHashMap<>();
+    private final Set<String> rejectedThisCycle = new HashSet<>();      // sender keys told "not queued"
     private Instant firstQueuedAt;
     private Instant lastQueuedAt;
 
@@ -40,19 +48,28 @@ final class FollowupQueue {
     /**
      * The next turn, taken off the queue.
      *
-     * @param batch   the items of the turn: a collect batch, or one item
-     * @param collect whether it is a collect turn
-     * @param summary overflow summary lines the turn must start with
-     * @param notices drops to report, one tally per sender
-     * @param delay   how long after the last queued message the drain happens
+     * @param batch    the items of the turn: a collect batch, or one item; empty for a turn that
+     *                 carries only an overflow summary
+     * @param collect  whether it is a collect turn
+     * @param overflow the overflow summary the turn must start with, or null
+     * @param notices  drops to report, one tally per sender
+     * @param delay    how long after the last queued message the drain happens
      */
-    record Drain(List<QueuedItem> batch, boolean collect, List<String> summary, List<DropTally> notices, Duration delay) {
+    record Drain(List<QueuedItem> batch, boolean collect, Overflow overflow, List<DropTally> notices, Duration delay) {
+
+        List<String> summary() {
+            return overflow == null ? List.of() : List.copyOf(overflow.lines);
+        }
+    }
+
+    /** What {@link #clear} removed: the queued items and the drop notices still owed. */
+    record Cleared(List<QueuedItem> items, List<DropTally> notices) {
     }
 
     Offer offer(QueuedItem item, Instant now) {
         var settings = item.settings();
         if (items.size() >= settings.cap() && settings.drop() == DropPolicy.NEW) {
-            return new Offer(false, rejectedThisCycle.add(item.last().senderId()), List.of(), false);
+            return new Offer(false, rejectedThisCycle.add(item.senderKey()), List.of(), false);
         }
         boolean summarize = settings.drop() == DropPolicy.SUMMARIZE;
         List<QueuedItem> dropped = new ArrayList<>();
@@ -60,9 +77,9 @@ final class FollowupQueue {
             QueuedItem victim = items.remove(0);
             dropped.add(victim);
             if (summarize) {
-                overflow.add(PromptFormatter.summaryLine(victim.text()));
+                overflow.computeIfAbsent(victim.audience(), Overflow::new).add(victim);
             }
-            dropTallies.computeIfAbsent(victim.last().senderId(), sender -> new DropTally())
+            dropTallies.computeIfAbsent(victim.senderKey(), sender -> new DropTally())
                     .add(victim, settings.cap(), summarize);
         }
         items.add(item);
@@ -80,11 +97,12 @@ final class FollowupQueue {
 
     /**
      * When the next drain is due: {@code debounce} after the last queued message, but no later than
-     * {@code maxWait} after the first ({@code null} = 10 x debounce, zero = no bound); null when empty.
+     * {@code maxWait} after the first ({@code null} = 10 x debounce, zero = no bound); {@code now}
+     * when only an overflow summary is left; null when empty.
      */
-    Instant drainDue(Duration maxWait) {
+    Instant drainDue(Duration maxWait, Instant now) {
         if (items.isEmpty()) {
-            return null;
+            return overflow.isEmpty() ? null : now;
         }
         Duration debounce = items.get(items.size() - 1).settings().debounce();
         Instant due = lastQueuedAt.plus(debounce);
@@ -96,11 +114,18 @@ final class FollowupQueue {
     }
 
     /**
-     * Takes the next turn: a head collect item with the following collect items of the same route
-     * and sender authority, or the head item alone. Also hands over the overflow summary and the
-     * drop notices owed, and opens a new notice cycle.
+     * Takes the next turn. First an overflow summary no queued item can carry (its items were the
+     * oldest), as a turn of its own; otherwise a head collect item with the following collect items
+     * of the same audience, or the head item alone, with the summary of its audience. Also hands
+     * over the drop notices owed, and opens a new notice cycle.
      */
     Drain take(Instant now) {
+        Duration delay = lastQueuedAt == null ? Duration.ZERO : Duration.between(lastQueuedAt, now);
+        Overflow orphan = orphanedOverflow();
+        if (orphan != null) {
+            overflow.remove(orphan.audience);
+            return new Drain(List.of(), false, orphan, takeNotices(), delay);
+        }
         QueuedItem head = items.get(0);
         boolean collect = head.mode() == QueueMode.COLLECT;
         int size = 1;
@@ -109,21 +134,31 @@ final class FollowupQueue {
         }
         List<QueuedItem> batch = List.copyOf(items.subList(0, size));
         items.subList(0, size).clear();
-        Duration delay = Duration.between(lastQueuedAt, now);
         if (items.isEmpty()) {
             firstQueuedAt = null;
             lastQueuedAt = null;
         }
-        Drain drain = new Drain(batch, collect, List.copyOf(overflow), List.copyOf(dropTallies.values()), delay);
-        overflow.clear();
+        return new Drain(batch, collect, overflow.remove(head.audience()), takeNotices(), delay);
+    }
+
+    private Overflow orphanedOverflow() {
+        for (Overflow candidate : overflow.values()) {
+            if (items.stream().noneMatch(item -> item.audience().equals(candidate.audience))) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private List<DropTally> takeNotices() {
+        List<DropTally> notices = List.copyOf(dropTallies.values());
         dropTallies.clear();
         rejectedThisCycle.clear();
-        return drain;
+        return notices;
     }
 
     private static boolean joinsBatch(QueuedItem head, QueuedItem next) {
-        return next.mode() == QueueMode.COLLECT && next.trusted() == head.trusted()
-                && next.route().sameConversation(head.route());
+        return next.mode() == QueueMode.COLLECT && next.audience().equals(head.audience());
     }
 
     /** Puts an item back at its arrival position (a steer the model never saw). */
@@ -141,20 +176,36 @@ final class FollowupQueue {
         }
     }
 
-    /** Empties the queue (interrupt, stop) and forgets summaries and owed notices; returns what was queued. */
-    List<QueuedItem> clear() {
+    /**
+     * Empties the queue (interrupt, stop): forgets the overflow summaries and hands back what was
+     * queued together with the drop notices still owed, so their senders are told all the same.
+     */
+    Cleared clear() {
         List<QueuedItem> cleared = List.copyOf(items);
         items.clear();
         overflow.clear();
-        dropTallies.clear();
-        rejectedThisCycle.clear();
         firstQueuedAt = null;
         lastQueuedAt = null;
-        return cleared;
+        return new Cleared(cleared, takeNotices());
     }
 
+    /**
+     * For a shutdown, which drains nothing more: forgets the overflow summaries (their turns will
+     * not run) and hands back the drop notices owed. Queued items stay.
+     */
+    List<DropTally> releaseForShutdown() {
+        overflow.clear();
+        return takeNotices();
+    }
+
+    /** True when neither an item nor an overflow summary waits for a turn. */
     boolean isEmpty() {
-        return items.isEmpty();
+        return items.isEmpty() && overflow.isEmpty();
+    }
+
+    /** The queued items, oldest first (a read-only view). */
+    List<QueuedItem> items() {
+        return Collections.unmodifiableList(items);
     }
 
     /** Queued messages (an inbound-debounced item counts each of its messages). */

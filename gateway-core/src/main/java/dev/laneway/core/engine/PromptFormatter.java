@@ -41,12 +41,21 @@ final class PromptFormatter {
         return block.toString();
     }
 
-    /** One summary line: whitespace collapsed, at most 160 characters, ending in … when cut. */
+    /** A turn that carries only an overflow summary (no queued item of its audience was left). */
+    static String overflowOnly(List<String> overflow) {
+        return overflowBlock(overflow);
+    }
+
+    /**
+     * One summary line: whitespace collapsed, at most 160 characters (code points, so an emoji is
+     * one character and is never cut in half), ending in … when cut.
+     */
     static String summaryLine(String text) {
         String collapsed = text.strip().replaceAll("\\s+", " ");
-        if (collapsed.length() <= SUMMARY_LINE_MAX) {
+        if (collapsed.codePointCount(0, collapsed.length()) <= SUMMARY_LINE_MAX) {
             return collapsed;
         }
-        return collapsed.substring(0, SUMMARY_LINE_MAX - 1).stripTrailing() + "…";
+        int end = collapsed.offsetByCodePoints(0, SUMMARY_LINE_MAX - 1);
+        return collapsed.substring(0, end).stripTrailing() + "…";
     }
 }

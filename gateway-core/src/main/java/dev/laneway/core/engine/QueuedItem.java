@@ -32,6 +32,20 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
         return last().route();
     }
 
+    /** The conversation and sender authority this item speaks for. */
+    Audience audience() {
+        return Audience.of(this);
+    }
+
+    /**
+     * Names the sender across channels ({@code channel, account, sender id}): with
+     * {@code session.dmScope: main} one session holds senders of several channels, whose ids may clash.
+     */
+    String senderKey() {
+        InboundMessage message = last();
+        return message.channel() + '\u0000' + message.account() + '\u0000' + message.senderId();
+    }
+
     QueuedItem withMode(QueueMode newMode) {
         return new QueuedItem(seq, tickets, text, settings, newMode, trusted);
     }

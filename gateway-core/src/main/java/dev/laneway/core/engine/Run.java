@@ -7,7 +7,9 @@ import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -41,11 +43,13 @@ final class Run {
     final Disposition disposition;
     final boolean group;
     final String senderId;
+    final String mode;
     final Instant createdAt;
 
     State state = State.WAITING;
     int attempt = 1;
     AgentRun agentRun;
+    String agentName = "agent";
     CompletableFuture<LanePermit> laneWait;
     final List<LanePermit> permits = new ArrayList<>(2);
     AbortCause abortCause;
@@ -53,27 +57,35 @@ final class Run {
     Instant startedAt;
     // steers the agent accepted, in arrival order, with whether each is also kept as a followup
     final List<Steered> steered = new ArrayList<>();
+    // sender keys already told that this run's interruption skipped their message (once per sender)
+    final Set<String> toldInterrupted = new HashSet<>();
 
     /** Set once the run is aborted: its events are ignored from then on. */
     volatile boolean aborted;
     /** Set once the run delivered any reply: such a run is never retried. */
     volatile boolean delivered;
 
-    Run(String id, List<QueuedItem> items, String prompt, Route route, Disposition disposition,
-        boolean group, String senderId, Instant createdAt) {
+    /**
+     * @param items the messages the run answers; empty for a turn that carries only an overflow summary
+     * @param lead  the item naming the run's sender, kind of session and queue mode: the last of
+     *              {@code items}, or the last dropped item of an overflow-only turn
+     */
+    Run(String id, List<QueuedItem> items, QueuedItem lead, String prompt, Route route, Disposition disposition,
+        Instant createdAt) {
         this.id = id;
         this.items = List.copyOf(items);
         this.prompt = prompt;
         this.route = route;
         this.disposition = disposition;
-        this.group = group;
-        this.senderId = senderId;
+        this.group = !lead.last().direct();
+        this.senderId = lead.last().senderId();
+        this.mode = items.isEmpty() ? "overflow" : lead.settings().mode().id();
         this.createdAt = createdAt;
     }
 
     /** The queue mode the run's messages arrived with (the last message's, for a batch). */
     String mode() {
-        return items.get(items.size() - 1).settings().mode().id();
+        return mode;
     }
 
     int messageCount() {

@@ -7,6 +7,7 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.SteerScope;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
@@ -24,7 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-session state machine of queue-semantics.md sections 3 to 7: one active run at a time,
@@ -42,6 +47,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * Separately, inbound debounce buffers (spec section 7) collect an idle session's messages per
  * sender before they are offered.
  *
+ * <h2>Runs</h2>
+ * A run waits for its session lane, then {@code main}; it starts its agent only while holding both
+ * and while the gateway is not stopping. Every exit path gives both permits back: completion
+ * (whatever the agent threw while starting), abort, retry wait, and a shutdown that began while it
+ * waited (its messages then stay pending in the journal). An aborted run sends nothing more, not
+ * even a failure notice.
+ *
+ * <h2>Who sees what</h2>
+ * A drained turn holds items of one {@link Audience} (conversation and sender authority) and only
+ * that audience's overflow summary. Senders are named by {@link QueuedItem#senderKey} (channel,
+ * account, id), since with {@code dmScope: main} one session spans channels. Each sender is told at
+ * most once that an interrupt skipped their messages, and is told about drops even when an
+ * interrupt or {@code /stop} clears the queue before the next drain.
+ *
  * <h2>Concurrency</h2>
  * {@code lock} guards every mutable field of this class and of its {@link Run}s (except the run's
  * volatile event-gate flags). Decisions are made under the lock; side effects (sends, lane
@@ -52,6 +71,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SessionQueue {
 
+    private static final Logger log = LoggerFactory.getLogger(SessionQueue.class);
     private final SessionKey key;
     private final EngineContext ctx;
     private final ReentrantLock lock = new ReentrantLock();
@@ -61,15 +81,15 @@ final class SessionQueue {
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
     private QueuedItem successor;                                     // guarded by lock; runs after an interrupted run
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock
-    // sender id -> inbound debounce buffer; guarded by lock
+    // sender key (channel, account, sender id) -> inbound debounce buffer; guarded by lock
     private final Map<String, InboundBuffer> inbound = new LinkedHashMap<>();
-    private Route typingRoute;                                        // guarded by lock
-    private Cancellable typingTimer = Cancellable.NONE;               // guarded by lock
+    private final TypingIndicator typing;                             // guarded by lock
     private boolean retired;                                          // guarded by lock
 
     SessionQueue(SessionKey key, EngineContext ctx) {
         this.key = key;
         this.ctx = ctx;
+        this.typing = new TypingIndicator(ctx, this::refreshTyping);
     }
 
     SessionKey key() {
@@ -89,9 +109,9 @@ final class SessionQueue {
             if (retired) {
                 return false;
             }
-            showTyping(item.route(), fx);
+            typing.accepted(item.route(), fx);
             InboundMessage message = item.last();
-            InboundBuffer buffer = inbound.get(message.senderId());
+            InboundBuffer buffer = inbound.get(item.senderKey());
             boolean debounceable = !inboundDebounce.isZero() && !message.text().isBlank()
                     && message.attachments().isEmpty();
             if (debounceable && (buffer != null || isIdle())) {
@@ -99,7 +119,7 @@ final class SessionQueue {
                 return true;
             }
             if (buffer != null) {
-                flushInbound(message.senderId(), fx);
+                flushBuffer(item.senderKey(), fx);
             }
             offer(item, fx);
         } finally {
@@ -109,7 +129,10 @@ final class SessionQueue {
         return true;
     }
 
-    /** Offers a sender's buffered inbound messages now (a command or media from them arrived). */
+    /**
+     * Offers a sender's buffered inbound messages now (a command or media from them arrived). Flushes
+     * the buffers of every channel where this sender id has one: flushing early only shortens a wait.
+     */
     boolean flushInbound(String senderId) {
         Effects fx = new Effects();
         lock.lock();
@@ -117,7 +140,13 @@ final class SessionQueue {
             if (retired) {
                 return false;
             }
-            flushInbound(senderId, fx);
+            List<String> senders = new ArrayList<>();
+            inbound.forEach((sender, buffer) -> {
+                if (buffer.items.get(0).last().senderId().equals(senderId)) {
+                    senders.add(sender);
+                }
+            });
+            senders.forEach(sender -> flushBuffer(sender, fx));
         } finally {
             lock.unlock();
             fxRun(fx);
@@ -127,7 +156,7 @@ final class SessionQueue {
 
     private void offer(QueuedItem item, Effects fx) {
         if (isIdle()) {
-            startRun(List.of(item), item.text(), item.route(), Disposition.RAN, fx);
+            startRun(List.of(item), item, item.text(), item.route(), Disposition.RAN, fx);
             return;
         }
         switch (item.settings().mode()) {
@@ -150,7 +179,7 @@ final class SessionQueue {
         if (run != null && run.state == Run.State.RUNNING && run.abortCause == null && run.agentRun != null
                 && steerScopeAllows(run, item)) {
             boolean keepAsFollowup = backlog && followups.hasRoomFor(item);
-            if (steer(run, item) == SteerResult.ACCEPTED) {
+            if (steer(run, item, fx) == SteerResult.ACCEPTED) {
                 run.steered.add(new Run.Steered(item, keepAsFollowup));
                 if (keepAsFollowup) {
                     enqueue(item.withMode(QueueMode.FOLLOWUP), fx);
@@ -167,14 +196,8 @@ final class SessionQueue {
                 || message.senderId().equals(run.senderId);
     }
 
-    private SteerResult steer(Run run, QueuedItem item) {
-        try {
-            SteerMessage message = new SteerMessage(item.seq(), item.text(), item.last().senderName());
-            SteerResult result = run.agentRun.steer(List.of(message));
-            return result == null ? SteerResult.REFUSED : result;
-        } catch (RuntimeException e) {
-            return SteerResult.REFUSED;
-        }
+    private SteerResult steer(Run run, QueuedItem item, Effects fx) {
+        return AgentCalls.steer(run.agentRun, new SteerMessage(item.seq(), item.text(), item.last().senderName()), fx);
     }
 
     // ---------------------------------------------------------------- followup queue, cap, drop
@@ -200,8 +223,12 @@ final class SessionQueue {
     private void scheduleDrain(Effects fx) {
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
-        Instant due = followups.drainDue(ctx.settings.queueMaxWait());
-        if (due == null || ctx.stopping) {
+        if (ctx.stopping) {
+            sendDropNotices(followups.releaseForShutdown(), true, fx);
+            return;
+        }
+        Instant due = followups.drainDue(ctx.settings.queueMaxWait(), ctx.clock.instant());
+        if (due == null) {
             return;
         }
         Duration delay = Duration.between(ctx.clock.instant(), due);
@@ -225,37 +252,58 @@ final class SessionQueue {
         }
     }
 
-    /** Starts the next turn from the head of the queue: a collect batch or one followup item. */
+    /**
+     * Starts the next turn: an overflow summary no queued item of its audience can carry (replying
+     * to the last dropped message), else a collect batch or one followup item.
+     */
     private void drainNow(Effects fx) {
         FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
         ctx.observer.drainDelayed(drain.delay());
-        if (ctx.settings.notifyDrops()) {
-            for (DropTally tally : drain.notices()) {
-                Route route = tally.route;
-                String text = tally.summarized > 0 && tally.dropped == 0
-                        ? Notices.summarized(tally.cap, tally.summarized)
-                        : Notices.dropped(tally.cap, tally.dropped + tally.summarized);
-                fx.add(() -> ctx.outbox.send(route, text));
-            }
-        }
+        sendDropNotices(drain.notices(), false, fx);
         List<QueuedItem> batch = drain.batch();
+        if (batch.isEmpty()) {
+            QueuedItem lead = drain.overflow().lastDropped;
+            startRun(batch, lead, PromptFormatter.overflowOnly(drain.summary()), lead.route(), Disposition.RAN, fx);
+            return;
+        }
         QueuedItem head = batch.get(0);
         if (drain.collect()) {
-            Route route = batch.get(batch.size() - 1).route();
+            QueuedItem last = batch.get(batch.size() - 1);
             String prompt = PromptFormatter.collect(batch, drain.summary(), !head.last().direct());
-            startRun(batch, prompt, route, Disposition.COLLECTED, fx);
+            startRun(batch, last, prompt, last.route(), Disposition.COLLECTED, fx);
         } else {
-            startRun(batch, PromptFormatter.followup(head, drain.summary()), head.route(), Disposition.RAN, fx);
+            startRun(batch, head, PromptFormatter.followup(head, drain.summary()), head.route(), Disposition.RAN, fx);
+        }
+    }
+
+    /**
+     * Tells each sender about their dropped messages (unless {@code notifyDrops: false}). When the
+     * summaries will not run after all ({@code summariesLost}: the queue was cleared, or the gateway
+     * is stopping), summarized messages are reported as dropped.
+     */
+    private void sendDropNotices(List<DropTally> tallies, boolean summariesLost, Effects fx) {
+        if (!ctx.settings.notifyDrops()) {
+            return;
+        }
+        for (DropTally tally : tallies) {
+            Route route = tally.route;
+            String text = tally.summarized > 0 && tally.dropped == 0 && !summariesLost
+                    ? Notices.summarized(tally.cap, tally.summarized)
+                    : Notices.dropped(tally.cap, tally.dropped + tally.summarized);
+            fx.add(() -> ctx.outbox.send(route, text));
         }
     }
 
     // ---------------------------------------------------------------- interrupt and stop
 
     private void interrupt(QueuedItem item, Effects fx) {
-        discardQueued(Disposition.INTERRUPTED, fx);
         Run run = active;
+        // once per sender for the whole interruption: queued items, the waiting run's items and the
+        // run's unseen steers; a later interrupt of a run already shutting down is a new interruption
+        Set<String> told = run != null && run.abortCause == null ? run.toldInterrupted : new HashSet<>();
+        discardQueued(Disposition.INTERRUPTED, told, fx);
         if (run == null) {
-            startRun(List.of(item), item.text(), item.route(), Disposition.RAN, fx);
+            startRun(List.of(item), item, item.text(), item.route(), Disposition.RAN, fx);
             return;
         }
         successor = item;
@@ -280,7 +328,11 @@ final class SessionQueue {
         }
     }
 
-    /** {@code /stop}: aborts the active run and clears everything queued; returns the cleared count. */
+    /**
+     * {@code /stop}: aborts the active run and clears everything queued; returns how many messages
+     * were discarded (queued ones, those of a run that had not started or waited to retry, and
+     * steers that can no longer be answered).
+     */
     int stop() {
         Effects fx = new Effects();
         int cleared;
@@ -289,14 +341,14 @@ final class SessionQueue {
             if (retired) {
                 return 0;
             }
-            cleared = discardQueued(Disposition.STOPPED, fx);
+            cleared = discardQueued(Disposition.STOPPED, new HashSet<>(), fx);
             Run run = active;
             if (run != null) {
-                cleared += run.steered.stream().filter(s -> !s.backlog()).mapToInt(s -> s.item().tickets().size()).sum();
                 if (run.state == Run.State.WAITING || run.state == Run.State.RETRY_WAIT) {
                     cleared += run.messageCount();
                 }
                 abort(run, Run.AbortCause.STOP, fx);
+                cleared += discardUnansweredSteers(run);
             }
             retireIfIdle(fx);
         } finally {
@@ -321,11 +373,33 @@ final class SessionQueue {
     }
 
     /**
-     * Discards everything queued (items, successor, inbound buffers, overflow); for an interrupt
-     * each affected sender is told once. Returns the number of messages discarded.
+     * Steers of a run stopped before it delivered anything: the run will send nothing more, so no
+     * steer of it can be answered; they end as stopped now (and count as cleared). Steers of a run
+     * that already delivered text are left to its outcome: those the model saw end as steered.
      */
-    private int discardQueued(Disposition disposition, Effects fx) {
-        List<QueuedItem> discarded = new ArrayList<>(followups.clear());
+    private int discardUnansweredSteers(Run run) {
+        if (run.delivered || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
+            return 0;
+        }
+        int count = 0;
+        for (Run.Steered steered : run.steered) {
+            if (!steered.backlog()) {
+                ctx.settleAll(steered.item(), Disposition.STOPPED);
+                count += steered.item().tickets().size();
+            }
+        }
+        run.steered.removeIf(steered -> !steered.backlog());
+        return count;
+    }
+
+    /**
+     * Discards everything queued (items, successor, overflow; for a stop also inbound buffers). Every
+     * sender with drops still to report is told now; for an interrupt each affected sender not in
+     * {@code told} is told once. Returns the number of messages discarded.
+     */
+    private int discardQueued(Disposition disposition, Set<String> told, Effects fx) {
+        FollowupQueue.Cleared cleared = followups.clear();
+        List<QueuedItem> discarded = new ArrayList<>(cleared.items());
         if (successor != null) {
             discarded.add(successor);
             successor = null;
@@ -344,8 +418,9 @@ final class SessionQueue {
             ctx.settleAll(item, disposition);
             count += item.tickets().size();
         }
+        sendDropNotices(cleared.notices(), true, fx);
         if (disposition == Disposition.INTERRUPTED) {
-            notifyOncePerSender(discarded, Notices.INTERRUPTED, fx);
+            notifyOncePerSender(discarded, Notices.INTERRUPTED, told, fx);
         }
         return count;
     }
@@ -373,7 +448,7 @@ final class SessionQueue {
                 }
                 Disposition disposition = cause == Run.AbortCause.STOP ? Disposition.STOPPED : Disposition.INTERRUPTED;
                 if (cause == Run.AbortCause.INTERRUPT) {
-                    notifyOncePerSender(run.items, Notices.INTERRUPTED, fx);
+                    notifyOncePerSender(run.items, Notices.INTERRUPTED, run.toldInterrupted, fx);
                 }
                 endRun(run, disposition, null, fx);
             }
@@ -383,7 +458,7 @@ final class SessionQueue {
                     case SHUTDOWN -> endForShutdown(run, fx);
                     case STOP -> endRun(run, Disposition.STOPPED, null, fx);
                     case INTERRUPT -> {
-                        notifyOncePerSender(run.items, Notices.INTERRUPTED, fx);
+                        notifyOncePerSender(run.items, Notices.INTERRUPTED, run.toldInterrupted, fx);
                         endRun(run, Disposition.INTERRUPTED, null, fx);
                     }
                 }
@@ -391,7 +466,7 @@ final class SessionQueue {
             case STARTING, RUNNING -> {
                 var handle = run.agentRun;
                 if (handle != null) {
-                    fx.add(() -> abortGuarded(handle));
+                    fx.add(() -> AgentCalls.abort(handle));
                 }
             }
             case ENDED -> { }
@@ -406,22 +481,27 @@ final class SessionQueue {
         }
     }
 
-    private void notifyOncePerSender(List<QueuedItem> affected, String text, Effects fx) {
+    /** Sends {@code text} once to each sender of {@code affected} not yet in {@code told} (at their last message). */
+    private void notifyOncePerSender(List<QueuedItem> affected, String text, Set<String> told, Effects fx) {
         Map<String, Route> routes = new LinkedHashMap<>();
-        affected.forEach(item -> routes.put(item.last().senderId(), item.route()));
-        routes.values().forEach(route -> fx.add(() -> ctx.outbox.send(route, text)));
+        affected.forEach(item -> routes.put(item.senderKey(), item.route()));
+        routes.forEach((sender, route) -> {
+            if (told.add(sender)) {
+                fx.add(() -> ctx.outbox.send(route, text));
+            }
+        });
     }
 
     // ---------------------------------------------------------------- runs
 
-    private void startRun(List<QueuedItem> batch, String prompt, Route route, Disposition disposition, Effects fx) {
+    /** @param lead the item naming the run's sender (see {@link Run#Run}) */
+    private void startRun(List<QueuedItem> batch, QueuedItem lead, String prompt, Route route, Disposition disposition,
+                          Effects fx) {
         if (ctx.stopping) {
             batch.forEach(item -> followups.requeue(item, ctx.clock.instant()));
             return;
         }
-        QueuedItem last = batch.get(batch.size() - 1);
-        Run run = new Run(ctx.nextRunId(), batch, prompt, route, disposition, !last.last().direct(),
-                last.last().senderId(), ctx.clock.instant());
+        Run run = new Run(ctx.nextRunId(), batch, lead, prompt, route, disposition, ctx.clock.instant());
         active = run;
         fx.add(() -> requestLane(run));
     }
@@ -453,66 +533,90 @@ final class SessionQueue {
             wait.cancel(false);
         }
         wait.whenComplete((permit, error) -> {
-            if (permit != null) {
+            if (permit == null) {
+                return;
+            }
+            try {
                 onPermit(run, permit);
+            } catch (Throwable e) {
+                // a future would swallow it: say so (a fatal error from an agent was logged already)
+                log.error("run {} of session {} failed after its {} permit was granted", run.id, key, permit.lane(), e);
+                throw e;
             }
         });
     }
 
     private void onPermit(Run run, LanePermit permit) {
+        Effects fx = new Effects();
         boolean launch = false;
-        boolean giveBack = false;
+        boolean nextLane = false;
         lock.lock();
         try {
             if (run.state != Run.State.WAITING) {
-                giveBack = true;
+                fx.add(permit::close);
             } else {
                 run.permits.add(permit);
                 run.laneWait = null;
-                if (run.permits.size() == 2) {
+                if (ctx.stopping) {
+                    endBeforeStart(run, fx);
+                } else if (run.permits.size() == 2) {
                     run.state = Run.State.STARTING;
                     launch = true;
+                } else {
+                    nextLane = true;
                 }
             }
         } finally {
             lock.unlock();
+            fxRun(fx);
         }
-        if (giveBack) {
-            permit.close();
-        } else if (launch) {
-            ctx.executor.execute(() -> launch(run));
-        } else {
+        if (launch) {
+            dispatch(() -> launch(run));
+        } else if (nextLane) {
             requestLane(run);
         }
     }
 
+    /**
+     * A shutdown began before the run's agent started: no new run starts, so the run gives its
+     * permits back and ends without settling anything; its messages run after the restart.
+     */
+    private void endBeforeStart(Run run, Effects fx) {
+        releasePermits(run.permits, fx);
+        run.permits.clear();
+        endForShutdown(run, fx);
+    }
+
+    /**
+     * Starts the agent of a run holding both permits. Whatever the agent throws, the run ends through
+     * {@link #finished} (permits back, failure reply); a fatal error is rethrown after that.
+     */
     private void launch(Run run) {
-        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group,
-                run.senderId, run.attempt);
+        Effects fx = new Effects();
         lock.lock();
         try {
             if (run.state != Run.State.STARTING) {
                 return;
             }
+            if (ctx.stopping) {
+                endBeforeStart(run, fx);
+                return;
+            }
             run.startedAt = ctx.clock.instant();
         } finally {
             lock.unlock();
+            fxRun(fx);
         }
-        String agentName = ctx.agents.apply(key).name();
-        var events = new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(agentName));
-        AgentRun handle;
-        try {
-            handle = ctx.agents.apply(key).start(request, events);
-            if (handle == null) {
-                handle = FailedAgentRun.of("agent error: no run");
-            }
-        } catch (RuntimeException e) {
-            handle = FailedAgentRun.of("agent error: " + e.getClass().getSimpleName());
-        }
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
+        Agent agent = ctx.agents.apply(key);
+        String name = AgentCalls.name(agent);
+        var started = AgentCalls.start(agent, request, new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name)));
+        AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow;
         lock.lock();
         try {
             run.agentRun = handle;
+            run.agentName = name;
             if (run.state == Run.State.STARTING) {
                 run.state = Run.State.RUNNING;
             }
@@ -521,23 +625,40 @@ final class SessionQueue {
             lock.unlock();
         }
         if (abortNow) {
-            abortGuarded(handle);
+            AgentCalls.abort(handle);
         }
-        java.util.concurrent.CompletionStage<RunOutcome> completion;
-        try {
-            completion = handle.completion();
-        } catch (RuntimeException e) {
-            completion = java.util.concurrent.CompletableFuture.completedFuture(RunOutcome.Failed.of("agent error", false));
+        if (started.failure() != null) {
+            failBeforeCompletion(run, started.failure());
+            return;
         }
-        completion.whenComplete((outcome, error) -> ctx.executor.execute(() ->
+        var completion = AgentCalls.completion(handle, request);
+        if (completion.failure() != null) {
+            failBeforeCompletion(run, completion.failure());
+            return;
+        }
+        completion.value().whenComplete((outcome, error) -> dispatch(() ->
                 finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
     }
 
-    private static void abortGuarded(AgentRun handle) {
+    /**
+     * The agent threw before handing over a completion: the run ends here, on this executor thread
+     * (permits back, failure reply), and only then is a fatal error rethrown.
+     */
+    private void failBeforeCompletion(Run run, Throwable failure) {
+        finished(run, RunOutcome.Failed.of(reason(failure), false));
+        AgentCalls.rethrowIfFatal(failure);
+    }
+
+    private static String reason(Throwable failure) {
+        return "agent error: " + failure.getClass().getSimpleName();
+    }
+
+    /** Hands a task to the executor; runs it here if the executor refuses it (it is shutting down). */
+    private void dispatch(Runnable task) {
         try {
-            handle.abort();
-        } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(SessionQueue.class).warn("agent abort failed: {}", e.toString());
+            ctx.executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            task.run();
         }
     }
 
@@ -563,9 +684,10 @@ final class SessionQueue {
                 scheduleRetry(run);
                 return;
             }
-            String failure = outcome instanceof RunOutcome.Failed failed ? failed.reason() : null;
+            // an aborted run sends nothing more, not even a failure notice
+            String failure = outcome instanceof RunOutcome.Failed failed && !run.aborted ? failed.reason() : null;
             endRun(run, run.disposition, failure, fx);
-            RunLog.finished(run, key, ctx.clock.instant(), outcome, ctx.agents.apply(key).name(), ctx.observer);
+            RunLog.finished(run, key, ctx.clock.instant(), outcome, run.agentName, ctx.observer);
         } finally {
             lock.unlock();
             fxRun(fx);
@@ -598,7 +720,7 @@ final class SessionQueue {
                 followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
             }
         }
-        notifyOncePerSender(interrupted, Notices.INTERRUPTED, fx);
+        notifyOncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
         run.steered.clear();
     }
 
@@ -638,7 +760,7 @@ final class SessionQueue {
     private void endRun(Run run, Disposition disposition, String failureReason, Effects fx) {
         run.state = Run.State.ENDED;
         run.items.forEach(item -> ctx.settleAll(item, disposition));
-        if (failureReason != null) {
+        if (failureReason != null && !run.aborted) {
             fx.add(() -> ctx.outbox.send(run.route, Notices.failure(failureReason)));
         }
         fx.add(() -> ctx.outbox.runEnded(run.route));
@@ -647,12 +769,13 @@ final class SessionQueue {
         graceTimer = Cancellable.NONE;
         fx.add(ctx.idle::signal);
         if (ctx.stopping) {
+            sendDropNotices(followups.releaseForShutdown(), true, fx);
             return;
         }
         if (successor != null) {
             QueuedItem next = successor;
             successor = null;
-            startRun(List.of(next), next.text(), next.route(), Disposition.RAN, fx);
+            startRun(List.of(next), next, next.text(), next.route(), Disposition.RAN, fx);
         } else if (!followups.isEmpty()) {
             scheduleDrain(fx);
         } else {
@@ -662,11 +785,13 @@ final class SessionQueue {
 
     /**
      * Ends a run stopped by a shutdown without settling anything: its messages (and its steers)
-     * stay pending in the journal and run again after the restart (runs are at-least-once).
+     * stay pending in the journal and run again after the restart (runs are at-least-once). Drops
+     * still to report are reported now; no drain follows.
      */
     private void endForShutdown(Run run, Effects fx) {
         run.state = Run.State.ENDED;
         run.steered.clear();
+        sendDropNotices(followups.releaseForShutdown(), true, fx);
         active = null;
         graceTimer.cancel();
         graceTimer = Cancellable.NONE;
@@ -678,9 +803,10 @@ final class SessionQueue {
     private void bufferInbound(QueuedItem item, InboundBuffer existing, Duration debounce, Duration maxWait) {
         Instant now = ctx.clock.instant();
         InboundBuffer buffer = existing;
+        String sender = item.senderKey();
         if (buffer == null) {
             buffer = new InboundBuffer(now);
-            inbound.put(item.last().senderId(), buffer);
+            inbound.put(sender, buffer);
         }
         buffer.items.add(item);
         buffer.timer.cancel();
@@ -688,12 +814,24 @@ final class SessionQueue {
         if (!maxWait.isZero() && buffer.firstAt.plus(maxWait).isBefore(due)) {
             due = buffer.firstAt.plus(maxWait);
         }
-        String sender = item.last().senderId();
-        buffer.timer = ctx.scheduler.schedule(Duration.between(now, due), () -> flushInbound(sender));
+        buffer.timer = ctx.scheduler.schedule(Duration.between(now, due), () -> flushBufferLater(sender));
     }
 
-    private void flushInbound(String senderId, Effects fx) {
-        InboundBuffer buffer = inbound.remove(senderId);
+    private void flushBufferLater(String sender) {
+        Effects fx = new Effects();
+        lock.lock();
+        try {
+            if (!retired) {
+                flushBuffer(sender, fx);
+            }
+        } finally {
+            lock.unlock();
+            fxRun(fx);
+        }
+    }
+
+    private void flushBuffer(String sender, Effects fx) {
+        InboundBuffer buffer = inbound.remove(sender);
         if (buffer == null) {
             return;
         }
@@ -703,37 +841,37 @@ final class SessionQueue {
 
     // ---------------------------------------------------------------- typing, status, retirement
 
-    private void showTyping(Route route, Effects fx) {
-        var refresh = ctx.typingRefresh(route.channel());
-        if (refresh.isEmpty()) {
-            return;
-        }
-        boolean newPlace = typingRoute == null || !typingRoute.sameConversation(route);
-        typingRoute = route;
-        if (newPlace) {
-            fx.add(() -> ctx.outbox.typing(route));
-        }
-        if (typingTimer == Cancellable.NONE) {
-            typingTimer = ctx.scheduler.schedule(refresh.get(), this::refreshTyping);
-        }
-    }
-
     private void refreshTyping() {
         Effects fx = new Effects();
         lock.lock();
         try {
-            typingTimer = Cancellable.NONE;
-            if (retired || (isIdle() && inbound.isEmpty()) || typingRoute == null) {
-                return;
+            if (!retired) {
+                typing.refresh(workRoutes(), fx);
             }
-            Route route = typingRoute;
-            fx.add(() -> ctx.outbox.typing(route));
-            ctx.typingRefresh(route.channel()).ifPresent(refresh ->
-                    typingTimer = ctx.scheduler.schedule(refresh, this::refreshTyping));
         } finally {
             lock.unlock();
             fxRun(fx);
         }
+    }
+
+    /**
+     * Where this session has work: the active run's route first, then those of waiting messages
+     * (successor, followups, inbound buffers). Once stopping, only the active run (nothing else runs).
+     */
+    private List<Route> workRoutes() {
+        List<Route> routes = new ArrayList<>();
+        if (active != null) {
+            routes.add(active.route);
+        }
+        if (ctx.stopping) {
+            return routes;
+        }
+        if (successor != null) {
+            routes.add(successor.route());
+        }
+        followups.items().forEach(item -> routes.add(item.route()));
+        inbound.values().forEach(buffer -> buffer.items.forEach(item -> routes.add(item.route())));
+        return routes;
     }
 
     private void retireIfIdle(Effects fx) {
@@ -741,9 +879,7 @@ final class SessionQueue {
             return;
         }
         retired = true;
-        typingTimer.cancel();
-        typingTimer = Cancellable.NONE;
-        typingRoute = null;
+        typing.stop();
         drainTimer.cancel();
         ctx.sessions.remove(key, this);
         fx.add(ctx.idle::signal);

@@ -118,6 +118,21 @@ class CapAndDropTest {
     }
 
     @Test
+    void summaryLine_neverCutsAnEmojiInHalf() {
+        String line = PromptFormatter.summaryLine("x".repeat(158) + "😀" + "y".repeat(10));
+        assertEquals("x".repeat(158) + "😀…", line);
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) ? i + 1 < line.length() && Character.isLowSurrogate(line.charAt(i + 1))
+                    : !Character.isLowSurrogate(c) || (i > 0 && Character.isHighSurrogate(line.charAt(i - 1)));
+            assertTrue(paired, "lone surrogate at " + i);
+        }
+        assertEquals(160, line.codePointCount(0, line.length()));
+        String emojiOnly = "😀".repeat(160);
+        assertEquals(emojiOnly, PromptFormatter.summaryLine(emojiOnly), "160 emoji are 160 characters: not cut");
+    }
+
+    @Test
     void everyDroppedMessage_isAccountedForExactlyOnce() {
         GatewayHarness h = harness(QueueMode.COLLECT, DropPolicy.SUMMARIZE, true);
         h.dm("run");

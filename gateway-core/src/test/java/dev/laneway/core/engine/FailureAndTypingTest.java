@@ -73,6 +73,28 @@ class FailureAndTypingTest {
     }
 
     @Test
+    void typing_keepsTheActiveRunsThread_whenAnotherThreadOfTheSameSessionPosts() {
+        GatewayHarness h = new GatewayHarness(s -> s.sessionScope(new dev.laneway.core.SessionScope(
+                dev.laneway.core.SessionScope.DmScope.PER_PEER, dev.laneway.core.SessionScope.GroupScope.CHAT)));
+        h.send(h.message("run").direct(false).chatId("g").threadId("t1"));
+        h.send(h.message("later").direct(false).chatId("g").threadId("t2"));
+        assertEquals(List.of("t1", "t2"), threads(h), "shown at once in each thread");
+        h.channel.clear();
+        h.advance(Duration.ofSeconds(4));
+        assertEquals(List.of("t1", "t2"), threads(h), "the run in t1 keeps its indicator; t2 waits and shows one too");
+        h.agent.run(0).complete();
+        h.advance(Duration.ofSeconds(1));
+        assertEquals("t2", h.agent.run(1).request().route().threadId());
+        h.channel.clear();
+        h.advance(Duration.ofSeconds(3));
+        assertEquals(List.of("t2"), threads(h), "t1 has no work left");
+    }
+
+    private static List<String> threads(GatewayHarness h) {
+        return h.channel.typing().stream().map(dev.laneway.core.Route::threadId).toList();
+    }
+
+    @Test
     void theChannelIsToldWhenARunEnds_afterItsLastReply() {
         var channel = new dev.laneway.core.testing.FakeChannel("test");
         var time = new dev.laneway.core.testing.ManualTime();

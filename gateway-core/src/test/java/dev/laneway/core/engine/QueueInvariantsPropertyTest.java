@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.DropPolicy;
+import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
+import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.SessionScope;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ScriptedAgent.ScriptedRun;
 import java.time.Duration;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.jqwik.api.ForAll;
@@ -23,39 +27,80 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Random interleavings of messages (three sessions, every mode), run completions and failures,
- * /stop and timer ticks. After every step: at most one active run per session and never more
- * than the main cap; at the end: runs of a session started in arrival order and every message
- * ended in exactly one disposition.
+ * Random interleavings of messages (three sessions with several senders each, every mode and drop
+ * policy), run completions and failures, /stop and timer ticks. The sessions: every DM shares one
+ * ({@code dmScope: main}, one route per sender), and two group chats ({@code groupScope: chat}, so
+ * a chat's threads share its session) with trusted and untrusted senders in more than one thread.
+ *
+ * <p>After every step: at most one active run per session and never more than the main cap. At the
+ * end: every message ended in exactly one disposition; a session's runs started in arrival order;
+ * and no turn's prompt (its messages or its overflow summary) holds text from another route or
+ * another sender authority than the turn's own.
  */
 class QueueInvariantsPropertyTest {
 
     private static final int MAIN_CAP = 2;
-    private static final Pattern NUMBER = Pattern.compile("#m(\\d+)#");
+    private static final Set<String> ADMINS = Set.of("admin0", "admin1");
+    private static final Pattern ANY = Pattern.compile("#m(\\d+)#");
+    private static final Pattern QUEUED = Pattern.compile("(?m)^#m(\\d+)#$");
+
+    /** Who sends: a DM (chat = sender) or a group message in a chat and thread. */
+    private record Sender(String id, boolean direct, String chat, String thread) {
+
+        SessionKey session() {
+            return direct ? SessionScope.MAIN_DM : SessionKey.of("test:group:" + chat);
+        }
+
+        boolean trusted() {
+            return ADMINS.contains(id);
+        }
+
+        /** The conversation and authority a turn from this sender speaks for. */
+        String audience() {
+            return "test/" + chat + "/" + thread + "/" + trusted();
+        }
+    }
+
+    private static final List<Sender> SENDERS = List.of(
+            new Sender("admin0", true, "dm-admin0", null),
+            new Sender("guest0", true, "dm-guest0", null),
+            new Sender("admin0", false, "g0", null),
+            new Sender("guest0", false, "g0", "t1"),
+            new Sender("guest1", false, "g0", null),
+            new Sender("admin1", false, "g0", "t1"),
+            new Sender("guest0", false, "g1", null),
+            new Sender("admin1", false, "g1", null));
+    private static final List<SessionKey> SESSIONS = List.of(SessionScope.MAIN_DM,
+            SessionKey.of("test:group:g0"), SessionKey.of("test:group:g1"));
 
     @Property(tries = 300)
     void queueInvariantsHoldUnderRandomInterleavings(
             @ForAll @Size(min = 1, max = 80) List<@IntRange(min = 0, max = 1_000_000) Integer> ops,
             @ForAll boolean steerable, @ForAll boolean abortIsSlow) {
         GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(MAIN_CAP).maxPendingRuns(25)
+                .sessionScope(new SessionScope(SessionScope.DmScope.MAIN, SessionScope.GroupScope.CHAT))
+                .commandAllowFrom(Map.of("test", ADMINS))
                 .queueDefaults(new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(500), 3, DropPolicy.SUMMARIZE)));
         h.agent.steerable(steerable).completesOnAbort(!abortIsSlow);
         List<String> sentIds = new ArrayList<>();
+        Map<Integer, Sender> senderOf = new HashMap<>();
         int counter = 0;
         for (int v : ops) {
             int op = v % 10;
             int a = (v / 10) % 3;
             if (op <= 4) {
-                QueueMode mode = QueueMode.values()[(v / 30) % QueueMode.values().length];
-                DropPolicy drop = DropPolicy.values()[(v / 150) % DropPolicy.values().length];
-                h.gateway.setSessionOverride(session(a), new QueueOverride(mode, null, null, drop));
-                sentIds.add(h.send(h.message("#m" + (++counter) + "#").senderId("u" + a).chatId("c" + a)));
+                Sender sender = SENDERS.get((v / 10) % SENDERS.size());
+                QueueMode mode = QueueMode.values()[(v / 80) % QueueMode.values().length];
+                DropPolicy drop = DropPolicy.values()[(v / 400) % DropPolicy.values().length];
+                h.gateway.setSessionOverride(sender.session(), new QueueOverride(mode, null, null, drop));
+                senderOf.put(++counter, sender);
+                sentIds.add(h.send(message(h, sender, "#m" + counter + "#")));
             } else if (op <= 6) {
                 finishOldestOpenRun(h, a);
             } else if (op <= 8) {
                 h.advanceMillis((v / 10) % 3000);
             } else {
-                h.gateway.stop(session(a));
+                h.gateway.stop(SESSIONS.get(a));
             }
             assertRunCaps(h);
         }
@@ -67,10 +112,12 @@ class QueueInvariantsPropertyTest {
         }
         assertEquals(sentIds.size(), h.dispositions.size());
         assertRunsStartInArrivalOrder(h);
+        assertNoTurnMixesRoutesOrAuthorities(h, senderOf);
     }
 
-    private static SessionKey session(int index) {
-        return SessionKey.of("test:dm:u" + index);
+    private static InboundMessage.Builder message(GatewayHarness h, Sender sender, String text) {
+        return h.message(text).senderId(sender.id()).senderName(sender.id()).direct(sender.direct())
+                .chatId(sender.chat()).threadId(sender.thread());
     }
 
     private static void finishOldestOpenRun(GatewayHarness h, int how) {
@@ -101,22 +148,44 @@ class QueueInvariantsPropertyTest {
         }
     }
 
+    /** Order of real queued messages; overflow summary lines ride on a later turn of their audience. */
     private static void assertRunsStartInArrivalOrder(GatewayHarness h) {
         Map<String, Integer> lastFirst = new HashMap<>();
         for (ScriptedRun run : h.agent.runs()) {
             if (run.request().attempt() > 1) {
                 continue;
             }
-            Matcher matcher = NUMBER.matcher(run.prompt());
-            int first = Integer.MAX_VALUE;
-            while (matcher.find()) {
-                first = Math.min(first, Integer.parseInt(matcher.group(1)));
+            List<Integer> numbers = numbers(QUEUED, run.prompt());
+            if (numbers.isEmpty()) {
+                continue; // a turn carrying only an overflow summary
             }
+            int first = numbers.stream().min(Integer::compare).orElseThrow();
             String session = run.request().session().value();
             Integer previous = lastFirst.put(session, first);
             if (previous != null) {
                 assertTrue(first > previous, "run of " + session + " with #m" + first + " started after one with #m" + previous);
             }
         }
+    }
+
+    private static void assertNoTurnMixesRoutesOrAuthorities(GatewayHarness h, Map<Integer, Sender> senderOf) {
+        for (ScriptedRun run : h.agent.runs()) {
+            Route route = run.request().route();
+            String turn = route.channel() + "/" + route.chatId() + "/" + route.threadId() + "/"
+                    + ADMINS.contains(run.request().senderId());
+            for (int number : numbers(ANY, run.prompt())) {
+                assertEquals(turn, senderOf.get(number).audience(),
+                        "#m" + number + " ran in a turn of another route or authority:\n" + run.prompt());
+            }
+        }
+    }
+
+    private static List<Integer> numbers(Pattern pattern, String prompt) {
+        List<Integer> numbers = new ArrayList<>();
+        Matcher matcher = pattern.matcher(prompt);
+        while (matcher.find()) {
+            numbers.add(Integer.parseInt(matcher.group(1)));
+        }
+        return numbers;
     }
 }

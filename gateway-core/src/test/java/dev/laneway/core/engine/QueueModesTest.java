@@ -185,6 +185,43 @@ class QueueModesTest {
     }
 
     @Test
+    void steerBacklog_whenTheAgentCannotSteer_becomesOneFollowupTurn_notTwo() {
+        GatewayHarness h = harness(QueueMode.STEER_BACKLOG);
+        h.agent.steerable(false);
+        h.dm("first");
+        String b = h.dm("more");
+        assertTrue(h.agent.run(0).steers().isEmpty());
+        h.agent.run(0).complete("answer");
+        h.advanceMillis(1000);
+        assertEquals("more", h.agent.run(1).prompt(), "a followup, not a collect batch");
+        assertEquals(b, h.agent.run(1).request().route().replyToMessageId());
+        h.agent.run(1).complete("followup answer");
+        h.advance(Duration.ofSeconds(10));
+        assertEquals(2, h.agent.runs().size(), "the message runs once");
+        assertEquals(Disposition.RAN, h.dispositions.of(b));
+        assertEquals(0, h.gateway.busySessions());
+    }
+
+    @Test
+    void steerBacklog_whileTheRunWaitsForTheMainLane_becomesOneFollowupTurn() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1)
+                .queueDefaults(QueueSettings.DEFAULTS.with(dev.laneway.core.QueueOverride.mode(QueueMode.STEER_BACKLOG))));
+        h.send(h.message("other session").senderId("other").chatId("other"));
+        h.dm("mine");
+        String b = h.dm("more");
+        h.agent.run(0).complete();
+        assertEquals("mine", h.agent.run(1).prompt());
+        assertTrue(h.agent.run(1).steers().isEmpty(), "not started when it arrived, so not steered");
+        h.agent.run(1).complete();
+        h.advanceMillis(1000);
+        assertEquals("more", h.agent.run(2).prompt());
+        h.agent.run(2).complete();
+        h.advance(Duration.ofSeconds(10));
+        assertEquals(3, h.agent.runs().size());
+        assertEquals(Disposition.RAN, h.dispositions.of(b));
+    }
+
+    @Test
     void interrupt_abortsTheRun_discardsTheQueueWithANoticePerSender_andRunsTheNewMessage() {
         GatewayHarness h = new GatewayHarness();
         h.group("alice", "long task");

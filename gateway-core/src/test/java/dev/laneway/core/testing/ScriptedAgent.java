@@ -22,6 +22,10 @@ public final class ScriptedAgent implements Agent {
     private final List<ScriptedRun> runs = new CopyOnWriteArrayList<>();
     private volatile boolean steerable = true;
     private volatile boolean completesOnAbort = true;
+    private volatile Throwable startFailure;
+    private volatile Throwable steerFailure;
+    private volatile Throwable abortFailure;
+    private volatile int failedStarts;
     private final List<String> resets = new CopyOnWriteArrayList<>();
 
     @Override
@@ -41,11 +45,51 @@ public final class ScriptedAgent implements Agent {
         return this;
     }
 
+    /** Makes the next {@link #start} throw this (an agent bug: NoClassDefFoundError, StackOverflowError, ...). */
+    public ScriptedAgent throwOnNextStart(Throwable failure) {
+        startFailure = failure;
+        return this;
+    }
+
+    /** Makes {@code steer} of runs started from now on throw this. */
+    public ScriptedAgent steerThrows(Throwable failure) {
+        steerFailure = failure;
+        return this;
+    }
+
+    /** Makes {@code abort} of runs started from now on throw this (after recording the request). */
+    public ScriptedAgent abortThrows(Throwable failure) {
+        abortFailure = failure;
+        return this;
+    }
+
+    /** Start attempts that threw (they record no run). */
+    public int failedStarts() {
+        return failedStarts;
+    }
+
     @Override
     public AgentRun start(RunRequest request, RunEvents events) {
-        ScriptedRun run = new ScriptedRun(request, events, steerable, completesOnAbort);
+        Throwable failure = startFailure;
+        if (failure != null) {
+            startFailure = null;
+            failedStarts++;
+            throwUnchecked(failure);
+        }
+        ScriptedRun run = new ScriptedRun(request, events, steerable, completesOnAbort, steerFailure,
+                abortFailure);
         runs.add(run);
         return run;
+    }
+
+    private static void throwUnchecked(Throwable failure) {
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(failure);
     }
 
     @Override
@@ -87,16 +131,21 @@ public final class ScriptedAgent implements Agent {
         private final RunEvents events;
         private final boolean steerable;
         private final boolean completesOnAbort;
+        private final Throwable steerFailure;
+        private final Throwable abortFailure;
         private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
         private final List<SteerMessage> steers = new ArrayList<>();
         private final List<SteerMessage> unseen = new ArrayList<>();
         private boolean abortRequested;
 
-        ScriptedRun(RunRequest request, RunEvents events, boolean steerable, boolean completesOnAbort) {
+        ScriptedRun(RunRequest request, RunEvents events, boolean steerable, boolean completesOnAbort,
+                    Throwable steerFailure, Throwable abortFailure) {
             this.request = request;
             this.events = events;
             this.steerable = steerable;
             this.completesOnAbort = completesOnAbort;
+            this.steerFailure = steerFailure;
+            this.abortFailure = abortFailure;
         }
 
         public RunRequest request() {
@@ -114,6 +163,9 @@ public final class ScriptedAgent implements Agent {
 
         @Override
         public SteerResult steer(List<SteerMessage> messages) {
+            if (steerFailure != null) {
+                throwUnchecked(steerFailure);
+            }
             if (!steerable || completion.isDone()) {
                 return SteerResult.REFUSED;
             }
@@ -125,6 +177,9 @@ public final class ScriptedAgent implements Agent {
         @Override
         public void abort() {
             abortRequested = true;
+            if (abortFailure != null) {
+                throwUnchecked(abortFailure);
+            }
             if (completesOnAbort) {
                 completion.complete(new RunOutcome.Aborted(unseen));
             }

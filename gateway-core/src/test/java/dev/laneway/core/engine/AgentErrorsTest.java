@@ -1,0 +1,113 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.lane.LaneSnapshot;
+import dev.laneway.core.testing.GatewayHarness;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An agent that throws an {@link Error} (not just a RuntimeException) never holds a lane or loses a
+ * message (spec section 2: a failed task never poisons a lane).
+ */
+class AgentErrorsTest {
+
+    private static final String FAILED_START = "⚠️ Sorry, something went wrong while answering. (agent error: NoClassDefFoundError)";
+
+    private static LaneSnapshot lane(GatewayHarness h, String name) {
+        return h.gateway.lanes().stream().filter(l -> l.name().equals(name)).findFirst()
+                .orElse(new LaneSnapshot(name, 1, 0, 0));
+    }
+
+    @Test
+    void anAgentStartThrowingAnError_givesBothLanesBack_repliesWithTheFailure_andTheNextMessageRuns() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+        h.agent.throwOnNextStart(new NoClassDefFoundError("com/example/Missing"));
+        String first = h.dm("first");
+        assertEquals(1, h.agent.failedStarts());
+        assertEquals(List.of(FAILED_START), h.channel.texts());
+        assertEquals(Disposition.RAN, h.dispositions.of(first));
+        assertEquals(0, lane(h, "main").active());
+        assertEquals(0, lane(h, "session:test:dm:user").active());
+        assertEquals(0, h.gateway.busySessions());
+
+        h.send(h.message("other session").senderId("other").chatId("other"));
+        assertEquals(List.of("other session"), h.agent.prompts(), "main is free for the next run");
+    }
+
+    @Test
+    void aFatalErrorFromTheAgentStart_isLoggedWithItsStackTrace_afterTheLanesAreFreeAndTheUserWasTold() {
+        Logger logger = (Logger) LoggerFactory.getLogger(SessionQueue.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+            h.agent.throwOnNextStart(new StackOverflowError());
+            h.dm("deep");
+            assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (agent error: StackOverflowError)"),
+                    h.channel.texts());
+            assertEquals(0, lane(h, "main").active());
+            ILoggingEvent logged = appender.list.stream().filter(e -> e.getLevel() == Level.ERROR).findFirst().orElseThrow();
+            assertTrue(logged.getFormattedMessage().startsWith("agent failed to start run"), logged.getFormattedMessage());
+            assertEquals(StackOverflowError.class.getName(), logged.getThrowableProxy().getClassName());
+            h.dm("next");
+            assertEquals(List.of("next"), h.agent.prompts());
+        } finally {
+            logger.detachAppender(appender);
+        }
+    }
+
+    @Test
+    void aRunWaitingBehindAFailedStart_startsWhenItsLaneIsFreed() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+        h.executor.pause();
+        h.agent.throwOnNextStart(new NoClassDefFoundError("x"));
+        h.dm("first");
+        h.send(h.message("second session").senderId("other").chatId("other"));
+        h.executor.resume();
+        assertEquals(List.of("second session"), h.agent.prompts());
+    }
+
+    @Test
+    void aSteerThatThrowsAnError_isRefused_andTheMessageRunsAsAFollowup() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(
+                new QueueSettings(QueueMode.STEER, Duration.ofSeconds(1), 20, DropPolicy.SUMMARIZE)));
+        h.agent.steerThrows(new NoClassDefFoundError("x"));
+        h.dm("run");
+        String steer = h.dm("steer me");
+        h.agent.run(0).complete();
+        h.advanceMillis(1000);
+        assertEquals("steer me", h.agent.run(1).prompt());
+        h.agent.run(1).complete();
+        assertEquals(Disposition.RAN, h.dispositions.of(steer));
+        assertEquals(0, h.gateway.pendingMessages());
+    }
+
+    @Test
+    void anAbortThatThrowsAnError_stillClearsTheQueue_andTheRunEndsWhenItStops() {
+        GatewayHarness h = new GatewayHarness();
+        h.agent.completesOnAbort(false).abortThrows(new NoClassDefFoundError("x"));
+        h.dm("run");
+        String queued = h.dm("queued");
+        assertEquals(1, h.gateway.stop(SessionKey.of("test:dm:user")));
+        assertEquals(Disposition.STOPPED, h.dispositions.of(queued));
+        h.agent.run(0).finishAborted();
+        assertEquals(0, h.gateway.busySessions());
+        assertEquals(0, lane(h, "main").active());
+    }
+}
