@@ -115,17 +115,18 @@ public final class Gateway implements InboundSink, GatewayControl {
     private void route(Intake intake) {
         InboundMessage message = intake.message;
         Instant now = ctx.clock.instant();
-        if (!dedupe.firstSighting(message, now) || seenBefore(message)) {
+        intake.firstSighting = dedupe.firstSighting(message, now);
+        if (!intake.firstSighting || seenBefore(message)) {
+            intake.done = true;
             record(message, Disposition.DUPLICATE);
             return;
         }
-        intake.firstSighting = true;
-        if (!access.allows(message)) {
+        intake.allowed = access.allows(message);
+        if (!intake.allowed) {
             intake.done = true;
             record(message, Disposition.DENIED);
             return;
         }
-        intake.allowed = true;
         SessionKey session = settings.sessionScope().keyOf(message);
         boolean trusted = authorization.trusted(message);
         InboundMessage effective = message;
@@ -203,8 +204,20 @@ public final class Gateway implements InboundSink, GatewayControl {
         } else {
             record(message, Disposition.REJECTED_BUSY);
         }
-        if (intake.allowed) {
+        if (mayAnswer(intake)) {
             ctx.outbox.send(message.route(), Notices.failure(intake.reason));
+        }
+    }
+
+    /** Whether the sender may hear back: never when the access policy refuses them or cannot tell. */
+    private boolean mayAnswer(Intake intake) {
+        if (intake.allowed != null) {
+            return intake.allowed;
+        }
+        try {
+            return access.allows(intake.message);
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -463,8 +476,8 @@ public final class Gateway implements InboundSink, GatewayControl {
      */
     private static final class Intake {
         final InboundMessage message;
-        boolean firstSighting; // passed dedupe: this call owns the message
-        boolean allowed;       // the access policy allows the sender, so a notice may go back
+        boolean firstSighting; // passed the dedupe cache: this call owns the message
+        Boolean allowed;       // what the access policy said; null until it answered
         boolean done;          // a disposition was recorded without a ticket
         Ticket ticket;         // admitted: holds a slot and a sequence number
         String reason = "internal error"; // the short reason a failure notice gives

@@ -9,6 +9,8 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.InMemorySessionStore;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.testing.FakeChannel;
 import dev.laneway.core.testing.ManualTime;
@@ -17,6 +19,8 @@ import dev.laneway.core.testing.ScriptedAgent;
 import dev.laneway.core.testing.TrampolineExecutor;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,5 +116,57 @@ class AcceptFailureTest {
                 "one disposition each, and the redelivery was processed again rather than called a duplicate");
         assertEquals(List.of(), channel.texts());
         assertEquals(0, gateway.pendingMessages());
+    }
+
+    @Test
+    void aJournalThatCannotSayWhetherItSawAMessage_refusesItVisibly_andTheRedeliveryIsProcessed() {
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test");
+        ScriptedAgent agent = new ScriptedAgent();
+        RecordingListener dispositions = new RecordingListener();
+        AtomicBoolean broken = new AtomicBoolean(true);
+        InMemoryJournal journal = new InMemoryJournal();
+        MessageJournal flaky = new MessageJournal() {
+            @Override
+            public CompletableFuture<Void> append(JournalEntry entry) {
+                return journal.append(entry);
+            }
+
+            @Override
+            public void settled(long seq, boolean answered) {
+                journal.settled(seq, answered);
+            }
+
+            @Override
+            public List<JournalEntry> pending() {
+                return journal.pending();
+            }
+
+            @Override
+            public boolean seen(String messageKey) {
+                if (broken.get()) {
+                    throw new IllegalStateException("store closed");
+                }
+                return journal.seen(messageKey);
+            }
+
+            @Override
+            public long lastSequence() {
+                return journal.lastSequence();
+            }
+        };
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .agent(agent).journal(flaky).listener(dispositions).channel(channel).build();
+        gateway.start();
+        InboundMessage message = InboundMessage.builder("test").text("hello").platformMessageId("m1")
+                .receivedAt(time.instant()).build();
+
+        gateway.accept(message);
+        assertEquals(List.of(Disposition.REJECTED_BUSY),
+                dispositions.entries().stream().map(RecordingListener.Entry::disposition).toList());
+        assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (internal error)"), channel.texts());
+        broken.set(false);
+        gateway.accept(message);
+        assertEquals(List.of("hello"), agent.prompts(), "the redelivery is processed");
     }
 }
