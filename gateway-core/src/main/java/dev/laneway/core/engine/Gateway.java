@@ -15,7 +15,6 @@ import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
-import dev.laneway.core.Route;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
@@ -349,46 +348,14 @@ public final class Gateway implements InboundSink, GatewayControl {
         return !accepting;
     }
 
-    /**
-     * Runs again every message the journal still holds from before a restart, in arrival order and
-     * with the settings it had: queued followups, steers no model saw, and messages whose run was in
-     * flight at a crash. Restored messages bypass inbound debounce (each was already its own
-     * journal entry with its own mode; joining them would change what the user gets). Messages
-     * accepted longer than {@code messages.queue.ttl} ago are dropped instead (one log line, one
-     * notice per sender). Called by {@link #start}; idempotent per process.
-     */
+    /** Runs again what the journal still holds (see {@link JournalRestore}); once per process. */
     void restore() {
         if (restored) {
             return;
         }
         restored = true;
-        List<JournalEntry> pending = journal.pending();
-        if (pending.isEmpty()) {
-            return;
-        }
-        Instant horizon = ctx.clock.instant().minus(settings.queueTtl());
-        Map<String, Route> expiredSenders = new LinkedHashMap<>();
-        int expired = 0;
-        for (JournalEntry entry : pending) {
-            InboundMessage message = entry.message();
-            dedupe.firstSighting(message, ctx.clock.instant());
-            Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
-            if (entry.acceptedAt().isBefore(horizon)) {
-                ctx.settle(ticket, Disposition.EXPIRED);
-                expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
-                expired++;
-                continue;
-            }
-            enqueue(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
-                    entry.settings(), entry.settings().mode(), entry.trusted()), Duration.ZERO);
-        }
-        if (expired > 0) {
-            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired,
-                    settings.queueTtl().toMillis());
-            String notice = Notices.expired(settings.queueTtl());
-            expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
-        }
-        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired);
+        JournalRestore.run(journal.pending(), ctx, dedupe,
+                (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
     }
 
     /**
@@ -468,23 +435,6 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     public GatewaySettings settings() {
         return settings;
-    }
-
-    /**
-     * How far one inbound message got through {@link #route}, so a failure can end it properly.
-     * Confined to the accepting thread.
-     */
-    private static final class Intake {
-        final InboundMessage message;
-        boolean firstSighting; // passed the dedupe cache: this call owns the message
-        Boolean allowed;       // what the access policy said; null until it answered
-        boolean done;          // a disposition was recorded without a ticket
-        Ticket ticket;         // admitted: holds a slot and a sequence number
-        String reason = "internal error"; // the short reason a failure notice gives
-
-        Intake(InboundMessage message) {
-            this.message = message;
-        }
     }
 
     /** Wires a gateway; every collaborator has a usable default except the agent. */
