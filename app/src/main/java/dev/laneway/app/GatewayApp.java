@@ -78,7 +78,7 @@ final class GatewayApp {
                     .observer(metrics);
             channels.forEach(builder::channel);
             this.gateway = builder.build();
-            Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels);
+            Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen))
@@ -125,6 +125,11 @@ final class GatewayApp {
                 ops == null ? "" : " http=" + config.gateway().http().bind() + ":" + ops.port());
     }
 
+    /** The ops endpoint's port, or -1 when {@code gateway.http} is disabled or not started. */
+    int opsPort() {
+        return ops == null ? -1 : ops.port();
+    }
+
     boolean consoleEnabled() {
         return channels.stream().anyMatch(channel -> channel instanceof ConsoleChannel);
     }
@@ -136,7 +141,9 @@ final class GatewayApp {
 
     /**
      * Stops taking messages, lets active runs finish for the grace period, aborts the rest (their
-     * messages stay in the store for the next start), then closes the store; idempotent.
+     * messages stay in the store for the next start), then closes the store; idempotent. The ops
+     * endpoint stays up until the end, with {@code /readyz} answering 503 "shutting down" from the
+     * first moment, so a load balancer stops sending work while replies are still going out.
      */
     void shutdown() {
         if (!stopped.compareAndSet(false, true)) {

@@ -96,6 +96,42 @@ class DurabilityEndToEndIT {
     }
 
     @Test
+    void kill9_afterTheFirstAnswer_thenRestart_neverAnswersItAgain_andAnswersTheRestExactlyOnce() throws Exception {
+        Path config = config("1h");
+        List<String> answers = new ArrayList<>();
+        try (CliProcess first = new CliProcess(dir, Map.of("LANEWAY_LOG_LEVEL", "INFO"), "run", "--config", config.toString())) {
+            burst(first);
+            answers.addAll(first.awaitLine("echo: m1", WAIT));
+            answers.add("echo: m1");
+            awaitAnsweredOnDisk(first);
+            first.close(); // SIGKILL while m2 is running and m3, m4 are queued
+            first.awaitExit(WAIT);
+            answers.addAll(first.remaining().stream().filter(line -> line.startsWith("echo: ")).toList());
+        }
+        assertEquals(List.of("echo: m1"), answers, "killed after the first answer, before the second");
+        try (CliProcess second = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            answers.addAll(answersUntilExit(second, 3));
+        }
+        assertEquals(List.of("echo: m1", "echo: m2", "echo: m3", "echo: m4"), answers,
+                "m1 is not answered again; the running and queued ones are answered once each, in order");
+    }
+
+    /**
+     * Waits until m1's "answered" record is committed, with nothing but what the CLI prints: the
+     * run-finished log line means the record is queued behind m1's reply in the console's outbox;
+     * the reply to a first {@code /queue} command (same outbox) means it was handed to the store;
+     * a second {@code /queue} writes an override, which returns only once committed, and the store
+     * commits in order, so its reply means m1's record is on disk.
+     */
+    private static void awaitAnsweredOnDisk(CliProcess cli) throws Exception {
+        cli.awaitLog("run finished:", 1, WAIT);
+        for (int i = 0; i < 2; i++) {
+            cli.send("/queue followup");
+            assertEquals(List.of("⚙️ Queue mode set to followup."), cli.nextLines(1, WAIT));
+        }
+    }
+
+    @Test
     void queuedMessagesOlderThanTheTtl_areDroppedWithANotice() throws Exception {
         Path config = config("1ms");
         try (CliProcess first = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {

@@ -18,7 +18,7 @@ import java.util.List;
  * A {@link JournalEntry} as a row of {@code messages}, and back, field for field: the message's
  * fields each in a column, attachments as a JSON array ({@code [{"kind":..,"name":..}]}, NULL when
  * there are none), {@code receivedAt} as epoch seconds plus nanoseconds (exact), the resolved queue
- * settings in four columns. Stateless and thread-safe.
+ * settings in four columns, {@code acceptedAt} as epoch millis in {@code accepted_at}. Stateless and thread-safe.
  */
 final class EntryCodec {
 
@@ -36,7 +36,7 @@ final class EntryCodec {
     static final String COLUMNS = """
             seq, session, channel, account, chat_id, thread_id, sender_id, sender_name, text, effective_text,
             attachments, platform_message_id, received_at_sec, received_at_nano, direct, mentions_bot,
-            sender_is_admin, trusted, queue_mode, queue_debounce_ms, queue_cap, queue_drop""";
+            sender_is_admin, trusted, queue_mode, queue_debounce_ms, queue_cap, queue_drop, accepted_at""";
 
     private EntryCodec() {
     }
@@ -99,7 +99,8 @@ final class EntryCodec {
                 Duration.ofMillis(row.getLong(20)),                 // queue_debounce_ms
                 row.getInt(21),                                     // queue_cap
                 Columns.drop(row.getString(22), where));            // queue_drop
-        return new JournalEntry(seq, session, message, effectiveText, settings, trusted);
+        Instant acceptedAt = Instant.ofEpochMilli(row.getLong(23));            // accepted_at
+        return new JournalEntry(seq, session, message, effectiveText, settings, trusted, acceptedAt);
     }
 
     static String attachments(List<Attachment> attachments) {

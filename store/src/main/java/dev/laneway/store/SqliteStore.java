@@ -158,7 +158,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         String key = entry.messageKey();
         seen.pending(entry.seq(), key);
         lastSequence.accumulateAndGet(entry.seq(), Math::max);
-        CompletableFuture<Void> done = writer.submit(new WriteOp.Append(entry, options.clock().millis()));
+        CompletableFuture<Void> done = writer.submit(new WriteOp.Append(entry, entry.acceptedAt().toEpochMilli()));
         if (done.isCompletedExceptionally()) {
             seen.forget(entry.seq(), key); // closed: never queued
         }

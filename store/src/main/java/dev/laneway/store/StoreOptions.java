@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param maxHistoryPerSession history entries kept per session; older ones are deleted on append
  * @param answeredRetention    how long an "answered" record (the dedupe record of a message that got
  *                             its answer) is kept; after that a redelivery is no longer recognised
- * @param clock                time for accepted_at, settled_at, created_at and the retention
+ * @param clock                time for settled_at, created_at and the retention (accepted_at is the entry's acceptedAt)
  * @param maxBatch             most writes committed in one transaction (group commit)
  * @param expiryInterval       how often the writer deletes answered records older than the retention
  * @param busyTimeout          how long SQLite waits for a lock before failing

@@ -51,6 +51,21 @@ class JournalTest {
     }
 
     @Test
+    void theGatewaysAcceptedAtRoundTrips_independentlyOfTheMessagesReceivedAt() {
+        JournalEntry base = Fixtures.entry(1);
+        java.time.Instant accepted = base.message().receivedAt().plus(Duration.ofHours(2)).plusMillis(7);
+        JournalEntry entry = new JournalEntry(1, base.session(), base.message(), base.text(), base.settings(),
+                base.trusted(), accepted);
+        try (SqliteStore store = open()) {
+            store.append(entry).join();
+        }
+        try (SqliteStore store = open()) {
+            assertEquals(accepted, store.pending().get(0).acceptedAt(), "the ttl after a restart counts from it");
+            assertEquals(base.message().receivedAt(), store.pending().get(0).message().receivedAt());
+        }
+    }
+
+    @Test
     void pendingIsInSequenceOrder_andExcludesSettledMessages() throws Exception {
         try (SqliteStore store = open()) {
             List<CompletableFuture<Void>> appends = new ArrayList<>();

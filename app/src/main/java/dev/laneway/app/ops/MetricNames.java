@@ -10,6 +10,8 @@ public final class MetricNames {
     public static final String INBOUND = "laneway.inbound.messages";
     /** {@code laneway_outbound_messages_total{channel}}: reply chunks handed to a channel. */
     public static final String OUTBOUND = "laneway.outbound.messages";
+    /** {@code laneway_outbound_failed_total{channel}}: reply chunks a channel finally failed to send (lost). */
+    public static final String OUTBOUND_FAILED = "laneway.outbound.failed";
     /** {@code laneway_outbound_rate_limited_total{channel}}: 429s (or equivalent) from a platform. */
     public static final String RATE_LIMITED = "laneway.outbound.rate.limited";
     /** {@code laneway_runs_total{agent,outcome}}: finished runs by outcome. */

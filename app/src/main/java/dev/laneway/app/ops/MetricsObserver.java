@@ -120,6 +120,11 @@ public final class MetricsObserver implements GatewayObserver {
     }
 
     @Override
+    public void sendFailed(String channel) {
+        outboundOf(channel).failed.increment();
+    }
+
+    @Override
     public void rateLimited(String channel) {
         outboundOf(channel).rateLimited.increment();
     }
@@ -148,6 +153,9 @@ public final class MetricsObserver implements GatewayObserver {
         return outbound.computeIfAbsent(channel, name -> new ChannelMeters(
                 Counter.builder(MetricNames.OUTBOUND).description("Reply chunks handed to a channel")
                         .tag("channel", name).register(registry),
+                Counter.builder(MetricNames.OUTBOUND_FAILED)
+                        .description("Reply chunks a channel finally failed to send, after its own retries (lost)")
+                        .tag("channel", name).register(registry),
                 Counter.builder(MetricNames.RATE_LIMITED).description("Times a platform told a channel to slow down (429)")
                         .tag("channel", name).register(registry)));
     }
@@ -157,6 +165,6 @@ public final class MetricsObserver implements GatewayObserver {
     }
 
     /** Outbound counters of one channel. */
-    private record ChannelMeters(Counter sent, Counter rateLimited) {
+    private record ChannelMeters(Counter sent, Counter failed, Counter rateLimited) {
     }
 }

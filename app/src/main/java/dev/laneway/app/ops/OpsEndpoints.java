@@ -22,7 +22,8 @@ public final class OpsEndpoints {
     private final BooleanSupplier storeOpen;
 
     /**
-     * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity})
+     * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity});
+     *                  {@code /readyz} also turns 503 once the gateway's shutdown has begun
      * @param storeOpen whether the session store is open
      */
     public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
@@ -49,7 +50,7 @@ public final class OpsEndpoints {
     }
 
     OpsResponse readiness() {
-        Readiness readiness = Readiness.of(storeOpen.getAsBoolean(), channels.get());
+        Readiness readiness = Readiness.of(gateway.shuttingDown(), storeOpen.getAsBoolean(), channels.get());
         return OpsResponse.json(readiness.ready() ? 200 : 503, readiness);
     }
 

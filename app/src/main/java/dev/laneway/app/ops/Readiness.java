@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The body of {@code GET /readyz}: ready when the store is open and every enabled channel is
- * connected; otherwise each reason in a sentence that names the part.
+ * The body of {@code GET /readyz}: ready when the gateway is not shutting down, the store is open
+ * and every enabled channel is connected (a channel whose start failed and is being retried is
+ * not); otherwise each reason in a sentence that names the part ({@code shutting down} first).
  *
  * @param channels channel name -> connected
  */
@@ -19,8 +20,14 @@ public record Readiness(boolean ready, boolean storeOpen, Map<String, Boolean> c
         reasons = List.copyOf(reasons);
     }
 
-    public static Readiness of(boolean storeOpen, Map<String, Boolean> channels) {
+    /** The reason given from the moment a shutdown begins until the process ends. */
+    public static final String SHUTTING_DOWN = "shutting down";
+
+    public static Readiness of(boolean shuttingDown, boolean storeOpen, Map<String, Boolean> channels) {
         List<String> reasons = new ArrayList<>();
+        if (shuttingDown) {
+            reasons.add(SHUTTING_DOWN);
+        }
         if (!storeOpen) {
             reasons.add("the session store is not open");
         }

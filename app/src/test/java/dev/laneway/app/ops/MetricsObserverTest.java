@@ -28,7 +28,18 @@ class MetricsObserverTest {
         }
         assertEquals(0.0, PrometheusText.value(text, "laneway_agent_retries_total{agent=\"assistant\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_rate_limited_total{channel=\"telegram\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_failed_total{channel=\"telegram\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_drain_delay_seconds_count"));
+    }
+
+    @Test
+    void aFailedSend_countsInOutboundFailed_notInOutboundMessages() {
+        metrics.sendFailed("telegram");
+        metrics.sendFailed("discord");
+        String text = metrics.scrape();
+        assertEquals(1.0, PrometheusText.value(text, "laneway_outbound_failed_total{channel=\"telegram\"}"));
+        assertEquals(1.0, PrometheusText.value(text, "laneway_outbound_failed_total{channel=\"discord\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_messages_total{channel=\"telegram\"}"));
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -52,13 +53,19 @@ final class OpsFixture implements AutoCloseable {
     }
 
     OpsFixture(GatewaySettings settings, List<String> channelNames) {
+        this(settings, channelNames, channel -> { });
+    }
+
+    /** @param beforeStart configures each channel before the gateway starts it (e.g. to fail its first starts) */
+    OpsFixture(GatewaySettings settings, List<String> channelNames, Consumer<SwitchableChannel> beforeStart) {
         channelNames.forEach(name -> channels.put(name, new SwitchableChannel(name)));
+        channels.values().forEach(beforeStart);
         metrics = new MetricsObserver(channelNames, List.of(agent.name()));
         Gateway.Builder builder = Gateway.builder().settings(settings).clock(time).scheduler(time).executor(executor)
                 .agent(agent).listener(dispositions).observer(metrics);
         channels.values().forEach(builder::channel);
         gateway = builder.build();
-        Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels.values());
+        Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels.values(), gateway::channelStarted);
         metrics.bind(gateway, connectivity);
         server = new OpsServer(new GatewayConfig.Http(true, "127.0.0.1", 0),
                 new OpsEndpoints(gateway, metrics, connectivity, storeOpen::get));

@@ -21,6 +21,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,47 @@ class OpsServerTest {
 
         ops.channel("test").connected(true);
         assertEquals(200, ops.get("/readyz").statusCode(), "ready again once the channel reconnects");
+    }
+
+    @Test
+    void readyz_turns503_whileAChannelThatFailedToStartIsRetried_andTurnsReadyOnceItHasStarted() {
+        ops = new OpsFixture(GatewaySettings.defaults(), List.of("test"), channel -> channel.fake.failStarts(2));
+        JsonNode down = ops.json("/readyz", 503);
+        assertFalse(down.get("channels").get("test").asBoolean());
+        assertEquals("channel test is not connected", down.get("reasons").get(0).asText());
+        assertEquals(0.0, ops.metric("laneway_channel_connected{channel=\"test\"}"));
+
+        ops.time.advance(Duration.ofSeconds(1));
+        assertEquals(503, ops.get("/readyz").statusCode(), "the second attempt failed too");
+        ops.time.advance(Duration.ofSeconds(2));
+        assertEquals(3, ops.channel("test").fake.startAttempts());
+        assertEquals(200, ops.get("/readyz").statusCode(), "started on the third attempt");
+        assertEquals(1.0, ops.metric("laneway_channel_connected{channel=\"test\"}"));
+    }
+
+    @Test
+    void readyz_answers503ShuttingDown_fromTheMomentShutdownBegins_whileRunsStillFinish() throws Exception {
+        start(GatewaySettings.defaults());
+        ops.dm("alice", "slow question");
+        CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ops.gateway.shutdown(Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!ops.gateway.shuttingDown() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        JsonNode down = ops.json("/readyz", 503);
+        assertFalse(down.get("ready").asBoolean());
+        assertEquals("shutting down", down.get("reasons").get(0).asText());
+        assertFalse(stopped.isDone(), "still in the grace period: the run has not finished");
+
+        ops.completeOpenRuns();
+        assertTrue(stopped.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("done"), ops.channel("test").fake.texts(), "the answer still went out");
     }
 
     @Test
@@ -172,6 +215,17 @@ class OpsServerTest {
         assertEquals(1.0, PrometheusText.value(text, "laneway_lane_capacity{lane=\"cron\"}"));
         assertEquals(1000.0, PrometheusText.value(text, "laneway_pending_messages_limit"));
         assertEquals(1.0, PrometheusText.value(text, "laneway_channel_connected{channel=\"test\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_failed_total{channel=\"test\"}"));
+    }
+
+    @Test
+    void aReplyTheChannelFinallyFailsToSend_isCountedAsFailed() {
+        start(GatewaySettings.defaults());
+        ops.channel("test").fake.failSends(true);
+        ops.dm("alice", "hello");
+        ops.completeOpenRuns();
+        assertEquals(1.0, ops.metric("laneway_outbound_failed_total{channel=\"test\"}"));
+        assertEquals(0.0, ops.metric("laneway_outbound_messages_total{channel=\"test\"}"));
     }
 
     @Test

@@ -36,7 +36,7 @@ final class SwitchableChannel implements ChannelAdapter {
     }
 
     @Override
-    public void start(InboundSink sink) {
+    public void start(InboundSink sink) throws java.io.IOException {
         fake.start(sink);
     }
 

@@ -52,6 +52,20 @@ final class DedupeCache {
         }
     }
 
+    /** Forgets a message seen before, so a redelivery of it is processed (it was refused, not handled). */
+    void forget(InboundMessage message) {
+        String key = JournalEntry.keyOf(message);
+        if (key == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            seen.remove(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void expire(Instant now) {
         Instant horizon = now.minus(window);
         Iterator<Map.Entry<String, Instant>> it = seen.entrySet().iterator();

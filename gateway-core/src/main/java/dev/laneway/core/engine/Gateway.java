@@ -15,7 +15,6 @@ import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
-import dev.laneway.core.Route;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
@@ -63,6 +62,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Map<String, ChannelAdapter> channels;
     private final MessageJournal journal;
     private final AtomicLong sequence;
+    private final ChannelStarter starter;
     private volatile boolean accepting = true;
     private boolean restored;
     private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
@@ -87,6 +87,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
                 session -> agent, this.channels::get, observer, journal);
+        this.starter = new ChannelStarter(this.channels, outbox, b.scheduler, b.executor);
     }
 
     public static Builder builder() {
@@ -102,20 +103,26 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     @Override
     public void accept(InboundMessage message) {
+        Intake intake = new Intake(message);
         try {
-            route(message);
-        } catch (RuntimeException e) {
-            log.error("inbound message from {} could not be handled", message.channel(), e);
+            route(intake);
+        } catch (RuntimeException | LinkageError e) {
+            failed(intake, e);
         }
     }
 
-    private void route(InboundMessage message) {
+    private void route(Intake intake) {
+        InboundMessage message = intake.message;
         Instant now = ctx.clock.instant();
-        if (!dedupe.firstSighting(message, now) || seenBefore(message)) {
+        intake.firstSighting = dedupe.firstSighting(message, now);
+        if (!intake.firstSighting || seenBefore(message)) {
+            intake.done = true;
             record(message, Disposition.DUPLICATE);
             return;
         }
-        if (!access.allows(message)) {
+        intake.allowed = access.allows(message);
+        if (!intake.allowed) {
+            intake.done = true;
             record(message, Disposition.DENIED);
             return;
         }
@@ -128,6 +135,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             CommandDecision decision = decide(message, session, trusted);
             switch (decision) {
                 case CommandDecision.Reply reply -> {
+                    intake.done = true;
                     ctx.outbox.send(message.route(), reply.text());
                     record(message, Disposition.COMMAND);
                     return;
@@ -143,26 +151,80 @@ public final class Gateway implements InboundSink, GatewayControl {
             }
         }
         if (!accepting || !ctx.admission.tryAdmit()) {
+            intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
             ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
             return;
         }
-        Ticket ticket = new Ticket(sequence.incrementAndGet(), message, true);
+        intake.ticket = new Ticket(sequence.incrementAndGet(), message, true);
+        intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
-        JournalEntry entry = new JournalEntry(ticket.seq(), session.value(), message, effective.text(), resolved, trusted);
+        JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
+                trusted, now);
         if (!journaled(entry)) {
-            forget(entry.seq()); // a late commit must not come back after a restart
-            ctx.admission.release();
-            record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.failure("storage unavailable"));
+            refuse(intake);
             return;
         }
-        enqueue(session, new QueuedItem(ticket.seq(), List.of(ticket), effective.text(), resolved, resolved.mode(), trusted));
+        intake.reason = "internal error";
+        enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
+                trusted), inboundDebounce(message.channel()));
     }
 
-    private void enqueue(SessionKey session, QueuedItem item) {
-        String channel = item.last().channel();
-        Duration inboundDebounce = settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
+    /**
+     * Something failed after dedupe (a store read, a policy, a bug): the message still ends in
+     * exactly one disposition, its slot is given back, its sender hears about it, and it is not
+     * remembered as seen, so a platform redelivery is processed.
+     */
+    private void failed(Intake intake, Throwable e) {
+        InboundMessage message = intake.message;
+        log.error("inbound message {} from {} chat {} could not be handled", message.platformMessageId(), message.channel(),
+                message.chatId(), e);
+        if (!intake.firstSighting || intake.done) {
+            return; // a duplicate, or its disposition is already recorded
+        }
+        try {
+            refuse(intake);
+        } catch (RuntimeException | LinkageError again) {
+            log.error("inbound message {} from {} could not be refused cleanly either: {}", message.platformMessageId(),
+                    message.channel(), again.toString());
+        }
+    }
+
+    /** Ends an accepted-so-far message as refused (REJECTED_BUSY) with the failure notice. */
+    private void refuse(Intake intake) {
+        InboundMessage message = intake.message;
+        dedupe.forget(message);
+        if (intake.ticket != null) {
+            if (intake.ticket.disposition() != null) {
+                return; // the session queue settled it before the failure
+            }
+            // settles it unanswered in the journal too: a late commit must not come back after a restart
+            ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
+        } else {
+            record(message, Disposition.REJECTED_BUSY);
+        }
+        if (mayAnswer(intake)) {
+            ctx.outbox.send(message.route(), Notices.failure(intake.reason));
+        }
+    }
+
+    /** Whether the sender may hear back: never when the access policy refuses them or cannot tell. */
+    private boolean mayAnswer(Intake intake) {
+        if (intake.allowed != null) {
+            return intake.allowed;
+        }
+        try {
+            return access.allows(intake.message);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private Duration inboundDebounce(String channel) {
+        return settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
+    }
+
+    private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
         while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWait())) {
             Thread.onSpinWait();
         }
@@ -172,14 +234,6 @@ public final class Gateway implements InboundSink, GatewayControl {
     private boolean seenBefore(InboundMessage message) {
         String key = JournalEntry.keyOf(message);
         return key != null && journal.seen(key);
-    }
-
-    private void forget(long seq) {
-        try {
-            journal.settled(seq, false);
-        } catch (RuntimeException e) {
-            log.warn("could not withdraw refused message {} from the journal: {}", seq, e.toString());
-        }
     }
 
     /** Appends to the journal and waits for the group commit: only then is the message accepted. */
@@ -271,66 +325,46 @@ public final class Gateway implements InboundSink, GatewayControl {
     // ---------------------------------------------------------------- lifecycle and observation
 
     /**
-     * Restores what the journal still holds (see {@link #restore}), then starts every channel; a
-     * channel that fails to start is logged and the others still start.
+     * Restores what the journal still holds (see {@link #restore}), then starts every channel. Until
+     * a channel has started its replies are held (so restored answers and expiry notices are not
+     * lost to a channel that cannot send yet) and go out in order once it has. A channel that fails
+     * to start is logged and retried in the background (1 s doubling to 60 s) until it starts or the
+     * gateway shuts down; the others start regardless. Restore comes first, so restored messages
+     * keep their place ahead of anything that arrives once the channels take traffic.
      */
     public void start() {
+        starter.holdAll();
         restore();
-        for (ChannelAdapter channel : channels.values()) {
-            try {
-                channel.start(this);
-                log.info("channel {} started", channel.name());
-            } catch (Exception e) {
-                log.error("channel {} failed to start: {}", channel.name(), e.toString());
-            }
-        }
+        starter.startAll(this);
     }
 
-    /**
-     * Runs again every message the journal still holds from before a restart, in arrival order and
-     * with the settings it had: queued followups, steers no model saw, and messages whose run was in
-     * flight at a crash. Messages older than {@code messages.queue.ttl} are dropped instead (one
-     * log line, one notice per sender). Called by {@link #start}; idempotent per process.
-     */
+    /** Whether the channel has started (false before {@link #start}, and while a failed start is retried). */
+    public boolean channelStarted(String channel) {
+        return starter.started(channel);
+    }
+
+    /** True once {@link #shutdown} has begun: no new message is taken. */
+    public boolean shuttingDown() {
+        return !accepting;
+    }
+
+    /** Runs again what the journal still holds (see {@link JournalRestore}); once per process. */
     void restore() {
         if (restored) {
             return;
         }
         restored = true;
-        List<JournalEntry> pending = journal.pending();
-        if (pending.isEmpty()) {
-            return;
-        }
-        Instant horizon = ctx.clock.instant().minus(settings.queueTtl());
-        Map<String, Route> expiredSenders = new LinkedHashMap<>();
-        int expired = 0;
-        for (JournalEntry entry : pending) {
-            InboundMessage message = entry.message();
-            dedupe.firstSighting(message, ctx.clock.instant());
-            Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
-            if (message.receivedAt().isBefore(horizon)) {
-                ctx.settle(ticket, Disposition.EXPIRED);
-                expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
-                expired++;
-                continue;
-            }
-            enqueue(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
-                    entry.settings(), entry.settings().mode(), entry.trusted()));
-        }
-        if (expired > 0) {
-            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired,
-                    settings.queueTtl().toMillis());
-            String notice = Notices.expired(settings.queueTtl());
-            expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
-        }
-        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired);
+        JournalRestore.run(journal.pending(), ctx, dedupe,
+                (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
     }
 
     /**
-     * Graceful shutdown: stops taking messages (late arrivals get the busy reply), starts no new run, lets active runs finish for up to
-     * {@code grace}, then aborts the rest, waits for their replies to be sent, and only then stops
-     * the channels (replies during the grace period still need them). Messages not answered by
-     * then (queued, or in an aborted run) stay pending in the journal and run after the restart.
+     * Graceful shutdown: stops taking messages (late arrivals get the busy reply; {@link #shuttingDown}
+     * turns true at once), starts no new run, lets active runs finish for up to {@code grace}, then
+     * aborts the rest, waits for their replies to be sent, and only then cancels pending channel
+     * start retries and stops the channels (replies during the grace period still need them).
+     * Messages not answered by then (queued, in an aborted run, or whose answer is held for a
+     * channel that never started) stay pending in the journal and run after the restart.
      * Returns true when every active run finished within the grace period.
      */
     public boolean shutdown(Duration grace) throws InterruptedException {
@@ -346,13 +380,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (!ctx.idle.await(ctx.outbox::isIdle, ABORT_WAIT)) {
             log.warn("shutdown: replies were still being sent after {} ms", ABORT_WAIT.toMillis());
         }
-        channels.values().forEach(channel -> {
-            try {
-                channel.stop();
-            } catch (RuntimeException e) {
-                log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
-            }
-        });
+        int held = ctx.outbox.heldCount();
+        if (held > 0) {
+            log.warn("shutdown: {} reply item(s) held for channels that never started; their messages stay pending"
+                    + " and run again at the next start", held);
+        }
+        starter.stopAll();
         return finished;
     }
 

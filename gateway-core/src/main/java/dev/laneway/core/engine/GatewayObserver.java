@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * What the engine reports for metrics: every disposition, every finished run, lane waits,
- * drain delays, outbound sends and rate limits, agent retries. Calls come from engine, agent and
+ * drain delays, outbound sends, failed sends and rate limits, agent retries. Calls come from engine, agent and
  * channel threads, sometimes under a session lock: implementations must be thread-safe and must
  * not block (counters and timers only).
  */
@@ -40,6 +40,13 @@ public interface GatewayObserver extends DispositionListener {
 
     /** A reply chunk was handed to a channel. */
     default void sent(String channel) {
+    }
+
+    /**
+     * A reply chunk could not be handed to a channel: the adapter gave up (after its own retries)
+     * and the chunk is lost. The message still counts as answered.
+     */
+    default void sendFailed(String channel) {
     }
 
     /** A channel was told by its platform to slow down (HTTP 429 or equivalent). */

@@ -53,6 +53,11 @@ final class ObserverFanout implements GatewayObserver {
     }
 
     @Override
+    public void sendFailed(String channel) {
+        guard(() -> observer.sendFailed(channel));
+    }
+
+    @Override
     public void rateLimited(String channel) {
         guard(() -> observer.rateLimited(channel));
     }

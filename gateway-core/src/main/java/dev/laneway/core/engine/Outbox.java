@@ -4,8 +4,12 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.TextChunker;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -15,14 +19,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivers replies: sequential per chat (a chat's messages never overtake each other), parallel
- * across chats, chunked at the channel's length limit. A send that fails is logged and the next
- * one goes on; pacing and 429 handling belong to the channel adapter. Each reply carries a
- * "still wanted" check, evaluated right before sending, so an aborted run's undelivered text is
- * dropped. An {@link #afterDelivered} action waits in the same queue, so it runs only once every
- * reply queued before it for that chat has been sent (or has failed).
+ * across chats, chunked at the channel's length limit. A send that fails (after the channel's own
+ * retries) is logged at ERROR, counted ({@link GatewayObserver#sendFailed}), and the next one goes
+ * on; pacing and 429 handling belong to the channel adapter. Each reply carries a "still wanted"
+ * check, evaluated right before sending, so an aborted run's undelivered text is dropped. An
+ * {@link #afterDelivered} action waits in the same queue, so it runs only once every reply queued
+ * before it for that chat has been sent (or has failed).
  *
- * <p>Concurrency: {@code lock} guards {@code queues}; a chat has an entry exactly while one drain
- * task owns it, so at most one thread sends to a chat at a time.
+ * <p>Held channels: while the gateway is starting a channel (at boot, and while it retries a
+ * channel that failed to start) the channel cannot send, so its chats' queues are parked instead
+ * of drained: nothing is attempted, nothing is lost, and {@code afterDelivered} actions behind
+ * the parked replies wait too. {@link #release} resumes them, in order. A channel the gateway
+ * never {@link #hold held} (tests that start channels themselves) is delivered to at once.
+ *
+ * <p>Concurrency: {@code lock} guards {@code queues} and {@code held}. A chat has an entry while
+ * it has something queued or a drain task owns it; {@code ChatQueue.draining} says whether a task
+ * owns it, so at most one thread sends to a chat at a time.
  */
 final class Outbox {
 
@@ -32,8 +44,10 @@ final class Outbox {
     private final Function<String, ChannelAdapter> channels;
     private final GatewayObserver observer;
     private final ReentrantLock lock = new ReentrantLock();
-    // chat key -> replies waiting for that chat's drain task
-    private final Map<String, ArrayDeque<Outgoing>> queues = new HashMap<>();
+    // chat key -> what waits for that chat; guarded by lock
+    private final Map<String, ChatQueue> queues = new HashMap<>();
+    // names of channels whose sends are held until they have started; guarded by lock
+    private final Set<String> held = new HashSet<>();
 
     Outbox(Executor executor, Function<String, ChannelAdapter> channels, GatewayObserver observer) {
         this.executor = executor;
@@ -54,13 +68,10 @@ final class Outbox {
         boolean startDrain;
         lock.lock();
         try {
-            ArrayDeque<Outgoing> queue = queues.get(chat);
-            startDrain = queue == null;
-            if (startDrain) {
-                queue = new ArrayDeque<>();
-                queues.put(chat, queue);
-            }
-            queue.addLast(outgoing);
+            ChatQueue queue = queues.computeIfAbsent(chat, key -> new ChatQueue(outgoing.route().channel()));
+            queue.items.addLast(outgoing);
+            startDrain = !queue.draining && !held.contains(queue.channel);
+            queue.draining |= startDrain;
         } finally {
             lock.unlock();
         }
@@ -69,16 +80,60 @@ final class Outbox {
         }
     }
 
+    /** Holds every send to {@code channel} from now on until {@link #release}: the gateway is starting it. */
+    void hold(String channel) {
+        lock.lock();
+        try {
+            held.add(channel);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The channel has started: delivers what was held for it, each chat in its order. */
+    void release(String channel) {
+        List<String> resume = new ArrayList<>();
+        lock.lock();
+        try {
+            if (!held.remove(channel)) {
+                return;
+            }
+            queues.forEach((chat, queue) -> {
+                if (queue.channel.equals(channel) && !queue.draining) {
+                    queue.draining = true;
+                    resume.add(chat);
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+        resume.forEach(chat -> executor.execute(() -> drain(chat)));
+    }
+
     /** Queues a notice that is always wanted. */
     void send(Route route, String text) {
         send(route, text, () -> true);
     }
 
-    /** True when no reply is waiting or being sent (shutdown waits for this). */
+    /**
+     * True when nothing is being sent and nothing deliverable waits (shutdown waits for this).
+     * Replies parked for a channel that has not started do not count: they cannot be delivered,
+     * and the messages they answer are not recorded as answered, so they run again after a restart.
+     */
     boolean isIdle() {
         lock.lock();
         try {
-            return queues.isEmpty();
+            return queues.values().stream().noneMatch(queue -> queue.draining);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Replies and actions parked for channels that have not started yet. */
+    int heldCount() {
+        lock.lock();
+        try {
+            return queues.values().stream().filter(queue -> !queue.draining).mapToInt(queue -> queue.items.size()).sum();
         } finally {
             lock.unlock();
         }
@@ -87,7 +142,7 @@ final class Outbox {
     /** Shows typing in a route's chat; best effort, off the caller's thread. */
     void typing(Route route) {
         ChannelAdapter channel = channels.apply(route.channel());
-        if (channel != null && channel.capabilities().typing()) {
+        if (channel != null && channel.capabilities().typing() && !isHeld(route.channel())) {
             executor.execute(() -> guarded("typing", route, () -> channel.typing(route)));
         }
     }
@@ -108,17 +163,30 @@ final class Outbox {
         enqueue(new AfterDelivered(route, action));
     }
 
+    private boolean isHeld(String channel) {
+        lock.lock();
+        try {
+            return held.contains(channel);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void drain(String chat) {
         while (true) {
             Outgoing next;
             lock.lock();
             try {
-                ArrayDeque<Outgoing> queue = queues.get(chat);
-                next = queue.pollFirst();
-                if (next == null) {
+                ChatQueue queue = queues.get(chat);
+                if (queue.items.isEmpty()) {
                     queues.remove(chat);
                     return;
                 }
+                if (held.contains(queue.channel)) {
+                    queue.draining = false; // parked: release() starts a drain again
+                    return;
+                }
+                next = queue.items.pollFirst();
             } finally {
                 lock.unlock();
             }
@@ -149,8 +217,7 @@ final class Outbox {
                     if (!reply.stillWanted.getAsBoolean()) {
                         return;
                     }
-                    guarded("send", reply.route, () -> channel.send(reply.route, chunk));
-                    observer.sent(reply.route.channel());
+                    send(channel, reply.route, chunk);
                 }
             }
         }
@@ -162,6 +229,21 @@ final class Outbox {
             log.warn("no channel named {} to send a reply to", route.channel());
         }
         return channel;
+    }
+
+    /**
+     * Hands one chunk to the channel. A failure here is final (the adapter already retried what it
+     * could): one ERROR line naming channel and chat, never the text, and a metric. The message still
+     * counts as answered: its run happened, and running it again after a restart would surprise the user.
+     */
+    private void send(ChannelAdapter channel, Route route, String chunk) {
+        try {
+            channel.send(route, chunk);
+            observer.sent(route.channel());
+        } catch (Exception | LinkageError e) {
+            log.error("send to {} chat {} failed, the reply is lost: {}", route.channel(), route.chatId(), e.toString());
+            observer.sendFailed(route.channel());
+        }
     }
 
     private static void guarded(String what, Route route, ThrowingRunnable action) {
@@ -192,5 +274,16 @@ final class Outbox {
 
     /** An action for when everything before it has been delivered. */
     private record AfterDelivered(Route route, Runnable action) implements Outgoing {
+    }
+
+    /** One chat's queue; fields guarded by the outbox's lock. */
+    private static final class ChatQueue {
+        final String channel;
+        final ArrayDeque<Outgoing> items = new ArrayDeque<>();
+        boolean draining; // a drain task owns this chat now
+
+        ChatQueue(String channel) {
+            this.channel = channel;
+        }
     }
 }

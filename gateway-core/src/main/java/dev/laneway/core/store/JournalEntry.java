@@ -2,6 +2,8 @@ package dev.laneway.core.store;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueSettings;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -13,16 +15,26 @@ import java.util.Objects;
  * @param message  the message as the channel delivered it
  * @param text     the text for the agent (an inline {@code /queue} directive already stripped)
  * @param settings the queue settings resolved for it on arrival
- * @param trusted  the sender's authority (admin or allow-listed)
+ * @param trusted    the sender's authority (admin or allow-listed)
+ * @param acceptedAt when the gateway accepted it, by the gateway's clock, to the millisecond (what
+ *                   {@code messages.queue.ttl} is measured from after a restart; a channel's
+ *                   {@code receivedAt} may be the platform's time)
  */
 public record JournalEntry(long seq, String session, InboundMessage message, String text, QueueSettings settings,
-                           boolean trusted) {
+                           boolean trusted, Instant acceptedAt) {
 
     public JournalEntry {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(settings, "settings");
+        acceptedAt = Objects.requireNonNull(acceptedAt, "acceptedAt").truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /** An entry accepted when its message was received. */
+    public JournalEntry(long seq, String session, InboundMessage message, String text, QueueSettings settings,
+                        boolean trusted) {
+        this(seq, session, message, text, settings, trusted, message.receivedAt());
     }
 
     /** The platform identity of the message (channel, account, chat, id), or null when it has no id. */

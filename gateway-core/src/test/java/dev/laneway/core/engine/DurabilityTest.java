@@ -16,6 +16,7 @@ import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** A restart or a crash loses no accepted message and answers nothing twice (spec section 9). */
@@ -226,5 +227,45 @@ class DurabilityTest {
 
         GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
         assertEquals(List.of("buffered"), after.agent.prompts());
+    }
+
+    @Test
+    void restoredMessages_bypassInboundDebounce_andRunInTheirOriginalOrderAndMode() {
+        UnaryOperator<GatewaySettings.Builder> debounced = s -> s.inboundDebounce(Duration.ofMillis(500));
+        GatewayHarness before = new GatewayHarness(debounced, CommandHandler.NONE, journal, new ManualTime());
+        before.gateway.setSessionOverride(SessionKey.of("test:dm:user"), QueueOverride.mode(QueueMode.FOLLOWUP));
+        before.dm("one");
+        before.advanceMillis(500);
+        assertEquals(List.of("one"), before.agent.prompts());
+        before.dm("two");
+        before.dm("three");
+        // crash: "one" in flight, "two" and "three" queued as followups
+
+        GatewayHarness after = new GatewayHarness(debounced, CommandHandler.NONE, journal,
+                new ManualTime(before.time.instant().plusSeconds(30)));
+        assertEquals(List.of("one"), after.agent.prompts(), "runs at once and alone, not buffered with the others");
+        after.agent.run(0).complete("1");
+        after.advanceMillis(1000);
+        assertEquals(List.of("one", "two"), after.agent.prompts(), "followups keep their own turns");
+        after.agent.run(1).complete("2");
+        after.advanceMillis(1000);
+        assertEquals(List.of("one", "two", "three"), after.agent.prompts());
+        after.agent.run(2).complete("3");
+        assertEquals(List.of("1", "2", "3"), after.channel.texts());
+        assertEquals(List.of(), journal.pending());
+    }
+
+    @Test
+    void theTtlCountsFromWhenTheGatewayAcceptedAMessage_notFromThePlatformsTimestamp() {
+        GatewayHarness before = start(new ManualTime());
+        // delivered late by the platform: stamped two hours before the gateway accepted it
+        InboundMessage late = before.message("late").receivedAt(before.time.instant().minus(Duration.ofHours(2))).build();
+        before.gateway.accept(late);
+        assertEquals(before.time.instant(), journal.pending().get(0).acceptedAt());
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plus(Duration.ofMinutes(10))));
+        assertEquals(List.of("late"), after.agent.prompts(), "accepted 10 minutes ago: well within the 1 h ttl");
+        after.agent.run(0).complete("answer");
+        assertEquals(Disposition.RAN, after.dispositions.of(late.platformMessageId()));
     }
 }

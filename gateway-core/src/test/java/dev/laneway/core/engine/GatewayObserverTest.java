@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.testing.FakeChannel;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
@@ -47,7 +48,34 @@ class GatewayObserverTest {
         public void rateLimited(String channel) {
             events.add("429 " + channel);
         }
+
+        @Override
+        public void sendFailed(String channel) {
+            events.add("send failed " + channel);
+        }
     };
+
+    @Test
+    void aSendThatFinallyFails_isCounted_andTheMessageStillCountsAsAnswered() {
+        ManualTime time = new ManualTime();
+        ScriptedAgent agent = new ScriptedAgent();
+        FakeChannel channel = new FakeChannel("test").failSends(true);
+        InMemoryJournal journal = new InMemoryJournal();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor()).agent(agent)
+                .journal(journal).observer(observer).channel(channel).build();
+        gateway.start();
+        gateway.accept(InboundMessage.builder("test").text("hello").platformMessageId("m1").receivedAt(time.instant()).build());
+        agent.run(0).complete("answer");
+
+        assertEquals(List.of("send failed test"), events.stream().filter(e -> e.startsWith("send")).toList(),
+                "counted as failed, not as sent");
+        assertEquals(List.of(), journal.pending(), "the run happened: it is not run again after a restart");
+        assertEquals(Boolean.TRUE, journal.answered(1));
+        channel.failSends(false);
+        gateway.accept(InboundMessage.builder("test").text("again").platformMessageId("m2").receivedAt(time.instant()).build());
+        agent.run(1).complete("second answer");
+        assertEquals(List.of("second answer"), channel.texts(), "the chat keeps working after a failed send");
+    }
 
     @Test
     void theObserverSeesDispositionsRunsLaneWaitsDrainsSendsAndRateLimits() {

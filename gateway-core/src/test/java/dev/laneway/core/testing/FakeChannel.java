@@ -4,12 +4,20 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** A channel that records what the gateway sends; thread-safe, for unit and integration tests. */
+/**
+ * A channel that records what the gateway sends; thread-safe, for unit and integration tests. It
+ * can act like a platform channel at boot: fail its first starts ({@link #failStarts}), refuse to
+ * send before its start has completed ({@link #sendsOnlyOnceStarted}, as Slack and Discord do), do
+ * something while its start is under way ({@link #duringStart}), or fail every send
+ * ({@link #failSends}).
+ */
 public final class FakeChannel implements ChannelAdapter {
 
     private final String name;
@@ -19,6 +27,12 @@ public final class FakeChannel implements ChannelAdapter {
     private final List<Route> runEnded = new CopyOnWriteArrayList<>();
     private final List<String> events = new CopyOnWriteArrayList<>();
     private volatile InboundSink sink;
+    private final AtomicInteger startFailures = new AtomicInteger();
+    private final AtomicInteger startAttempts = new AtomicInteger();
+    private volatile boolean started;
+    private volatile boolean sendsOnlyOnceStarted;
+    private volatile boolean failSends;
+    private volatile Runnable duringStart = () -> { };
 
     public FakeChannel(String name) {
         this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true));
@@ -40,12 +54,24 @@ public final class FakeChannel implements ChannelAdapter {
     }
 
     @Override
-    public void start(InboundSink sink) {
+    public void start(InboundSink sink) throws IOException {
+        int attempt = startAttempts.incrementAndGet();
+        if (startFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IOException("connection refused (start attempt " + attempt + ")");
+        }
         this.sink = sink;
+        duringStart.run();
+        started = true;
     }
 
     @Override
     public void send(Route route, String text) {
+        if (failSends) {
+            throw new IllegalStateException("the platform refused the message");
+        }
+        if (sendsOnlyOnceStarted && !started) {
+            throw new IllegalStateException("the " + name + " channel is not started; cannot send to " + route.chatId());
+        }
         sent.add(new Sent(route, text));
         events.add("send " + text);
     }
@@ -63,6 +89,41 @@ public final class FakeChannel implements ChannelAdapter {
 
     @Override
     public void stop() {
+        started = false;
+    }
+
+    /** The next {@code count} starts throw, as a platform that cannot be reached would. */
+    public FakeChannel failStarts(int count) {
+        startFailures.set(count);
+        return this;
+    }
+
+    /** From now on sends throw until a start has completed. */
+    public FakeChannel sendsOnlyOnceStarted() {
+        sendsOnlyOnceStarted = true;
+        return this;
+    }
+
+    /** Runs {@code action} inside a successful start, before the channel counts as started. */
+    public FakeChannel duringStart(Runnable action) {
+        duringStart = action;
+        return this;
+    }
+
+    /** Every send throws while {@code value} is true. */
+    public FakeChannel failSends(boolean value) {
+        failSends = value;
+        return this;
+    }
+
+    /** How many times start was called. */
+    public int startAttempts() {
+        return startAttempts.get();
+    }
+
+    /** Whether a start has completed (and no stop came after it). */
+    public boolean started() {
+        return started;
     }
 
     public InboundSink sink() {

@@ -1,0 +1,159 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.time.Scheduler;
+import dev.laneway.core.time.Scheduler.Cancellable;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the gateway's channels and keeps trying the ones that fail: a network error at boot
+ * (Telegram getMe, Discord login, Slack auth.test) must not silence a bot until the next restart.
+ * A failed start is retried in the background after 1 s, doubling up to 60 s, with one log line
+ * per failure (the adapter's exception message, never a token: adapters word their own errors).
+ * Until a channel has started, the {@link Outbox} holds its replies; they go out, in order, once it
+ * has.
+ *
+ * <p>Concurrency: {@code lock} guards {@code started}, {@code retries} and {@code stopped}. The
+ * first attempt runs on the caller of {@link #startAll}; retries are scheduled on the
+ * {@link Scheduler} and run on the executor (a start may block on the network, timers must not).
+ * {@code ChannelAdapter.start} and {@code stop} are called outside the lock; a start that succeeds
+ * after {@link #stopAll} is stopped again at once.
+ */
+final class ChannelStarter {
+
+    private static final Logger log = LoggerFactory.getLogger(ChannelStarter.class);
+
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration MAX_RETRY = Duration.ofSeconds(60);
+
+    private final Map<String, ChannelAdapter> channels;
+    private final Outbox outbox;
+    private final Scheduler scheduler;
+    private final Executor executor;
+    private final ReentrantLock lock = new ReentrantLock();
+    // names of the channels that have started; guarded by lock
+    private final Set<String> started = new HashSet<>();
+    // channel name -> its scheduled next attempt; guarded by lock
+    private final Map<String, Cancellable> retries = new HashMap<>();
+    private boolean stopped; // guarded by lock
+
+    ChannelStarter(Map<String, ChannelAdapter> channels, Outbox outbox, Scheduler scheduler, Executor executor) {
+        this.channels = channels;
+        this.outbox = outbox;
+        this.scheduler = scheduler;
+        this.executor = executor;
+    }
+
+    /** Holds every channel's replies until it has started; call before anything can be sent. */
+    void holdAll() {
+        channels.keySet().forEach(outbox::hold);
+    }
+
+    /** Tries each channel once now; those that fail are retried in the background. */
+    void startAll(InboundSink sink) {
+        channels.values().forEach(channel -> attempt(channel, sink, 1));
+    }
+
+    /** Whether the channel has started (false while it is failing and being retried). */
+    boolean started(String channel) {
+        lock.lock();
+        try {
+            return started.contains(channel);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Cancels pending retries and stops every channel; idempotent. */
+    void stopAll() {
+        lock.lock();
+        try {
+            stopped = true;
+            retries.values().forEach(Cancellable::cancel);
+            retries.clear();
+        } finally {
+            lock.unlock();
+        }
+        channels.values().forEach(ChannelStarter::stop);
+    }
+
+    private void attempt(ChannelAdapter channel, InboundSink sink, int attempt) {
+        lock.lock();
+        try {
+            retries.remove(channel.name());
+            if (stopped) {
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try {
+            channel.start(sink);
+        } catch (Exception | LinkageError e) {
+            failed(channel, sink, attempt, e);
+            return;
+        }
+        boolean late;
+        lock.lock();
+        try {
+            late = stopped;
+            if (!late) {
+                started.add(channel.name());
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (late) {
+            stop(channel); // the gateway stopped while this start was under way
+            return;
+        }
+        log.info("channel {} started{}", channel.name(), attempt == 1 ? "" : " (attempt " + attempt + ")");
+        outbox.release(channel.name());
+    }
+
+    private void failed(ChannelAdapter channel, InboundSink sink, int attempt, Throwable e) {
+        Duration delay = backoff(attempt);
+        boolean retrying;
+        lock.lock();
+        try {
+            retrying = !stopped;
+            if (retrying) {
+                retries.put(channel.name(), scheduler.schedule(delay,
+                        () -> executor.execute(() -> attempt(channel, sink, attempt + 1))));
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (retrying) {
+            log.error("channel {} failed to start (attempt {}): {}; retrying in {} s, its replies are held until then",
+                    channel.name(), attempt, e.toString(), delay.toSeconds());
+        } else {
+            log.warn("channel {} failed to start (attempt {}): {}; not retrying, the gateway is stopping",
+                    channel.name(), attempt, e.toString());
+        }
+    }
+
+    /** 1 s after the first failure, doubling, at most 60 s. */
+    static Duration backoff(int failedAttempts) {
+        int doublings = Math.min(failedAttempts - 1, 6);
+        Duration delay = FIRST_RETRY.multipliedBy(1L << doublings);
+        return delay.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay;
+    }
+
+    private static void stop(ChannelAdapter channel) {
+        try {
+            channel.stop();
+        } catch (RuntimeException | LinkageError e) {
+            log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
+        }
+    }
+}

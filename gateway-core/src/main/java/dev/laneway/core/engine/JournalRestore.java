@@ -1,0 +1,64 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.Route;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.store.JournalEntry;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs again every message the journal still holds from before a restart, in arrival order and
+ * with the settings it had: queued followups, steers no model saw, and messages whose run was in
+ * flight at a crash. Each entry is offered as its own item, bypassing inbound debounce (each was
+ * already its own journal entry with its own mode; joining them would change what the user gets).
+ * Messages the gateway accepted longer than {@code messages.queue.ttl} ago are dropped instead:
+ * one log line, one notice per sender. Runs once, on the thread that starts the gateway, before
+ * any channel takes traffic.
+ */
+final class JournalRestore {
+
+    // the gateway's logger, as before this was split out: operators may filter on it
+    private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+
+    private JournalRestore() {
+    }
+
+    /** @param enqueue hands one restored item to its session, without inbound debounce */
+    static void run(List<JournalEntry> pending, EngineContext ctx, DedupeCache dedupe,
+                    BiConsumer<SessionKey, QueuedItem> enqueue) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        Instant horizon = ctx.clock.instant().minus(ctx.settings.queueTtl());
+        // channel/chat/sender -> where that sender's expiry notice goes (one per sender)
+        Map<String, Route> expiredSenders = new LinkedHashMap<>();
+        int expired = 0;
+        for (JournalEntry entry : pending) {
+            InboundMessage message = entry.message();
+            dedupe.firstSighting(message, ctx.clock.instant());
+            Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
+            if (entry.acceptedAt().isBefore(horizon)) {
+                ctx.settle(ticket, Disposition.EXPIRED);
+                expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
+                expired++;
+                continue;
+            }
+            enqueue.accept(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
+                    entry.settings(), entry.settings().mode(), entry.trusted()));
+        }
+        if (expired > 0) {
+            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired,
+                    ctx.settings.queueTtl().toMillis());
+            String notice = Notices.expired(ctx.settings.queueTtl());
+            expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
+        }
+        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired);
+    }
+}

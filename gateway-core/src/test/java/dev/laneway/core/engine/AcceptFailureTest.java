@@ -1,0 +1,172 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.store.InMemorySessionStore;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.store.SessionStore;
+import dev.laneway.core.testing.FakeChannel;
+import dev.laneway.core.testing.ManualTime;
+import dev.laneway.core.testing.RecordingListener;
+import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.core.testing.TrampolineExecutor;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A failure after dedupe (here: the store cannot be read while settings are resolved) still ends
+ * the message in exactly one disposition with a notice to its sender, gives its admission slot
+ * back, and leaves it unremembered, so a platform redelivery is processed (spec section 8).
+ */
+class AcceptFailureTest {
+
+    /** A store whose reads fail while {@code broken} is set. */
+    private static final class FlakyStore implements SessionStore {
+        private final SessionStore delegate = new InMemorySessionStore();
+        volatile boolean broken;
+
+        @Override
+        public Optional<QueueOverride> queueOverride(SessionKey session) {
+            if (broken) {
+                throw new IllegalStateException("database is locked");
+            }
+            return delegate.queueOverride(session);
+        }
+
+        @Override
+        public void setQueueOverride(SessionKey session, QueueOverride override) {
+            delegate.setQueueOverride(session, override);
+        }
+
+        @Override
+        public List<HistoryEntry> history(SessionKey session, int limit) {
+            return delegate.history(session, limit);
+        }
+
+        @Override
+        public void appendHistory(SessionKey session, List<HistoryEntry> entries) {
+            delegate.appendHistory(session, entries);
+        }
+
+        @Override
+        public void clearHistory(SessionKey session) {
+            delegate.clearHistory(session);
+        }
+    }
+
+    @Test
+    void aStoreThatFailsWhileSettingsAreResolved_endsTheMessageOnce_tellsTheSender_andARedeliveryIsProcessed() {
+        ManualTime time = new ManualTime();
+        FlakyStore store = new FlakyStore();
+        FakeChannel channel = new FakeChannel("test");
+        ScriptedAgent agent = new ScriptedAgent();
+        RecordingListener dispositions = new RecordingListener();
+        InMemoryJournal journal = new InMemoryJournal();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .agent(agent).store(store).journal(journal).listener(dispositions).channel(channel).build();
+        gateway.start();
+        InboundMessage message = InboundMessage.builder("test").text("hello").platformMessageId("m1")
+                .chatId("chat").senderId("user").receivedAt(time.instant()).build();
+
+        store.broken = true;
+        gateway.accept(message);
+        assertEquals(List.of(new RecordingListener.Entry(message, Disposition.REJECTED_BUSY)), dispositions.entries(),
+                "exactly one disposition");
+        assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (storage unavailable)"), channel.texts());
+        assertEquals(0, gateway.pendingMessages(), "the admission slot was given back");
+        assertEquals(List.of(), journal.pending(), "nothing half-accepted is left in the journal");
+        assertEquals(0, agent.runs().size());
+
+        store.broken = false;
+        gateway.accept(message); // the platform redelivers it
+        assertEquals(List.of("hello"), agent.prompts(), "processed, not a duplicate");
+        agent.run(0).complete("hi");
+        assertEquals(Disposition.RAN, dispositions.entries().get(1).disposition());
+        assertEquals("hi", channel.texts().get(1));
+        assertEquals(0, gateway.pendingMessages());
+    }
+
+    @Test
+    void aFailingAccessPolicy_endsTheMessageOnce_withoutAnsweringASenderItCouldNotCheck() {
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test");
+        RecordingListener dispositions = new RecordingListener();
+        AccessPolicy broken = message -> {
+            throw new IllegalStateException("allow list unavailable");
+        };
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .agent(new ScriptedAgent()).access(broken).listener(dispositions).channel(channel).build();
+        gateway.start();
+        InboundMessage message = InboundMessage.builder("test").text("hello").platformMessageId("m1")
+                .receivedAt(time.instant()).build();
+        gateway.accept(message);
+        gateway.accept(message);
+        assertEquals(List.of(Disposition.REJECTED_BUSY, Disposition.REJECTED_BUSY),
+                dispositions.entries().stream().map(RecordingListener.Entry::disposition).toList(),
+                "one disposition each, and the redelivery was processed again rather than called a duplicate");
+        assertEquals(List.of(), channel.texts());
+        assertEquals(0, gateway.pendingMessages());
+    }
+
+    @Test
+    void aJournalThatCannotSayWhetherItSawAMessage_refusesItVisibly_andTheRedeliveryIsProcessed() {
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test");
+        ScriptedAgent agent = new ScriptedAgent();
+        RecordingListener dispositions = new RecordingListener();
+        AtomicBoolean broken = new AtomicBoolean(true);
+        InMemoryJournal journal = new InMemoryJournal();
+        MessageJournal flaky = new MessageJournal() {
+            @Override
+            public CompletableFuture<Void> append(JournalEntry entry) {
+                return journal.append(entry);
+            }
+
+            @Override
+            public void settled(long seq, boolean answered) {
+                journal.settled(seq, answered);
+            }
+
+            @Override
+            public List<JournalEntry> pending() {
+                return journal.pending();
+            }
+
+            @Override
+            public boolean seen(String messageKey) {
+                if (broken.get()) {
+                    throw new IllegalStateException("store closed");
+                }
+                return journal.seen(messageKey);
+            }
+
+            @Override
+            public long lastSequence() {
+                return journal.lastSequence();
+            }
+        };
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .agent(agent).journal(flaky).listener(dispositions).channel(channel).build();
+        gateway.start();
+        InboundMessage message = InboundMessage.builder("test").text("hello").platformMessageId("m1")
+                .receivedAt(time.instant()).build();
+
+        gateway.accept(message);
+        assertEquals(List.of(Disposition.REJECTED_BUSY),
+                dispositions.entries().stream().map(RecordingListener.Entry::disposition).toList());
+        assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (internal error)"), channel.texts());
+        broken.set(false);
+        gateway.accept(message);
+        assertEquals(List.of("hello"), agent.prompts(), "the redelivery is processed");
+    }
+}
