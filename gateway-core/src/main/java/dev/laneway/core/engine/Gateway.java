@@ -101,6 +101,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     @Override
+    public void reply(Route route, String text) {
+        ctx.outbox.send(route, text);
+    }
+
+    @Override
     public void accept(InboundMessage message) {
         try {
             route(message);
@@ -157,6 +162,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             ctx.outbox.send(message.route(), Notices.failure("storage unavailable"));
             return;
         }
+        ctx.accepted(message);
         enqueue(session, new QueuedItem(ticket.seq(), List.of(ticket), effective.text(), resolved, resolved.mode(), trusted));
     }
 
