@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +29,8 @@ final class KeyedExecutor {
 
     /** Each busy key drains on a fresh virtual thread named {@code name}. */
     static KeyedExecutor virtualThreads(String name) {
-        Thread.Builder threads = Thread.ofVirtual().name(name);
-        return new KeyedExecutor(threads::start);
+        ThreadFactory threads = Thread.ofVirtual().name(name).factory();   // safe from any thread
+        return new KeyedExecutor(task -> threads.newThread(task).start());
     }
 
     /** @param drains runs one drain per busy key (tests pass a direct or a manual executor) */
