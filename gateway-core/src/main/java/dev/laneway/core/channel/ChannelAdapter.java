@@ -28,6 +28,25 @@ public interface ChannelAdapter {
     default void runEnded(Route route) throws Exception {
     }
 
+    /**
+     * The gateway accepted the message {@code route} replies to (it passed dedupe, access and
+     * admission and was recorded; commands, duplicates, denials and refusals are not accepted).
+     * Called once per accepted message, in the chat's outbox sequence, so it never comes after
+     * {@link #settled} for the same message. For a per-message progress marker (Slack's 👀).
+     */
+    default void accepted(Route route) throws Exception {
+    }
+
+    /**
+     * An accepted message ended, whatever its disposition (answered, collected, steered, dropped,
+     * stopped, interrupted, expired, ...). Called once per accepted message, in the chat's outbox
+     * sequence after every reply queued for the chat before it ended, so it never overtakes the
+     * answer. Not called for a message that is still pending when the gateway shuts down (it runs
+     * again after the restart).
+     */
+    default void settled(Route route) throws Exception {
+    }
+
     /** Whether the channel is connected now (for readiness). */
     default boolean connected() {
         return true;

@@ -1,6 +1,7 @@
 package dev.laneway.core.channel;
 
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.Route;
 
 /** Where a channel hands inbound messages. Returns at once: it never waits for a run. */
 @FunctionalInterface
@@ -10,5 +11,13 @@ public interface InboundSink {
 
     /** The channel was told by its platform to slow down (HTTP 429); counted for operators. */
     default void rateLimited(String channel) {
+    }
+
+    /**
+     * Sends a notice the channel itself owes a user (e.g. "I can only read text") through the
+     * gateway's outbox: in the chat's order with its other replies and paced like them. Returns
+     * at once. The gateway implements it; this default (for test sinks) drops the notice.
+     */
+    default void reply(Route route, String text) {
     }
 }

@@ -1,6 +1,8 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
@@ -42,6 +44,8 @@ final class EngineContext {
     private final AtomicLong runIds = new AtomicLong();
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
+    // channel name -> whether it overrides the accepted/settled hooks (others cost no outbox task)
+    private final Map<String, Boolean> tracksMessages = new ConcurrentHashMap<>();
     final IdleSignal idle = new IdleSignal();
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
@@ -81,7 +85,45 @@ final class EngineContext {
             recordSettled(ticket.seq(), false);
         }
         observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
+        messageHook(ticket.message().route(), MessageHook.SETTLED);
     }
+
+    /** Tells the message's channel it was accepted (after journaling), in the chat's outbox order. */
+    void accepted(InboundMessage message) {
+        messageHook(message.route(), MessageHook.ACCEPTED);
+    }
+
+    /** Queues {@code hook} behind what the chat's outbox holds, so it never overtakes a reply. */
+    private void messageHook(Route route, MessageHook hook) {
+        ChannelAdapter channel = channels.apply(route.channel());
+        if (channel == null || !tracksMessages.computeIfAbsent(route.channel(), name -> overridesHooks(channel))) {
+            return;
+        }
+        outbox.afterDelivered(route, () -> {
+            try {
+                if (hook == MessageHook.ACCEPTED) {
+                    channel.accepted(route);
+                } else {
+                    channel.settled(route);
+                }
+            } catch (Exception | LinkageError e) {
+                log.warn("{} hook of channel {} failed for message {}: {}", hook.name().toLowerCase(java.util.Locale.ROOT),
+                        route.channel(), route.replyToMessageId(), e.toString());
+            }
+        });
+    }
+
+    private static boolean overridesHooks(ChannelAdapter channel) {
+        try {
+            Class<?> type = channel.getClass();
+            return type.getMethod("accepted", Route.class).getDeclaringClass() != ChannelAdapter.class
+                    || type.getMethod("settled", Route.class).getDeclaringClass() != ChannelAdapter.class;
+        } catch (NoSuchMethodException e) {
+            return true;
+        }
+    }
+
+    private enum MessageHook { ACCEPTED, SETTLED }
 
     private void recordSettled(long seq, boolean answered) {
         try {

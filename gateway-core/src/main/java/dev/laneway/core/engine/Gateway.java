@@ -5,6 +5,7 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.InboundSink;
@@ -102,6 +103,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     @Override
+    public void reply(Route route, String text) {
+        ctx.outbox.send(route, text);
+    }
+
+    @Override
     public void accept(InboundMessage message) {
         Intake intake = new Intake(message);
         try {
@@ -166,6 +172,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             return;
         }
         intake.reason = "internal error";
+        ctx.accepted(message);
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), inboundDebounce(message.channel()));
     }

@@ -26,6 +26,7 @@ public final class FakeChannel implements ChannelAdapter {
     private final List<Route> typing = new CopyOnWriteArrayList<>();
     private final List<Route> runEnded = new CopyOnWriteArrayList<>();
     private final List<String> events = new CopyOnWriteArrayList<>();
+    private final List<String> progress = new CopyOnWriteArrayList<>();
     private volatile InboundSink sink;
     private final AtomicInteger startFailures = new AtomicInteger();
     private final AtomicInteger startAttempts = new AtomicInteger();
@@ -74,6 +75,7 @@ public final class FakeChannel implements ChannelAdapter {
         }
         sent.add(new Sent(route, text));
         events.add("send " + text);
+        progress.add("send " + text);
     }
 
     @Override
@@ -85,6 +87,16 @@ public final class FakeChannel implements ChannelAdapter {
     public void runEnded(Route route) {
         runEnded.add(route);
         events.add("ended " + route.replyToMessageId());
+    }
+
+    @Override
+    public void accepted(Route route) {
+        progress.add("accepted " + route.replyToMessageId());
+    }
+
+    @Override
+    public void settled(Route route) {
+        progress.add("settled " + route.replyToMessageId());
     }
 
     @Override
@@ -155,6 +167,14 @@ public final class FakeChannel implements ChannelAdapter {
     /** Sends and run ends in the order the channel saw them ({@code send <text>}, {@code ended <message id>}). */
     public List<String> events() {
         return List.copyOf(events);
+    }
+
+    /**
+     * Sends and the per-message hooks in the order the channel saw them ({@code send <text>},
+     * {@code accepted <message id>}, {@code settled <message id>}).
+     */
+    public List<String> progress() {
+        return List.copyOf(progress);
     }
 
     public List<Route> runEnded() {

@@ -103,7 +103,8 @@ public final class DiscordChannel implements ChannelAdapter {
         InboundConverter converter = new InboundConverter(config.guildsRequireMention(), clock);
         SlashCommandIntake slashCommands = new SlashCommandIntake(sink, converter, Set.copyOf(config.allowFrom()),
                 interactions, finisher);
-        JDA client = JdaFactory.build(config, new DiscordListener(sink, converter, slashCommands));
+        JDA client = JdaFactory.build(config, new DiscordListener(sink, converter, slashCommands),
+                () -> sink.rateLimited(NAME));
         outbound = new DiscordOutbound(client, interactions, finisher, SEND_TIMEOUT);
         jda = client;
     }
@@ -191,6 +192,11 @@ public final class DiscordChannel implements ChannelAdapter {
             throw new IllegalStateException("discord channel is not started");
         }
         return current;
+    }
+
+    /** Where a slash command's answer stands, while the channel still tracks it (for tests). */
+    java.util.Optional<PendingInteractions.State> interactionState(String interactionId) {
+        return interactions.get(interactionId).map(PendingInteractions.Pending::state);
     }
 
     @Override

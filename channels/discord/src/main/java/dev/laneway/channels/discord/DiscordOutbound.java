@@ -4,15 +4,19 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.TextChunker;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import net.dv8tion.jda.api.JDA;
 import net.dv8tion.jda.api.entities.Message;
 import net.dv8tion.jda.api.entities.channel.concrete.ThreadChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.GuildMessageChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.MessageChannel;
+import net.dv8tion.jda.api.exceptions.InteractionFailureException;
 import net.dv8tion.jda.api.interactions.InteractionHook;
 import net.dv8tion.jda.api.requests.restaction.MessageCreateAction;
 import org.slf4j.Logger;
@@ -23,16 +27,25 @@ import org.slf4j.LoggerFactory;
  * chat's sends on a virtual thread, one at a time). JDA's rate limiter owns pacing and 429s: a
  * rate-limited send waits for its bucket and is retried, so it simply returns later.
  *
- * <p>A reply references the message it answers and may ping only that message's author: allowed
- * mentions parse nothing, so model output can never ping {@code @everyone}, a role or a user.
- * A route replying to {@code interaction:<id>} is answered through that interaction while its
+ * <p>A reply references the message it answers and may ping only that message's author, and only
+ * once: the first message that replies to a given message notifies its author, the later chunks
+ * of a long answer (and later answers to the same message) reference it silently. Allowed mentions
+ * parse nothing, so model output can never ping {@code @everyone}, a role or a user.
+ *
+ * <p>A route replying to {@code interaction:<id>} is answered through that interaction while its
  * token is valid, else as a plain channel message; sending the first answer marks the interaction
- * answered, so the {@link InteractionFinisher} leaves it alone. Stateless apart from the shared
- * {@link PendingInteractions}, so any thread may call it.
+ * answered, so the {@link InteractionFinisher} leaves it alone. If Discord refused the
+ * interaction's acknowledgement (JDA then fails everything queued on its hook with an
+ * {@link InteractionFailureException}), the answer goes to the channel as a plain message instead,
+ * so it still reaches the user exactly once.
+ *
+ * <p>Concurrency: {@code lock} guards {@code pinged}; the shared {@link PendingInteractions}
+ * guards itself, so any thread may call in.
  */
 final class DiscordOutbound {
 
     static final int MAX_TEXT = 2000;
+    private static final int REMEMBERED_PINGS = 10_000;
     private static final EnumSet<Message.MentionType> NO_MENTIONS = EnumSet.noneOf(Message.MentionType.class);
     private static final Logger log = LoggerFactory.getLogger(DiscordOutbound.class);
 
@@ -40,6 +53,14 @@ final class DiscordOutbound {
     private final PendingInteractions<InteractionHook> interactions;
     private final InteractionFinisher<InteractionHook> finisher;
     private final Duration timeout;
+    private final ReentrantLock lock = new ReentrantLock();
+    // message id whose author a reply already pinged -> true; guarded by lock; least recent first
+    private final Map<String, Boolean> pinged = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED_PINGS;
+        }
+    };
 
     DiscordOutbound(JDA jda, PendingInteractions<InteractionHook> interactions,
                     InteractionFinisher<InteractionHook> finisher, Duration timeout) {
@@ -61,19 +82,29 @@ final class DiscordOutbound {
         Optional<String> interactionId = Addresses.interactionId(route.replyToMessageId());
         Optional<PendingInteractions.Pending<InteractionHook>> pending = interactionId.flatMap(interactions::answering);
         if (pending.isPresent()) {
-            answerInteraction(interactionId.get(), pending.get(), text);
+            answerInteraction(route, interactionId.get(), pending.get(), text);
             return;
         }
         MessageCreateAction action = channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS);
         String replyTo = route.replyToMessageId();
+        boolean ping = false;
         if (Addresses.isSnowflake(replyTo)) {
-            action = action.setMessageReference(replyTo).mentionRepliedUser(true).failOnInvalidReply(false);
+            ping = !alreadyPinged(replyTo);
+            action = action.setMessageReference(replyTo).mentionRepliedUser(ping).failOnInvalidReply(false);
         }
         action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+        if (ping) {
+            rememberPing(replyTo);
+        }
     }
 
-    /** Sends through the interaction; if its first answer fails, nothing else will come, so it is closed with a notice. */
-    private void answerInteraction(String interactionId, PendingInteractions.Pending<InteractionHook> pending, String text) {
+    /**
+     * Sends through the interaction. If Discord refused its acknowledgement, the hook can never
+     * deliver: the answer goes to the channel instead. If its first answer fails otherwise,
+     * nothing else will come, so it is closed with a notice.
+     */
+    private void answerInteraction(Route route, String interactionId, PendingInteractions.Pending<InteractionHook> pending,
+                                   String text) {
         try {
             pending.handle().sendMessage(text)
                     .setEphemeral(pending.ephemeral())
@@ -81,10 +112,46 @@ final class DiscordOutbound {
                     .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .complete();
         } catch (RuntimeException e) {
+            if (acknowledgementFailed(e)) {
+                interactions.forget(interactionId);
+                log.warn("discord: slash command interaction {} was never acknowledged; its answer goes to the channel",
+                        interactionId);
+                channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS)
+                        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+                return;
+            }
             if (pending.state() == PendingInteractions.State.AWAITING) {
                 finisher.firstAnswerFailed(interactionId, SlashNotices.NOT_DELIVERED);
             }
             throw e;
+        }
+    }
+
+    /** JDA fails what waits on a hook with this when the interaction's acknowledgement was refused. */
+    private static boolean acknowledgementFailed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InteractionFailureException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean alreadyPinged(String messageId) {
+        lock.lock();
+        try {
+            return pinged.containsKey(messageId);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void rememberPing(String messageId) {
+        lock.lock();
+        try {
+            pinged.put(messageId, Boolean.TRUE);
+        } finally {
+            lock.unlock();
         }
     }
 

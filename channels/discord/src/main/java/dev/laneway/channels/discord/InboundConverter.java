@@ -10,6 +10,7 @@ import net.dv8tion.jda.api.Permission;
 import net.dv8tion.jda.api.entities.Member;
 import net.dv8tion.jda.api.entities.Message;
 import net.dv8tion.jda.api.entities.MessageType;
+import net.dv8tion.jda.api.entities.Role;
 import net.dv8tion.jda.api.entities.User;
 import net.dv8tion.jda.api.entities.channel.ChannelType;
 import net.dv8tion.jda.api.entities.channel.concrete.ThreadChannel;
@@ -20,7 +21,9 @@ import net.dv8tion.jda.api.interactions.commands.SlashCommandInteraction;
  * Turns Discord messages and slash commands into {@link InboundMessage}s, and decides which
  * messages are for the bot: never its own or another bot's, never system or webhook messages; in
  * guilds, when {@code guilds.requireMention} is on, only messages that mention the bot or reply to
- * it. Access lists and dedupe are the gateway's job (slash commands are also checked against the
+ * it. Mentioning the bot's own managed role ({@code <@&roleId>}, what Discord's autocomplete often
+ * offers for a bot) counts as mentioning the bot, and is removed from the text like the user
+ * mention. Access lists and dedupe are the gateway's job (slash commands are also checked against the
  * access list by {@link SlashCommandIntake}, which must answer them). Stateless, so any thread may
  * call it.
  */
@@ -41,12 +44,14 @@ final class InboundConverter {
             return Optional.empty();
         }
         User self = message.getJDA().getSelfUser();
-        boolean mentionsBot = message.getMentions().isMentioned(self, Message.MentionType.USER) || repliesTo(message, self);
+        List<String> ownRoles = ownRolesMentioned(message, self);
+        boolean mentionsBot = message.getMentions().isMentioned(self, Message.MentionType.USER) || !ownRoles.isEmpty()
+                || repliesTo(message, self);
         boolean direct = message.getChannelType() == ChannelType.PRIVATE;
         if (!direct && requireMention && !mentionsBot) {
             return Optional.empty();
         }
-        String text = withoutMention(message.getContentRaw(), self.getId());
+        String text = withoutMention(message.getContentRaw(), self.getId(), ownRoles);
         List<Attachment> attachments = message.getAttachments().stream()
                 .map(a -> new Attachment(a.getContentType() == null ? "file" : a.getContentType(), a.getFileName()))
                 .toList();
@@ -90,7 +95,30 @@ final class InboundConverter {
 
     /** Removes the bot's own {@code <@id>} / {@code <@!id>} mentions and trims. */
     static String withoutMention(String raw, String selfId) {
-        return Pattern.compile("<@!?" + Pattern.quote(selfId) + ">\\s*").matcher(raw).replaceAll("").strip();
+        return withoutMention(raw, selfId, List.of());
+    }
+
+    /** Removes the bot's own user mentions and mentions of its own roles ({@code <@&roleId>}), and trims. */
+    static String withoutMention(String raw, String selfId, List<String> ownRoleIds) {
+        StringBuilder alternatives = new StringBuilder("@!?" + Pattern.quote(selfId));
+        ownRoleIds.forEach(id -> alternatives.append("|@&").append(Pattern.quote(id)));
+        return Pattern.compile("<(?:" + alternatives + ")>\\s*").matcher(raw).replaceAll("").strip();
+    }
+
+    /**
+     * The ids of the mentioned roles that are this bot's own: the role Discord manages for the bot
+     * (its tags name the bot), or a managed role the bot's member holds.
+     */
+    private static List<String> ownRolesMentioned(Message message, User self) {
+        if (!message.isFromGuild() || message.getMentions().getRoles().isEmpty()) {
+            return List.of();
+        }
+        Member me = message.getGuild().getSelfMember();
+        return message.getMentions().getRoles().stream()
+                .filter(role -> role.getTags().getBotIdLong() == self.getIdLong()
+                        || (role.isManaged() && me.getRoles().contains(role)))
+                .map(Role::getId)
+                .toList();
     }
 
     private static boolean repliesTo(Message message, User self) {

@@ -57,13 +57,20 @@ class DiscordDirectMessageTest {
     }
 
     @Test
-    void dm_typingIsShownInTheDmWhileTheMessageIsPending() throws Exception {
+    void dm_typingIsShownInTheDmWhileTheMessageIsPending_beforeTheAnswer() throws Exception {
         try (DiscordRig rig = DiscordRig.start()) {
             rig.dm("7002", ALICE, "are you there?");
 
             String dmChannel = FakeDiscordRest.dmChannel(ALICE);
             Await.until("typing in the DM", () -> !rig.rest.typingIn(dmChannel).isEmpty());
-            assertFalse(rig.agent.runs().isEmpty() && rig.agent.run(0).isDone());
+            Await.until("the agent run", () -> rig.agent.runs().size() == 1);
+            assertFalse(rig.agent.run(0).isDone(), "the run is still open");
+            assertTrue(rig.rest.messagesTo(dmChannel).isEmpty(), "typing came while nothing was answered yet");
+
+            rig.agent.run(0).complete("yes");
+            Await.until("the answer", () -> rig.rest.messagesTo(dmChannel).size() == 1);
+            long typedAt = rig.rest.typingIn(dmChannel).get(0).arrivedNanos();
+            assertTrue(typedAt < rig.rest.messagesTo(dmChannel).get(0).arrivedNanos(), "typing before the answer");
         }
     }
 }

@@ -51,6 +51,22 @@ class DiscordGuildTest {
     }
 
     @Test
+    void mentioningTheBotsOwnRole_countsAsMentioningTheBot_andOtherRolesDoNot() throws Exception {
+        try (DiscordRig rig = DiscordRig.start()) {
+            rig.guildMessageMentioningRoles("7151", ALICE, "<@&" + DiscordJson.ADMIN_ROLE + "> not for the bot",
+                    DiscordJson.ADMIN_ROLE);
+            rig.guildMessageMentioningRoles("7152", ALICE, "<@&" + DiscordJson.BOT_ROLE + "> what's up?",
+                    DiscordJson.BOT_ROLE);
+
+            InboundMessage in = rig.inbound("7152");
+            assertTrue(in.mentionsBot());
+            assertEquals("what's up?", in.text(), "the bot's role mention is stripped like its user mention");
+            assertEquals(List.of("7152"), rig.inbound().stream().map(InboundMessage::platformMessageId).toList(),
+                    "a mention of some other role is not for the bot");
+        }
+    }
+
+    @Test
     void withoutRequireMention_everyGuildMessageIsTaken() throws Exception {
         try (DiscordRig rig = DiscordRig.options().requireMention(false).start()) {
             rig.guildMessage("7111", TEXT_CHANNEL, ALICE, "just chatting");

@@ -93,7 +93,8 @@ final class DiscordJson {
                 .put("unavailable", false).put("joined_at", TIMESTAMP)
                 .put("roles", DataArray.empty()
                         .add(role(GUILD_ID, "@everyone", 0, EVERYONE_PERMISSIONS))
-                        .add(role(BOT_ROLE, "laneway", 1, "8"))
+                        .add(role(BOT_ROLE, "laneway", 1, "8")
+                                .put("managed", true).put("tags", DataObject.empty().put("bot_id", BOT_ID)))
                         .add(role(ADMIN_ROLE, "moderators", 2, "32")))
                 .put("channels", DataArray.empty().add(textChannel()))
                 .put("threads", DataArray.empty().add(thread()))
@@ -131,12 +132,20 @@ final class DiscordJson {
     /** A message; {@code guildId} null for a DM. {@code mentions} are user ids. */
     static DataObject message(String id, String channelId, String guildId, String authorId, String content,
                               List<String> mentions, DataObject referenced) {
+        return message(id, channelId, guildId, authorId, content, mentions, List.of(), referenced);
+    }
+
+    /** A message that also mentions the roles {@code roleMentions} (ids). */
+    static DataObject message(String id, String channelId, String guildId, String authorId, String content,
+                              List<String> mentions, List<String> roleMentions, DataObject referenced) {
+        DataArray mentionedRoles = DataArray.empty();
+        roleMentions.forEach(mentionedRoles::add);
         DataArray mentioned = DataArray.empty();
         mentions.forEach(userId -> mentioned.add(userFor(userId)));
         DataObject message = DataObject.empty().put("id", id).put("type", referenced == null ? 0 : 19)
                 .put("channel_id", channelId).put("author", userFor(authorId)).put("content", content)
                 .put("timestamp", TIMESTAMP).put("edited_timestamp", null).put("tts", false)
-                .put("mention_everyone", false).put("mentions", mentioned).put("mention_roles", DataArray.empty())
+                .put("mention_everyone", false).put("mentions", mentioned).put("mention_roles", mentionedRoles)
                 .put("attachments", DataArray.empty()).put("embeds", DataArray.empty()).put("pinned", false)
                 .put("flags", 0).put("components", DataArray.empty());
         if (guildId != null) {

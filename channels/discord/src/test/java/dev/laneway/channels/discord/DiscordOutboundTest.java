@@ -59,7 +59,7 @@ class DiscordOutboundTest {
     }
 
     @Test
-    void rateLimitedSend_waitsForRetryAfter_andIsDelivered() throws Exception {
+    void rateLimitedSend_waitsForRetryAfter_isDelivered_andIsCounted() throws Exception {
         try (DiscordRig rig = DiscordRig.start()) {
             rig.rest.rateLimitNext(1);
             rig.dm("7421", ALICE, "hello");
@@ -72,6 +72,32 @@ class DiscordOutboundTest {
             assertEquals(2, posts.size(), "one 429, one success, no more");
             assertEquals("sent after the 429", posts.get(0).content());
             assertEquals("sent after the 429", posts.get(1).content());
+            long waitedMs = (posts.get(1).arrivedNanos() - posts.get(0).arrivedNanos()) / 1_000_000;
+            // the fake's Retry-After is 1 s (header and X-RateLimit-Reset-After; the body says 0.5 s)
+            assertTrue(waitedMs >= 950, "the retry came after " + waitedMs + " ms, before Retry-After ran out");
+            assertEquals(List.of("discord"), rig.rateLimits, "the 429 is counted for operators");
+        }
+    }
+
+    @Test
+    void aLongReply_pingsItsAuthorOnce_notOncePerChunk() throws Exception {
+        String reply = "A sentence of a long answer. ".repeat(60).strip() + "\n\n" + "And more of it. ".repeat(60).strip();
+        try (DiscordRig rig = DiscordRig.start()) {
+            rig.guildMessage("7431", DiscordJson.TEXT_CHANNEL, ALICE, "<@" + DiscordJson.BOT_ID + "> explain",
+                    DiscordJson.BOT_ID);
+            Await.until("the agent run", () -> rig.agent.runs().size() == 1);
+            rig.agent.run(0).complete(reply);
+
+            Await.until("both chunks", () -> rig.rest.messagesTo(DiscordJson.TEXT_CHANNEL).size() == 2);
+            List<DataObject> bodies = rig.rest.messagesTo(DiscordJson.TEXT_CHANNEL).stream()
+                    .map(FakeDiscordRest.Request::json).toList();
+            assertTrue(bodies.get(0).getObject("allowed_mentions").getBoolean("replied_user"), "the first chunk notifies");
+            assertFalse(bodies.get(1).getObject("allowed_mentions").getBoolean("replied_user", false),
+                    "later chunks reference the message silently");
+            for (DataObject body : bodies) {
+                assertEquals("7431", body.getObject("message_reference").getString("message_id"));
+                assertEquals(0, body.getObject("allowed_mentions").getArray("parse").length());
+            }
         }
     }
 

@@ -37,6 +37,8 @@ final class DiscordRig implements AutoCloseable {
     final RecordingListener dispositions = new RecordingListener();
     final DiscordChannel channel;
     private final List<InboundMessage> inbound = new CopyOnWriteArrayList<>();
+    /** The channel names the channel reported a 429 for ({@code InboundSink.rateLimited}). */
+    final List<String> rateLimits = new CopyOnWriteArrayList<>();
     final Gateway gateway;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final SystemScheduler systemScheduler;
@@ -77,9 +79,18 @@ final class DiscordRig implements AutoCloseable {
      * (what {@code Gateway.start} does, plus the recording), then waits until JDA is ready.
      */
     private DiscordRig connect() {
-        channel.start(sinkWrapper.apply(message -> {
-            inbound.add(message);
-            gateway.accept(message);
+        channel.start(sinkWrapper.apply(new InboundSink() {
+            @Override
+            public void accept(InboundMessage message) {
+                inbound.add(message);
+                gateway.accept(message);
+            }
+
+            @Override
+            public void rateLimited(String name) {
+                rateLimits.add(name);
+                gateway.rateLimited(name);
+            }
         }));
         Await.until("JDA to connect to the fake gateway", channel::connected);
         Await.until("slash commands to be registered",
@@ -97,6 +108,12 @@ final class DiscordRig implements AutoCloseable {
     void guildMessage(String messageId, String channelId, String authorId, String text, String... mentions) {
         ws.dispatch("MESSAGE_CREATE", DiscordJson.message(messageId, channelId, DiscordJson.GUILD_ID, authorId,
                 text, List.of(mentions), null));
+    }
+
+    /** A guild message in the text channel that mentions the roles {@code roleIds}. */
+    void guildMessageMentioningRoles(String messageId, String authorId, String text, String... roleIds) {
+        ws.dispatch("MESSAGE_CREATE", DiscordJson.message(messageId, DiscordJson.TEXT_CHANNEL, DiscordJson.GUILD_ID,
+                authorId, text, List.of(), List.of(roleIds), null));
     }
 
     /** A guild message that replies to {@code referenced}. */

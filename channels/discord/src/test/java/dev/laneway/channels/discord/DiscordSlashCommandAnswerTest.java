@@ -138,6 +138,26 @@ class DiscordSlashCommandAnswerTest {
     }
 
     @Test
+    void anAnswerQueuedBeforeDiscordRefusesTheAcknowledgement_isPostedInTheChannelOnce() throws Exception {
+        try (DiscordRig rig = DiscordRig.options().time(time, time).commands(new TestCommands()).start()) {
+            java.util.concurrent.CountDownLatch refuse = rig.rest.holdAndRefuseCallbacks();
+            String id = DiscordJson.snowflakeNow();
+            rig.slashCommand(id, TEXT_CHANNEL, ALICE, "status", DataArray.empty());
+
+            Await.until("the answer to wait on the unacknowledged interaction",
+                    () -> rig.channel.interactionState(id).equals(java.util.Optional.of(PendingInteractions.State.ANSWERED)));
+            refuse.countDown();
+            Await.until("the answer in the channel", () -> !rig.rest.messagesTo(TEXT_CHANNEL).isEmpty());
+            time.advance(PAST_THE_TOKEN);
+            rig.channel.stop();
+
+            assertEquals("handled /status (authorized=false)", single(rig.rest.messagesTo(TEXT_CHANNEL)).content());
+            assertEquals(List.of(), rig.followUps(id), "nothing went through the dead interaction");
+            assertEquals(List.of(), rig.originalEdits(id), "no failure notice: the answer arrived");
+        }
+    }
+
+    @Test
     void aHandOverThatThrows_closesTheInteractionAtOnce() throws Exception {
         AtomicBoolean thrown = new AtomicBoolean();
         try (DiscordRig rig = DiscordRig.options().time(time, time).commands(new TestCommands())

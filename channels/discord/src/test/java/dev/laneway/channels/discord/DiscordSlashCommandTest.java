@@ -8,7 +8,11 @@ import static dev.laneway.channels.discord.DiscordJson.TEXT_CHANNEL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.commands.ChatCommands;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
 import java.util.ArrayList;
 import java.util.List;
 import net.dv8tion.jda.api.utils.data.DataArray;
@@ -47,41 +51,60 @@ class DiscordSlashCommandTest {
     }
 
     @Test
-    void queueWithOptions_becomesTheCommandLine_andIsAnsweredEphemerallyThroughTheInteraction() throws Exception {
-        try (DiscordRig rig = DiscordRig.options().commands(new TestCommands()).start()) {
+    void queueWithOptions_changesTheSessionsSettings_andIsAnsweredEphemerallyThroughTheInteraction() throws Exception {
+        try (DiscordRig rig = DiscordRig.options().commands(new ChatCommands()).start()) {
             String id = DiscordJson.snowflakeNow();
             rig.slashCommand(id, TEXT_CHANNEL, BOB_ADMIN, "queue", DataArray.empty()
                     .add(DiscordJson.option("cap", 4, 10))
-                    .add(DiscordJson.option("mode", 3, "collect")));
+                    .add(DiscordJson.option("mode", 3, "followup")));
 
             InboundMessage in = rig.inbound("interaction:" + id);
-            assertEquals("/queue collect cap:10", in.text());
+            assertEquals("/queue followup cap:10", in.text());
             assertEquals(TEXT_CHANNEL, in.chatId());
             assertTrue(in.senderIsAdmin(), "Bob has Manage Server");
 
-            Await.until("the follow-up", () -> !rig.rest.requests(r -> r.is("POST", "webhooks/" + APP_ID + "/itoken-" + id)).isEmpty());
-            DataObject callback = rig.rest.requests(r -> r.is("POST", "interactions/" + id + "/itoken-" + id + "/callback")).get(0).json();
+            Await.until("the follow-up", () -> !rig.followUps(id).isEmpty());
+            DataObject callback = rig.callbacks(id).get(0).json();
             assertEquals(5, callback.getInt("type"), "deferred at once, answered when the gateway replies");
             assertEquals(64, callback.getObject("data").getInt("flags"), "ephemeral");
-            DataObject followUp = rig.rest.requests(r -> r.is("POST", "webhooks/" + APP_ID + "/itoken-" + id)).get(0).json();
-            assertEquals("handled /queue collect cap:10 (authorized=true)", followUp.getString("content"));
+            DataObject followUp = rig.followUps(id).get(0).json();
+            assertEquals("\u2699\uFE0F Queue mode set to followup. \u2699\uFE0F Queue cap set to 10.",
+                    followUp.getString("content"));
             assertEquals(64, followUp.getInt("flags") & 64, "ephemeral");
             assertEquals(0, followUp.getObject("allowed_mentions").getArray("parse").length(), "pings nobody");
             assertTrue(rig.rest.messagesTo(TEXT_CHANNEL).isEmpty(), "nothing posted to the channel itself");
+
+            QueueSettings now = rig.gateway.effectiveSettings(SessionKey.of("discord:group:" + TEXT_CHANNEL), "discord");
+            assertEquals(QueueMode.FOLLOWUP, now.mode(), "the mode really changed");
+            assertEquals(10, now.cap());
+        }
+    }
+
+    @Test
+    void queueFromANonAdmin_isRefused_andChangesNothing() throws Exception {
+        try (DiscordRig rig = DiscordRig.options().commands(new ChatCommands()).start()) {
+            String id = DiscordJson.snowflakeNow();
+            rig.slashCommand(id, TEXT_CHANNEL, ALICE, "queue", DataArray.empty().add(DiscordJson.option("mode", 3, "interrupt")));
+
+            Await.until("the follow-up", () -> !rig.followUps(id).isEmpty());
+            assertEquals("\u26D4 You are not allowed to change queue settings here.",
+                    rig.followUps(id).get(0).json().getString("content"));
+            assertEquals(QueueMode.COLLECT,
+                    rig.gateway.effectiveSettings(SessionKey.of("discord:group:" + TEXT_CHANNEL), "discord").mode());
         }
     }
 
     @Test
     void stop_isAnsweredVisiblyToTheChannel() throws Exception {
-        try (DiscordRig rig = DiscordRig.options().commands(new TestCommands()).start()) {
+        try (DiscordRig rig = DiscordRig.options().commands(new ChatCommands()).start()) {
             String id = DiscordJson.snowflakeNow();
-            rig.slashCommand(id, TEXT_CHANNEL, ALICE, "stop", DataArray.empty());
+            rig.slashCommand(id, TEXT_CHANNEL, BOB_ADMIN, "stop", DataArray.empty());
 
-            Await.until("the follow-up", () -> !rig.rest.requests(r -> r.is("POST", "webhooks/" + APP_ID + "/itoken-" + id)).isEmpty());
-            DataObject callback = rig.rest.requests(r -> r.is("POST", "interactions/" + id + "/itoken-" + id + "/callback")).get(0).json();
+            Await.until("the follow-up", () -> !rig.followUps(id).isEmpty());
+            DataObject callback = rig.callbacks(id).get(0).json();
             assertEquals(0, callback.optObject("data").map(d -> d.getInt("flags", 0)).orElse(0) & 64);
-            DataObject followUp = rig.rest.requests(r -> r.is("POST", "webhooks/" + APP_ID + "/itoken-" + id)).get(0).json();
-            assertEquals("handled /stop (authorized=false)", followUp.getString("content"));
+            DataObject followUp = rig.followUps(id).get(0).json();
+            assertEquals("\u2699\uFE0F Agent was aborted.", followUp.getString("content"));
             assertEquals(0, followUp.getInt("flags", 0) & 64);
         }
     }

@@ -20,8 +20,10 @@ import net.dv8tion.jda.api.utils.data.DataObject;
  * {@code POST users/@me/channels} (open a DM), {@code POST channels/{id}/messages},
  * {@code POST channels/{id}/typing}, {@code PUT applications/{id}/commands}, interaction callbacks,
  * follow-ups and edits of the original reply ({@code PATCH webhooks/{app}/{token}/messages/@original}).
- * Every request is recorded; {@link #rateLimitNext} makes the next message post get a 429 the way
- * Discord sends one, {@link #refuseNextFollowUps} makes follow-ups fail.
+ * Every request is recorded with when it arrived; {@link #rateLimitNext} makes the next message post
+ * get a 429 the way Discord sends one, {@link #refuseNextFollowUps} makes follow-ups fail, and
+ * {@link #holdAndRefuseCallbacks} holds interaction acknowledgements until the test lets them be
+ * refused.
  *
  * <p>Concurrency: the JDK server calls {@code handle} on its own threads; every field is a
  * concurrent list or an atomic.
@@ -35,6 +37,7 @@ final class FakeDiscordRest implements AutoCloseable {
     private final AtomicLong messageIds = new AtomicLong(9_000);
     private final AtomicInteger rateLimited = new AtomicInteger();
     private final AtomicInteger refusedFollowUps = new AtomicInteger();
+    private volatile java.util.concurrent.CountDownLatch refuseCallbacks;
     private volatile boolean rejectToken;
 
     FakeDiscordRest() throws IOException {
@@ -58,6 +61,17 @@ final class FakeDiscordRest implements AutoCloseable {
         refusedFollowUps.set(count);
     }
 
+    /**
+     * From now on, interaction callbacks (acknowledgements) wait until the returned latch is
+     * counted down, then fail with a 404 "Unknown interaction", as Discord answers an
+     * acknowledgement that came too late.
+     */
+    java.util.concurrent.CountDownLatch holdAndRefuseCallbacks() {
+        java.util.concurrent.CountDownLatch latch = new java.util.concurrent.CountDownLatch(1);
+        refuseCallbacks = latch;
+        return latch;
+    }
+
     /** Answers every request 401, as Discord does for a wrong bot token. */
     void rejectToken() {
         rejectToken = true;
@@ -67,7 +81,7 @@ final class FakeDiscordRest implements AutoCloseable {
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
         String raw = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Request request = new Request(method, path, raw);
+        Request request = new Request(method, path, raw, System.nanoTime());
         requests.add(request);
         try {
             if (rejectToken) {
@@ -101,6 +115,16 @@ final class FakeDiscordRest implements AutoCloseable {
         } else if (request.is("PUT", "applications/" + DiscordJson.APP_ID + "/commands")) {
             respond(exchange, 200, registered(DataArray.fromJson(request.body())).toString());
         } else if (request.method().equals("POST") && path.matches("interactions/\\d+/[^/]+/callback")) {
+            java.util.concurrent.CountDownLatch refuse = refuseCallbacks;
+            if (refuse != null) {
+                try {
+                    refuse.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                respond(exchange, 404, DataObject.empty().put("message", "Unknown interaction").put("code", 10062).toString());
+                return;
+            }
             respond(exchange, 204, null);
         } else if (request.method().equals("POST") && path.matches("webhooks/\\d+/[^/]+")) {
             if (refusedFollowUps.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
@@ -182,8 +206,8 @@ final class FakeDiscordRest implements AutoCloseable {
         ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     }
 
-    /** One recorded request; the path is relative to {@code /api/v10/}. */
-    record Request(String method, String path, String body) {
+    /** One recorded request; the path is relative to {@code /api/v10/}; {@code arrivedNanos} is {@link System#nanoTime}. */
+    record Request(String method, String path, String body, long arrivedNanos) {
         boolean is(String expectedMethod, String expectedPath) {
             return method.equals(expectedMethod) && path.equals(expectedPath);
         }

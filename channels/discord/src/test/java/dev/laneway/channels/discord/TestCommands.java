@@ -6,8 +6,9 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.command.CommandContext;
 
 /**
- * A stand-in for the commands module (channels must not depend on it): every known slash command
- * is answered at once with the command line it received and whether the sender was authorized.
+ * A stand-in for the commands module where a test is about how an answer travels, not what it says:
+ * every known slash command is answered at once with the command line it received and whether the
+ * sender was authorized. Tests about what a command does use the real {@code ChatCommands}.
  */
 final class TestCommands implements CommandHandler {
 

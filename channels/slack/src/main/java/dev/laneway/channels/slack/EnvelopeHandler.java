@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * guarded, so one malformed envelope never stops the SDK's processor.
  *
  * <p>Concurrency: holds no mutable state of its own; {@code seen} is thread-safe, and the inbound
- * executor is serial, so messages reach the gateway in the order Slack sent them.
+ * executor is serial, so payloads are converted in the order Slack sent them (and each
+ * conversation's messages reach the gateway in that order: see {@link InboundProcessor}).
  */
 final class EnvelopeHandler {
 

@@ -19,8 +19,12 @@ import java.util.function.Predicate;
  *       a top-level message starts a thread under itself ({@code threadId = ts}).</li>
  *   <li>Mention gating ({@code channels.requireMention}): a channel message passes when it mentions
  *       the bot, when mentions are not required, or when it is in a thread the bot already takes
- *       part in (that counts as replying to the bot).</li>
- *   <li>The bot's own messages, {@code bot_message} and edit/delete/join subtypes are ignored.</li>
+ *       part in (that counts as replying to the bot): one it was mentioned in or answered in
+ *       (remembered in memory), or one under a message the bot posted ({@code parent_user_id},
+ *       which Slack sends with every thread reply, so that one survives a restart).</li>
+ *   <li>Messages posted by any app or bot ({@code bot_id} or {@code bot_profile} set: this bot,
+ *       other apps, integrations) are ignored, so two bots can never answer each other in a loop;
+ *       so are {@code bot_message} and edit/delete/join subtypes.</li>
  * </ul>
  */
 final class EventConverter {
@@ -56,8 +60,12 @@ final class EventConverter {
             return new Conversion.Ignored("message subtype " + subtype);
         }
         String user = Json.str(event, "user");
-        if (bot.isSelf(user, Json.str(event, "bot_id"))) {
+        String botId = Json.str(event, "bot_id");
+        if (bot.isSelf(user, botId)) {
             return new Conversion.Ignored("the bot's own message");
+        }
+        if (botId != null || event.has("bot_profile")) {
+            return new Conversion.Ignored("a message posted by an app or bot");
         }
         String channel = Json.str(event, "channel");
         String ts = Json.str(event, "ts");
@@ -79,7 +87,8 @@ final class EventConverter {
             threadId = inThread ? threadTs : null;
         } else {
             threadId = inThread ? threadTs : ts;
-            boolean engaged = inThread && engagedThread.test(SlackChannel.threadKey(channel, threadTs));
+            boolean engaged = inThread && (bot.userId().equals(Json.str(event, "parent_user_id"))
+                    || engagedThread.test(SlackChannel.threadKey(channel, threadTs)));
             if (requireMention && !mentioned && !engaged) {
                 return new Conversion.Ignored("channel message without a mention");
             }

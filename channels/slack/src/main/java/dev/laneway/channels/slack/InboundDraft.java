@@ -14,6 +14,7 @@ import java.util.List;
  * @param senderId   the sender's user id
  * @param senderName the name the event carried (a slash command's {@code user_name}), or null
  * @param messageId  the message's {@code ts}, or a synthetic id for a slash command
+ * @param mentionsBot whether it is for the bot: a mention, or a reply in a thread the bot is in
  */
 record InboundDraft(String chatId, String threadId, String senderId, String senderName, String text,
                     List<Attachment> attachments, String messageId, boolean direct, boolean mentionsBot) {
@@ -30,6 +31,12 @@ record InboundDraft(String chatId, String threadId, String senderId, String send
     /** The key of the conversation this message continues, when it is in a channel thread. */
     String threadKey() {
         return threadId == null || direct ? null : SlackChannel.threadKey(chatId, threadId);
+    }
+
+    /** The same draft as a DM with the bot, or not. */
+    InboundDraft withDirect(boolean value) {
+        return new InboundDraft(chatId, threadId, senderId, senderName, text, attachments, messageId, value,
+                mentionsBot);
     }
 
     InboundMessage toMessage(SenderDirectory.Sender sender, Instant receivedAt) {

@@ -3,18 +3,29 @@ package dev.laneway.channels.slack;
 import com.google.gson.JsonObject;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.channel.InboundSink;
+import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs on the channel's serial inbound worker: converts a payload, drops a message already
- * delivered (Slack sends both {@code message} and {@code app_mention} for one mention), marks the
- * thread as one the bot takes part in, looks the sender up ({@code users.info}, cached) and calls
- * the gateway, which returns at once. Nothing here waits for a run.
+ * Turns payloads into gateway messages in two steps. On the channel's serial inbound worker, in
+ * the order Slack sent them: convert, drop a message already delivered (Slack sends both
+ * {@code message} and {@code app_mention} for one mention), note where a slash command's answer
+ * goes, and remember threads the bot was drawn into. Then, per Slack conversation
+ * ({@link KeyedExecutor}), so a slow or rate-limited {@code users.info} holds up only its own
+ * conversation: look the sender up (cached), decide whether a slash command's {@code D...} channel
+ * is the bot's own DM, and call the gateway, which returns at once. Nothing here waits for a run.
  *
- * <p>Concurrency: called from one thread at a time (the serial worker); the key sets it shares
- * with the sending side are thread-safe.
+ * <p>Only a message from a sender the bot may talk to ({@code channels.slack.allowFrom}; empty =
+ * everyone) that mentions the bot, or follows up in a thread it is already in, draws the bot into
+ * a thread: a stranger's mention (which the gateway denies) must not open the thread to
+ * unmentioned follow-ups.
+ *
+ * <p>Concurrency: {@link #event} and {@link #slashCommand} are called from one thread at a time
+ * (the serial worker); the hand-over runs on the conversation's thread. Every collaborator is
+ * thread-safe.
  */
 final class InboundProcessor {
 
@@ -22,30 +33,47 @@ final class InboundProcessor {
 
     private final EventConverter events;
     private final SenderDirectory senders;
+    private final DirectChannels directChannels;
+    private final SlashResponses slashResponses;
     private final RecentKeys delivered;
     private final RecentKeys engagedThreads;
+    private final Set<String> allowFrom;
+    private final KeyedExecutor conversations;
     private final InboundSink sink;
     private final InstantSource clock;
 
-    InboundProcessor(EventConverter events, SenderDirectory senders, RecentKeys delivered,
-                     RecentKeys engagedThreads, InboundSink sink, InstantSource clock) {
+    InboundProcessor(EventConverter events, SenderDirectory senders, DirectChannels directChannels,
+                     SlashResponses slashResponses, RecentKeys delivered, RecentKeys engagedThreads,
+                     Set<String> allowFrom, KeyedExecutor conversations, InboundSink sink, InstantSource clock) {
         this.events = events;
         this.senders = senders;
+        this.directChannels = directChannels;
+        this.slashResponses = slashResponses;
         this.delivered = delivered;
         this.engagedThreads = engagedThreads;
+        this.allowFrom = Set.copyOf(allowFrom);
+        this.conversations = conversations;
         this.sink = sink;
         this.clock = clock;
     }
 
     void event(JsonObject payload) {
-        guarded(() -> deliver(events.convert(payload)));
+        guarded(() -> deliver(events.convert(payload), false));
     }
 
     void slashCommand(JsonObject payload, String envelopeId) {
-        guarded(() -> deliver(SlashCommandConverter.convert(payload, envelopeId)));
+        guarded(() -> {
+            Conversion conversion = SlashCommandConverter.convert(payload, envelopeId);
+            String responseUrl = Json.str(payload, "response_url");
+            if (conversion instanceof Conversion.Accepted accepted && responseUrl != null) {
+                slashResponses.expect(accepted.draft().messageId(), responseUrl,
+                        SlashCommandConverter.ephemeral(Json.str(payload, "command")));
+            }
+            deliver(conversion, true);
+        });
     }
 
-    private void deliver(Conversion conversion) {
+    private void deliver(Conversion conversion, boolean slash) {
         switch (conversion) {
             case Conversion.Ignored ignored -> log.debug("Slack event ignored: {}", ignored.reason());
             case Conversion.Accepted accepted -> {
@@ -54,13 +82,35 @@ final class InboundProcessor {
                     log.debug("Slack message {} in {} already delivered", draft.messageId(), draft.chatId());
                     return;
                 }
-                if (draft.threadKey() != null) {
+                if (draft.direct() && !slash) {
+                    directChannels.learn(draft.chatId());
+                }
+                if (draft.threadKey() != null && draft.mentionsBot() && allowed(draft.senderId())) {
                     engagedThreads.add(draft.threadKey());
                 }
-                InboundMessage message = draft.toMessage(senders.sender(draft.senderId()), clock.instant());
-                sink.accept(message);
+                Instant receivedAt = clock.instant();
+                conversations.execute(draft.chatId(), () -> handOver(draft, slash, receivedAt));
             }
         }
+    }
+
+    /** On the conversation's own thread: the lookups that may be slow, then the gateway. */
+    private void handOver(InboundDraft draft, boolean slash, Instant receivedAt) {
+        guarded(() -> {
+            SenderDirectory.Sender sender = senders.sender(draft.senderId());
+            if (sender.bot()) {
+                log.debug("Slack message {} in {} ignored: posted by a bot user", draft.messageId(), draft.chatId());
+                return;
+            }
+            InboundDraft placed = slash && SlackChannel.isDirect(draft.chatId())
+                    ? draft.withDirect(directChannels.isBotDm(draft.chatId()))
+                    : draft;
+            sink.accept(placed.toMessage(sender, receivedAt));
+        });
+    }
+
+    private boolean allowed(String senderId) {
+        return allowFrom.isEmpty() || allowFrom.contains(senderId);
     }
 
     private static void guarded(Runnable action) {

@@ -9,9 +9,15 @@ import java.util.regex.Pattern;
  * Converts the Markdown agents write into Slack mrkdwn where the two differ: {@code **bold**} and
  * {@code __bold__} become {@code *bold*}, {@code *italic*} becomes {@code _italic_},
  * {@code ~~strike~~} becomes {@code ~strike~}, {@code [text](url)} becomes {@code <url|text>},
- * headings become bold lines and {@code * item} bullets become {@code • item}. The characters
- * {@code &}, {@code <} and {@code >} are escaped as Slack requires (a {@code >} that starts a
- * quote is kept). Fenced code blocks and inline code are left exactly as they are.
+ * headings become bold lines and {@code * item} bullets become {@code • item}. Fenced code blocks
+ * and inline code keep their text, but not its markup meaning.
+ *
+ * <p>The characters {@code &}, {@code <} and {@code >} are escaped everywhere, code included, as
+ * Slack requires (only a {@code >} that starts a quote is kept): Slack reads {@code <...>} as
+ * control syntax even inside code, so unescaped model output could ping people
+ * ({@code <!channel>}, {@code <!here>}, {@code <@U123>}) or hide a link. The only {@code <...>}
+ * this formatter writes are links whose target is an {@code http(s)} or {@code mailto} URL, so
+ * nothing the model writes can become a mention.
  */
 final class MrkdwnFormatter {
 
@@ -28,21 +34,25 @@ final class MrkdwnFormatter {
     private static final String PARK = "\u0002";
     private static final Pattern PARKED = Pattern.compile("\u0002(\\d+)\u0002");
     private static final Pattern STRIKE = Pattern.compile("~~(?=\\S)(.+?)(?<=\\S)~~");
+    private static final Pattern LINK_TARGET = Pattern.compile("(?:https?://|mailto:)[^|<>\\s]+");
+    private static final Pattern PLACEHOLDERS = Pattern.compile("[\u0001\u0002]");
 
     private MrkdwnFormatter() {
     }
 
     static String format(String markdown) {
-        StringBuilder out = new StringBuilder(markdown.length() + 16);
+        // the formatter's own placeholders must not come from the input
+        String text = PLACEHOLDERS.matcher(markdown).replaceAll("");
+        StringBuilder out = new StringBuilder(text.length() + 16);
         boolean inFence = false;
-        String[] lines = markdown.split("\n", -1);
+        String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             if (line.stripLeading().startsWith(FENCE)) {
                 inFence = !inFence;
-                out.append(line);
+                out.append(escape(line));
             } else {
-                out.append(inFence ? line : formatLine(line));
+                out.append(inFence ? escape(line) : formatLine(line));
             }
             if (i < lines.length - 1) {
                 out.append('\n');
@@ -72,7 +82,7 @@ final class MrkdwnFormatter {
         return prefix + formatInline(rest);
     }
 
-    /** Converts text outside inline code spans; code spans are copied as they are. */
+    /** Converts text outside inline code spans; code spans keep their text, escaped. */
     private static String formatInline(String text) {
         StringBuilder out = new StringBuilder(text.length() + 8);
         int from = 0;
@@ -88,7 +98,7 @@ final class MrkdwnFormatter {
                 break;
             }
             out.append(convert(text.substring(from, open)));
-            out.append(text, open, close + ticks);
+            out.append(escape(text.substring(open, close + ticks)));
             from = close + ticks;
         }
         out.append(convert(text.substring(from)));
@@ -107,12 +117,13 @@ final class MrkdwnFormatter {
         if (text.isEmpty()) {
             return text;
         }
-        String s = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        String s = escape(text);
         // links are finished Slack syntax: park them so emphasis rules never touch a URL
         List<String> parked = new ArrayList<>();
         s = AUTOLINK.matcher(s).replaceAll(m -> park(parked, "<" + m.group(1) + ">"));
-        s = IMAGE_OR_LINK.matcher(s).replaceAll(m ->
-                park(parked, "<" + m.group(2) + "|" + m.group(1).replace("|", "¦") + ">"));
+        s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> LINK_TARGET.matcher(m.group(2)).matches()
+                ? park(parked, "<" + m.group(2) + "|" + m.group(1).replace("|", "¦") + ">")
+                : Matcher.quoteReplacement(m.group()));
         s = BARE_URL.matcher(s).replaceAll(m -> park(parked, m.group()));
         s = STRONG.matcher(s).replaceAll(m ->
                 Matcher.quoteReplacement(BOLD + (m.group(1) != null ? m.group(1) : m.group(2)) + BOLD));
@@ -120,6 +131,11 @@ final class MrkdwnFormatter {
         s = STRIKE.matcher(s).replaceAll(m -> Matcher.quoteReplacement("~" + m.group(1) + "~"));
         s = s.replace(BOLD, '*');
         return PARKED.matcher(s).replaceAll(m -> Matcher.quoteReplacement(parked.get(Integer.parseInt(m.group(1)))));
+    }
+
+    /** Slack's three control characters as entities: text can then never open {@code <...>}. */
+    static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     private static String park(List<String> parked, String link) {

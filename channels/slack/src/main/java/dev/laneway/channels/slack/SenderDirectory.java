@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * {@code users:read} scope costs one call per user per {@code failureTtl}, not one per message.
  *
  * <p>Concurrency: the cache is a concurrent map of immutable entries; two threads looking up the
- * same expired user may both call Slack, which is harmless. Time comes from the injected clock.
+ * same expired user may both call Slack, which is harmless. Lookups run on the conversation's own
+ * inbound thread ({@link InboundProcessor}), so a slow one delays only that conversation. Time
+ * comes from the injected clock.
  */
 final class SenderDirectory {
 
@@ -25,8 +27,8 @@ final class SenderDirectory {
     private static final int PRUNE_ABOVE = 10_000;
 
     /** What the channel knows about a sender; {@code name} is null when unknown. */
-    record Sender(String name, boolean admin) {
-        static final Sender UNKNOWN = new Sender(null, false);
+    record Sender(String name, boolean admin, boolean bot) {
+        static final Sender UNKNOWN = new Sender(null, false, false);
     }
 
     /** Fetches one user; throws when Slack refuses. */
@@ -86,7 +88,8 @@ final class SenderDirectory {
         if (user == null) {
             return Sender.UNKNOWN;
         }
-        return new Sender(displayName(user), user.isAdmin() || user.isOwner() || user.isPrimaryOwner());
+        return new Sender(displayName(user), user.isAdmin() || user.isOwner() || user.isPrimaryOwner(),
+                user.isBot() || user.isAppUser());
     }
 
     private static String displayName(User user) {

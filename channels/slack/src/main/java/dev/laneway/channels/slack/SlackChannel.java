@@ -5,7 +5,6 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -19,8 +18,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       text. Every envelope is acknowledged at once and handled afterwards; retries are dropped.</li>
  *   <li>Threads: a channel message in a thread is answered in that thread; a top-level channel
  *       message is answered in a new thread under it. DMs are answered where they were written.</li>
- *   <li>Progress: 👀 on the message when the gateway shows "typing", removed when the run ends.</li>
- *   <li>Outbound: Markdown converted to mrkdwn, 429 {@code Retry-After} honoured per Slack channel.</li>
+ *   <li>Progress: 👀 on every message the gateway accepts, removed once that message has ended and
+ *       its answer was handed to Slack ({@link #accepted} / {@link #settled}).</li>
+ *   <li>Outbound: Markdown converted to mrkdwn, 429 {@code Retry-After} honoured per Slack channel;
+ *       a slash command is answered through its {@code response_url} (privately for {@code /queue}
+ *       and {@code /status}), which works in channels the bot is not in.</li>
  * </ul>
  *
  * <p>Concurrency: {@code lifecycle} guards starting and stopping; {@code connection} is volatile so
@@ -32,8 +34,9 @@ public final class SlackChannel implements ChannelAdapter {
     public static final String NAME = "slack";
     /** Slack truncates at 40,000 characters and recommends about 4,000 per message. */
     static final int MAX_TEXT_LENGTH = 4000;
+    /** No typing indicator: Slack bots have none; the 👀 reaction takes its place. */
     private static final ChannelCapabilities CAPABILITIES =
-            new ChannelCapabilities(MAX_TEXT_LENGTH, true, Duration.ofSeconds(3), true);
+            new ChannelCapabilities(MAX_TEXT_LENGTH, false, null, true);
 
     private final ChannelsConfig.Slack config;
     private final SlackOptions options;
@@ -110,26 +113,34 @@ public final class SlackChannel implements ChannelAdapter {
         if (live == null) {
             throw new IllegalStateException("the Slack channel is not started; cannot send to " + route.chatId());
         }
-        live.web.postMessage(route.chatId(), route.threadId(), MrkdwnFormatter.format(text));
+        String mrkdwn = MrkdwnFormatter.format(text);
+        var slashCommand = live.slashResponses.target(route.replyToMessageId());
+        if (slashCommand.isPresent()
+                && live.web.respond(slashCommand.get().url(), mrkdwn, slashCommand.get().ephemeral())) {
+            return;
+        }
+        // a message, or a slash command whose response_url failed or expired: post in the conversation
+        live.web.postMessage(route.chatId(), route.threadId(), mrkdwn);
         if (route.threadId() != null && !isDirect(route.chatId())) {
             engagedThreads.add(threadKey(route.chatId(), route.threadId()));
         }
     }
 
-    /** Slack bots have no typing indicator: the message being answered gets 👀 once. */
+    /** 👀 on the accepted message (Slack bots have no typing indicator). */
     @Override
-    public void typing(Route route) {
+    public void accepted(Route route) {
         SlackConnection live = connection;
         if (live != null) {
-            live.reactions.claim(route);
+            live.reactions.accepted(route);
         }
     }
 
+    /** The message has ended and its answer was handed over: its 👀 goes. */
     @Override
-    public void runEnded(Route route) {
+    public void settled(Route route) {
         SlackConnection live = connection;
         if (live != null) {
-            live.reactions.finish(route);
+            live.reactions.settled(route);
         }
     }
 
@@ -140,8 +151,9 @@ public final class SlackChannel implements ChannelAdapter {
     }
 
     /**
-     * Disconnects from Socket Mode: nothing new arrives. Replies can still be sent, because the
-     * gateway stops channels first and then lets in-flight runs finish during its shutdown grace.
+     * Disconnects from Socket Mode: nothing new arrives. The gateway stops channels last, once the
+     * runs that finished during its shutdown grace have had their replies delivered; sending still
+     * works afterwards for any late caller.
      */
     @Override
     public void stop() {

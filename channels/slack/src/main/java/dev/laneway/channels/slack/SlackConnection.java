@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * {@link ConnectionKeeper} reconnects on close and error events instead.
  *
  * <p>Threads: the SDK's message processor (acks, hands off), a serial virtual-thread worker for
- * inbound conversion, another for reactions (both exist only while they have work), and one timer
- * thread for reconnect checks, stopped with the socket by {@link #stopReceiving}.
+ * inbound conversion, one virtual thread per conversation with inbound work (sender lookups and the
+ * hand-over; see {@link InboundProcessor}), all existing only while they have work, and one timer
+ * thread for reconnect checks, stopped with the socket by {@link #stopReceiving}. Reactions and
+ * slash-command answers are sent on the gateway's outbox threads.
  */
 final class SlackConnection {
 
@@ -35,13 +37,15 @@ final class SlackConnection {
 
     final SlackWeb web;
     final ProgressReactions reactions;
+    final SlashResponses slashResponses;
     private final SocketModeClient client;
     private final ConnectionKeeper keeper;
 
-    private SlackConnection(SlackWeb web, ProgressReactions reactions,
+    private SlackConnection(SlackWeb web, ProgressReactions reactions, SlashResponses slashResponses,
                             SocketModeClient client, ConnectionKeeper keeper) {
         this.web = web;
         this.reactions = reactions;
+        this.slashResponses = slashResponses;
         this.client = client;
         this.keeper = keeper;
     }
@@ -55,10 +59,12 @@ final class SlackConnection {
                 Thread.ofPlatform().name("slack-reconnect").daemon().factory());
         SocketModeClient client = null;
         try {
-            SlackWeb web = new SlackWeb(slack.methods(config.botToken().value()), gate, options.maxSendAttempts());
+            SlackWeb web = new SlackWeb(slack, slack.methods(config.botToken().value()), gate, options.maxSendAttempts(),
+                    () -> sink.rateLimited(SlackChannel.NAME));
             BotIdentity bot = web.authTest();
-            ProgressReactions reactions = progressReactions(web, options);
-            InboundProcessor processor = inboundProcessor(config, options, web, bot, engagedThreads, sink);
+            ProgressReactions reactions = progressReactions(web);
+            SlashResponses slashResponses = new SlashResponses(options.clock());
+            InboundProcessor processor = inboundProcessor(config, options, web, bot, engagedThreads, slashResponses, sink);
             client = socketMode(slack, config.appToken().value());
             SocketModeClient socket = client;
             ConnectionKeeper keeper = new ConnectionKeeper(client, timer, options.reconnectBackoff(),
@@ -69,7 +75,7 @@ final class SlackConnection {
             listen(client, handler, keeper);
             client.connect();
             log.info("Slack Socket Mode connecting as bot user {}", bot.userId());
-            return new SlackConnection(web, reactions, client, keeper);
+            return new SlackConnection(web, reactions, slashResponses, client, keeper);
         } catch (Exception | Error e) {
             timer.shutdownNow();
             if (client != null) {
@@ -80,7 +86,7 @@ final class SlackConnection {
         }
     }
 
-    private static ProgressReactions progressReactions(SlackWeb web, SlackOptions options) {
+    private static ProgressReactions progressReactions(SlackWeb web) {
         return new ProgressReactions(new ProgressReactions.Api() {
             @Override
             public String add(String channel, String ts) {
@@ -91,16 +97,20 @@ final class SlackConnection {
             public String remove(String channel, String ts) {
                 return web.removeReaction(channel, ts, ProgressReactions.EMOJI);
             }
-        }, new SerialExecutor("slack-reactions"), options.clock(), Duration.ofHours(1));
+        });
     }
 
     private static InboundProcessor inboundProcessor(ChannelsConfig.Slack config, SlackOptions options, SlackWeb web,
-                                                     BotIdentity bot, RecentKeys engagedThreads, InboundSink sink) {
+                                                     BotIdentity bot, RecentKeys engagedThreads,
+                                                     SlashResponses slashResponses, InboundSink sink) {
         SenderDirectory senders =
                 new SenderDirectory(web::userInfo, options.clock(), options.userCacheTtl(), Duration.ofSeconds(30));
         EventConverter events = new EventConverter(bot, config.channelsRequireMention(), engagedThreads::contains);
         RecentKeys delivered = new RecentKeys(options.clock(), options.dedupeTtl(), 50_000);
-        return new InboundProcessor(events, senders, delivered, engagedThreads, sink, options.clock());
+        DirectChannels directChannels = new DirectChannels(web::isBotIm, options.clock());
+        return new InboundProcessor(events, senders, directChannels, slashResponses, delivered, engagedThreads,
+                java.util.Set.copyOf(config.allowFrom()), KeyedExecutor.virtualThreads("slack-conversation"), sink,
+                options.clock());
     }
 
     private static SlackConfig sdkConfig(ChannelsConfig.Slack config) {
@@ -145,9 +155,9 @@ final class SlackConnection {
 
     /**
      * Stops receiving: the reconnect timer and the Socket Mode client close, so no envelope arrives
-     * any more. Sending keeps working, because the gateway stops channels before it lets in-flight
-     * runs finish and deliver during its shutdown grace; the Web API needs no thread of its own
-     * (OkHttp's idle connections expire by themselves).
+     * any more. Sending keeps working for whoever still calls it: the gateway stops channels last,
+     * after its outbox has delivered the replies of the runs that finished during its shutdown
+     * grace; the Web API needs no thread of its own (OkHttp's idle connections expire by themselves).
      */
     void stopReceiving() {
         keeper.stop();

@@ -1,12 +1,16 @@
 package dev.laneway.channels.slack;
 
+import com.google.gson.JsonObject;
+import com.slack.api.Slack;
 import com.slack.api.methods.MethodsClient;
 import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.methods.response.auth.AuthTestResponse;
 import com.slack.api.methods.response.chat.ChatPostMessageResponse;
+import com.slack.api.methods.response.conversations.ConversationsInfoResponse;
 import com.slack.api.methods.response.users.UsersInfoResponse;
 import com.slack.api.model.User;
+import com.slack.api.webhook.WebhookResponse;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -14,25 +18,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Web API calls the channel makes with the bot token, each turning Slack's {@code ok:false}
- * into an error that names the method and Slack's error code. {@code chat.postMessage} honours
- * 429 + {@code Retry-After} per Slack channel through {@link RetryAfterGate} and retries a bounded
- * number of times. Safe for concurrent use: it holds no mutable state of its own.
+ * into an error that names the method and Slack's error code, plus answers to slash commands
+ * through their {@code response_url}. {@code chat.postMessage} honours 429 + {@code Retry-After}
+ * per Slack channel through {@link RetryAfterGate} and retries a bounded number of times. Every
+ * 429 Slack sends, on any call, is reported to {@code rateLimited} (the operators' counter). Safe
+ * for concurrent use: it holds no mutable state of its own.
  */
 final class SlackWeb {
 
     private static final Logger log = LoggerFactory.getLogger(SlackWeb.class);
 
+    private final Slack slack;
     private final MethodsClient methods;
     private final RetryAfterGate gate;
     private final int maxSendAttempts;
+    private final Runnable rateLimited;
 
-    SlackWeb(MethodsClient methods, RetryAfterGate gate, int maxSendAttempts) {
+    /** @param rateLimited called for every HTTP 429 from Slack (counted for operators) */
+    SlackWeb(Slack slack, MethodsClient methods, RetryAfterGate gate, int maxSendAttempts, Runnable rateLimited) {
         if (maxSendAttempts < 1) {
             throw new IllegalArgumentException("maxSendAttempts must be >= 1, got " + maxSendAttempts);
         }
+        this.slack = slack;
         this.methods = methods;
         this.gate = gate;
         this.maxSendAttempts = maxSendAttempts;
+        this.rateLimited = rateLimited;
     }
 
     /** Who the bot token belongs to; fails with Slack's error code when the token is refused. */
@@ -54,7 +65,7 @@ final class SlackWeb {
                         .channel(channel).threadTs(threadTs).text(mrkdwn).mrkdwn(true));
                 return check("chat.postMessage", channel, response).getTs();
             } catch (SlackApiException e) {
-                if (e.getResponse().code() != 429) {
+                if (!reportRateLimit(e)) {
                     throw e;
                 }
                 Duration wait = RetryAfterGate.retryAfter(e.getResponse().header("Retry-After"));
@@ -67,6 +78,49 @@ final class SlackWeb {
                         channel, wait.toSeconds());
             }
         }
+    }
+
+    /**
+     * Answers a slash command through its {@code response_url}: {@code ephemeral} shows it only to
+     * the user who typed the command. True when Slack took it; false (logged) otherwise, so the
+     * caller can fall back to posting in the channel.
+     */
+    boolean respond(String responseUrl, String mrkdwn, boolean ephemeral) {
+        JsonObject body = new JsonObject();
+        body.addProperty("text", mrkdwn);
+        body.addProperty("response_type", ephemeral ? "ephemeral" : "in_channel");
+        try {
+            WebhookResponse response = slack.send(responseUrl, body.toString());
+            if (response.getCode() != null && response.getCode() == 429) {
+                rateLimited.run();
+            }
+            if (response.getCode() != null && response.getCode() == 200) {
+                return true;
+            }
+            log.warn("answering a Slack slash command through its response_url failed: HTTP {} {}",
+                    response.getCode(), response.getBody());
+        } catch (IOException | RuntimeException e) {
+            log.warn("answering a Slack slash command through its response_url failed: {}", e.toString());
+        }
+        return false;
+    }
+
+    /**
+     * Whether the bot sees {@code channel} as one of its own IMs ({@code conversations.info});
+     * false when Slack does not show it the channel at all (a DM between other people).
+     */
+    boolean isBotIm(String channel) throws IOException, SlackApiException {
+        ConversationsInfoResponse response;
+        try {
+            response = methods.conversationsInfo(r -> r.channel(channel));
+        } catch (SlackApiException e) {
+            reportRateLimit(e);
+            throw e;
+        }
+        if (!response.isOk() && "channel_not_found".equals(response.getError())) {
+            return false;
+        }
+        return check("conversations.info", channel, response).getChannel().isIm();
     }
 
     /** Adds reaction {@code name} to a message; Slack's error code when it failed, null when done. */
@@ -83,19 +137,39 @@ final class SlackWeb {
 
     /** The user's profile; fails with Slack's error code. */
     User userInfo(String userId) throws IOException, SlackApiException {
-        UsersInfoResponse response = methods.usersInfo(r -> r.user(userId));
+        UsersInfoResponse response;
+        try {
+            response = methods.usersInfo(r -> r.user(userId));
+        } catch (SlackApiException e) {
+            reportRateLimit(e);
+            throw e;
+        }
         return check("users.info", userId, response).getUser();
     }
 
-    private static String reactionCall(ApiCall call, String harmless) {
+    private String reactionCall(ApiCall call, String harmless) {
         try {
             SlackApiTextResponse response = call.run();
             return response.isOk() || harmless.equals(response.getError()) ? null : response.getError();
         } catch (SlackApiException e) {
+            reportRateLimit(e);
             return "HTTP " + e.getResponse().code();
         } catch (IOException e) {
             return e.toString();
         }
+    }
+
+    /** Counts a 429 for operators; true when {@code e} is one. */
+    private boolean reportRateLimit(SlackApiException e) {
+        if (e.getResponse() == null || e.getResponse().code() != 429) {
+            return false;
+        }
+        try {
+            rateLimited.run();
+        } catch (RuntimeException failure) {
+            log.debug("reporting a Slack rate limit failed: {}", failure.toString());
+        }
+        return true;
     }
 
     private static <T extends SlackApiTextResponse> T check(String method, String target, T response) {

@@ -2,6 +2,7 @@ package dev.laneway.channels.slack;
 
 import com.google.gson.JsonObject;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Turns a {@code slash_commands} payload into the message a user would have typed:
@@ -9,13 +10,17 @@ import java.util.List;
  * gateway's command layer handles slash commands and plain-text commands the same way.
  *
  * <p>Slack does not offer slash commands inside threads, so a slash command addresses its
- * channel's top level ({@code threadId} null) and is answered there. It has no message ts; its
- * id is {@code slash:<trigger_id>} (unique per invocation; the envelope id when absent), which also keeps it out of the
- * progress reactions.
+ * channel's top level ({@code threadId} null). It has no message ts; its id is
+ * {@code slash:<trigger_id>} (unique per invocation; the envelope id when absent), which the
+ * sending side recognises to answer through the command's {@code response_url}
+ * ({@link SlashResponses}). A command is never marked direct here: only the bot's own DM counts as
+ * one, which {@link DirectChannels} decides.
  */
 final class SlashCommandConverter {
 
     static final String ID_PREFIX = "slash:";
+    /** Answered only to the user who typed them (like Discord); the others visibly in the channel. */
+    private static final Set<String> PRIVATE_ANSWERS = Set.of("/queue", "/status");
 
     private SlashCommandConverter() {
     }
@@ -31,8 +36,12 @@ final class SlashCommandConverter {
         String text = args == null || args.isBlank() ? command : command + " " + args.strip();
         String trigger = Json.str(payload, "trigger_id");
         String id = ID_PREFIX + (trigger != null ? trigger : envelopeId);
-        boolean direct = channel.startsWith("D") || "directmessage".equals(Json.str(payload, "channel_name"));
         return new Conversion.Accepted(new InboundDraft(channel, null, user, Json.str(payload, "user_name"),
-                text, List.of(), id, direct, true));
+                text, List.of(), id, false, true));
+    }
+
+    /** Whether the answer to {@code command} is shown only to the user who typed it. */
+    static boolean ephemeral(String command) {
+        return command != null && PRIVATE_ANSWERS.contains(command.toLowerCase(java.util.Locale.ROOT));
     }
 }

@@ -101,6 +101,32 @@ class EventConverterTest {
     }
 
     @Test
+    void messagesFromOtherAppsAndBots_areIgnored_soBotsNeverAnswerEachOther() {
+        JsonObject otherApp = channelMessage("U7", "C1", "<@UBOT> hello from another app", "1.000019", null);
+        otherApp.addProperty("bot_id", "B7");
+        assertEquals("a message posted by an app or bot", ignored(open.convert(callback(otherApp, "Ev16"))));
+        JsonObject mentionByApp = mention("U7", "C1", "<@UBOT> ping", "1.000020", null);
+        mentionByApp.addProperty("bot_id", "B7");
+        assertEquals("a message posted by an app or bot", ignored(gated.convert(callback(mentionByApp, "Ev17"))));
+        JsonObject withProfile = dm("U7", "D1", "hi", "1.000021");
+        withProfile.add("bot_profile", new JsonObject());
+        assertEquals("a message posted by an app or bot", ignored(open.convert(callback(withProfile, "Ev18"))));
+    }
+
+    @Test
+    void aThreadUnderTheBotsOwnMessage_isEngaged_withoutAnyMemory() {
+        JsonObject reply = channelMessage("U1", "C1", "about your post", "1.000031", "1.000030");
+        reply.addProperty("parent_user_id", "UBOT");
+        InboundDraft draft = accepted(gated.convert(callback(reply, "Ev19")));
+        assertTrue(draft.mentionsBot());
+        assertEquals("1.000030", draft.threadId());
+
+        JsonObject other = channelMessage("U1", "C1", "about their post", "1.000033", "1.000032");
+        other.addProperty("parent_user_id", "U2");
+        assertEquals("channel message without a mention", ignored(gated.convert(callback(other, "Ev20"))));
+    }
+
+    @Test
     void entitiesAreDecoded_andFilesBecomeAttachments() {
         JsonObject event = dm("U1", "D1", "a &lt; b &amp;&amp; c &gt; d", "1.000016");
         event.addProperty("subtype", "file_share");

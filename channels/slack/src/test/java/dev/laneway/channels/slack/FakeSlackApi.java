@@ -23,12 +23,19 @@ import java.util.function.Supplier;
 /**
  * The Slack Web API methods the channel uses, on a JDK {@link HttpServer} at 127.0.0.1: records
  * every call (form parameters and bearer token) and answers like Slack. {@code chat.postMessage}
- * can be told to answer 429 with {@code Retry-After} a number of times first.
+ * and the reaction methods can be told to answer 429 with {@code Retry-After} a number of times
+ * first; {@code chat.postMessage} can refuse channels the bot is not in; {@code users.info} can be
+ * held for one user until the test releases it; {@code conversations.info} knows the bot's IMs.
+ * Slash commands' {@code response_url}s are served under {@code /commands/} and recorded.
  */
 final class FakeSlackApi implements AutoCloseable {
 
     static final String BOT_USER = "UBOT";
     static final String BOT_ID = "BBOT";
+
+    /** One answer posted to a slash command's {@code response_url}. */
+    record Response(String path, String text, String responseType, int status) {
+    }
 
     /** One recorded call and the HTTP status it got. */
     record Call(String method, Map<String, String> params, String token, int status) {
@@ -42,6 +49,12 @@ final class FakeSlackApi implements AutoCloseable {
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Map<String, JsonObject> users = new ConcurrentHashMap<>();
     private final AtomicInteger rateLimitedPosts = new AtomicInteger();
+    private final AtomicInteger rateLimitedReactions = new AtomicInteger();
+    private final List<Response> responses = new CopyOnWriteArrayList<>();
+    private final Map<String, String> botIms = new ConcurrentHashMap<>();
+    private final java.util.Set<String> notInChannels = ConcurrentHashMap.newKeySet();
+    private final Map<String, java.util.concurrent.CountDownLatch> heldUsers = new ConcurrentHashMap<>();
+    private volatile int responseStatus = 200;
     private final AtomicLong nextTs = new AtomicLong(1);
     private volatile int retryAfterSeconds = 1;
     private volatile String authError;
@@ -50,12 +63,50 @@ final class FakeSlackApi implements AutoCloseable {
     FakeSlackApi() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/api/", this::handle);
+        server.createContext("/commands/", this::respond);
         server.setExecutor(executor);
         server.start();
     }
 
     URI apiUrl() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/");
+    }
+
+    /** A {@code response_url} for one slash command invocation, served by this fake. */
+    String responseUrl(String invocation) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/commands/T1/" + invocation;
+    }
+
+    /** Answers to slash commands, in order. */
+    List<Response> responses() {
+        return List.copyOf(responses);
+    }
+
+    /** {@code response_url}s answer this HTTP status from now on (e.g. 404 for an expired URL). */
+    void responseStatus(int status) {
+        responseStatus = status;
+    }
+
+    /** {@code channel} is an IM between the bot and {@code user}; other D channels are not the bot's. */
+    void botIm(String channel, String user) {
+        botIms.put(channel, user);
+    }
+
+    /** {@code chat.postMessage} to {@code channel} fails with {@code not_in_channel}. */
+    void notIn(String channel) {
+        notInChannels.add(channel);
+    }
+
+    /** {@code users.info} for {@code user} waits until the returned latch is counted down. */
+    java.util.concurrent.CountDownLatch holdUser(String user) {
+        java.util.concurrent.CountDownLatch latch = new java.util.concurrent.CountDownLatch(1);
+        heldUsers.put(user, latch);
+        return latch;
+    }
+
+    /** The next {@code times} reaction calls are answered 429. */
+    void rateLimitReactions(int times) {
+        rateLimitedReactions.set(times);
     }
 
     /** Where {@code apps.connections.open} points the client. */
@@ -75,6 +126,12 @@ final class FakeSlackApi implements AutoCloseable {
         user.addProperty("is_owner", false);
         user.add("profile", profile);
         users.put(id, user);
+    }
+
+    /** A bot user (an app's bot, or a legacy bot user) for {@code users.info}. */
+    void botUser(String id, String name) {
+        user(id, name, false);
+        users.get(id).addProperty("is_bot", true);
     }
 
     /** The next {@code times} posts are answered 429 with {@code Retry-After: seconds}. */
@@ -126,13 +183,37 @@ final class FakeSlackApi implements AutoCloseable {
                         status = 429;
                         body = error("ratelimited");
                         exchange.getResponseHeaders().add("Retry-After", String.valueOf(retryAfterSeconds));
+                    } else if (notInChannels.contains(params.get("channel"))) {
+                        body = error("not_in_channel");
                     } else {
                         body.addProperty("channel", params.get("channel"));
                         body.addProperty("ts", "1800000000." + String.format("%06d", nextTs.getAndIncrement()));
                     }
                 }
-                case "reactions.add", "reactions.remove" -> { }
+                case "reactions.add", "reactions.remove" -> {
+                    if (rateLimitedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        status = 429;
+                        body = error("ratelimited");
+                        exchange.getResponseHeaders().add("Retry-After", "1");
+                    }
+                }
+                case "conversations.info" -> {
+                    String channel = params.get("channel");
+                    if (!botIms.containsKey(channel)) {
+                        body = error("channel_not_found");
+                    } else {
+                        JsonObject conversation = new JsonObject();
+                        conversation.addProperty("id", channel);
+                        conversation.addProperty("is_im", true);
+                        conversation.addProperty("user", botIms.get(channel));
+                        body.add("channel", conversation);
+                    }
+                }
                 case "users.info" -> {
+                    java.util.concurrent.CountDownLatch held = heldUsers.get(params.get("user"));
+                    if (held != null) {
+                        awaitQuietly(held);
+                    }
                     JsonObject user = users.get(params.get("user"));
                     if (user == null) {
                         body = error("user_not_found");
@@ -149,6 +230,29 @@ final class FakeSlackApi implements AutoCloseable {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(bytes);
             }
+        }
+    }
+
+    private void respond(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonObject json = com.google.gson.JsonParser.parseString(
+                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)).getAsJsonObject();
+            int status = responseStatus;
+            responses.add(new Response(exchange.getRequestURI().getPath(), json.get("text").getAsString(),
+                    json.has("response_type") ? json.get("response_type").getAsString() : null, status));
+            byte[] bytes = (status == 200 ? "ok" : "expired_url").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -2,6 +2,9 @@ package dev.laneway.channels.slack;
 
 import static dev.laneway.channels.slack.MrkdwnFormatter.format;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -42,11 +45,38 @@ class MrkdwnFormatterTest {
     }
 
     @Test
-    void codeBlocksAndInlineCode_areLeftAlone() {
+    void codeBlocksAndInlineCode_keepTheirMarkup_butAreEscaped() {
         String fenced = "```python\nx = a**b  # __dunder__ <tag> & [l](u)\n```";
-        assertEquals("*Code:*\n" + fenced + "\n_done_", format("**Code:**\n" + fenced + "\n*done*"));
-        assertEquals("use `**kwargs` and `a < b`, *really*", format("use `**kwargs` and `a < b`, **really**"));
+        String escapedFence = "```python\nx = a**b  # __dunder__ &lt;tag&gt; &amp; [l](u)\n```";
+        assertEquals("*Code:*\n" + escapedFence + "\n_done_", format("**Code:**\n" + fenced + "\n*done*"));
+        assertEquals("use `**kwargs` and `a &lt; b`, *really*", format("use `**kwargs` and `a < b`, **really**"));
         assertEquals("``a ` b`` _x_", format("``a ` b`` *x*"));
+        assertEquals("`List&lt;String&gt;`", format("`List<String>`"));
+        assertEquals("```\nMap&lt;K, V&gt; m; // a &amp;&amp; b\n```", format("```\nMap<K, V> m; // a && b\n```"));
+    }
+
+    @Test
+    void slackControlSyntaxInModelOutput_neverBecomesAMentionOrALink_inCodeOrOutside() {
+        List<String> hostile = List.of(
+                "<!channel> <!here> <!everyone> <@U123> <#C123> <https://evil.example|innocent>",
+                "`<!channel>` and `<@U123|bob>`",
+                "```\n<!here> <@U999>\n```",
+                "``<!subteam^S123>``",
+                "[ping](!channel) [me](@U123) [room](#C42) [x](<!here>) [y](javascript:alert(1))",
+                "> <!channel> quoted",
+                "# <!here> heading",
+                "* <@U1> bullet",
+                "<mailto:a@b.c|<!channel>>",
+                "\u0002" + "0\u0002 placeholder smuggling <!here>");
+        for (String text : hostile) {
+            String out = format(text);
+            for (String opener : List.of("<!", "<@", "<#")) {
+                assertFalse(out.contains(opener), "'" + opener + "' in " + out + " (from " + text + ")");
+            }
+            assertFalse(out.replaceAll("<(?:https?://|mailto:)[^|<>\\s]+(?:\\|[^<>]*)?>", "").contains("<"),
+                    "a raw '<' that is not a web link in " + out);
+        }
+        assertEquals("[ping](!channel)", format("[ping](!channel)"), "only web links become Slack links");
     }
 
     @Test

@@ -59,6 +59,19 @@ class SlackDeliveryTest {
             assertEquals(List.of(429, 200), attempts.stream().map(FakeSlackApi.Call::status).toList());
             assertEquals(List.of(Duration.ofSeconds(3)), rig.clock.sleeps());
             assertEquals("1700000000.000001", attempts.get(1).param("thread_ts"));
+            assertEquals(List.of("slack"), rig.rateLimits, "the 429 is counted for operators");
+        }
+    }
+
+    @Test
+    void aRateLimitedReaction_isCounted_andDoesNotHoldUpTheReply() throws Exception {
+        try (SlackRig rig = SlackRig.gateway(true, dev.laneway.core.command.CommandHandler.NONE)) {
+            rig.api.rateLimitReactions(1);
+            rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "hello", ts())));
+            rig.awaitRun(0).complete("hi");
+            await("the reply", () -> rig.api.posts().size() == 1);
+            await("the 429 to be counted", () -> rig.rateLimits.equals(List.of("slack")));
+            assertEquals(List.of(), rig.clock.sleeps(), "a reaction is never worth waiting for");
         }
     }
 

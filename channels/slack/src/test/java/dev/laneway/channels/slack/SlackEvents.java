@@ -96,6 +96,10 @@ final class SlackEvents {
 
     /** The slash command payload Slack sends over Socket Mode. */
     static JsonObject slashPayload(String command, String text, String user, String channel) {
+        return slashPayload(command, text, user, channel, "https://hooks.slack.com/commands/T1/1/x");
+    }
+
+    static JsonObject slashPayload(String command, String text, String user, String channel, String responseUrl) {
         JsonObject payload = new JsonObject();
         payload.addProperty("token", "verification-token");
         payload.addProperty("team_id", "T1");
@@ -106,15 +110,16 @@ final class SlackEvents {
         payload.addProperty("command", command);
         payload.addProperty("text", text);
         payload.addProperty("api_app_id", "A1");
-        payload.addProperty("response_url", "https://hooks.slack.com/commands/T1/1/x");
+        payload.addProperty("response_url", responseUrl);
         payload.addProperty("trigger_id", "trig-" + ids.incrementAndGet());
         return payload;
     }
 
-    static String slashCommand(String envelopeId, String command, String text, String user, String channel) {
+    static String slashCommand(String envelopeId, String command, String text, String user, String channel,
+                               String responseUrl) {
         JsonObject envelope = new JsonObject();
         envelope.addProperty("envelope_id", envelopeId);
-        envelope.add("payload", slashPayload(command, text, user, channel));
+        envelope.add("payload", slashPayload(command, text, user, channel, responseUrl));
         envelope.addProperty("type", "slash_commands");
         envelope.addProperty("accepts_response_payload", true);
         return envelope.toString();

@@ -8,6 +8,7 @@ import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
+import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
@@ -34,28 +35,51 @@ final class SlackRig implements AutoCloseable {
     final SteppingClock clock = new SteppingClock();
     final SlackChannel channel;
     final List<InboundMessage> received = new CopyOnWriteArrayList<>();
+    /** The channel names the channel reported a 429 for ({@code InboundSink.rateLimited}). */
+    final List<String> rateLimits = new CopyOnWriteArrayList<>();
     final ScriptedAgent agent = new ScriptedAgent();
     private SystemScheduler scheduler;
     private ExecutorService executor;
     private Gateway gateway;
 
-    private SlackRig(boolean requireMention) throws Exception {
+    private SlackRig(boolean requireMention, List<String> allowFrom) throws Exception {
         api = new FakeSlackApi();
         socket = new FakeSocketMode();
         socket.startAndWait();
         api.socketUrl(socket::nextUrl);
         var config = new ChannelsConfig.Slack(true, new Secret("xoxb-test-bot"), new Secret("xapp-test-app"),
-                api.apiUrl(), List.of(), requireMention);
+                api.apiUrl(), allowFrom, requireMention);
         channel = new SlackChannel(config, SlackOptions.defaults().withClock(clock).withSleeper(clock)
                 .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2)));
     }
 
     /** The channel delivering into {@link #received}. */
     static SlackRig recording(boolean requireMention) throws Exception {
-        SlackRig rig = new SlackRig(requireMention);
-        rig.channel.start(rig.received::add);
+        return recording(requireMention, List.of());
+    }
+
+    /** The channel delivering into {@link #received}, with {@code channels.slack.allowFrom}. */
+    static SlackRig recording(boolean requireMention, List<String> allowFrom) throws Exception {
+        SlackRig rig = new SlackRig(requireMention, allowFrom);
+        rig.channel.start(rig.sink(rig.received::add));
         rig.awaitConnected();
         return rig;
+    }
+
+    /** Records each message and rate limit, and hands messages on to {@code next}. */
+    private InboundSink sink(InboundSink next) {
+        return new InboundSink() {
+            @Override
+            public void accept(InboundMessage message) {
+                next.accept(message);
+            }
+
+            @Override
+            public void rateLimited(String name) {
+                rateLimits.add(name);
+                next.rateLimited(name);
+            }
+        };
     }
 
     /**
@@ -63,7 +87,7 @@ final class SlackRig implements AutoCloseable {
      * records what the channel handed over.
      */
     static SlackRig gateway(boolean requireMention, CommandHandler commands) throws Exception {
-        SlackRig rig = new SlackRig(requireMention);
+        SlackRig rig = new SlackRig(requireMention, List.of());
         rig.scheduler = new SystemScheduler();
         rig.executor = Executors.newVirtualThreadPerTaskExecutor();
         GatewaySettings settings = GatewaySettings.builder()
@@ -72,16 +96,35 @@ final class SlackRig implements AutoCloseable {
         rig.gateway = Gateway.builder().settings(settings).scheduler(rig.scheduler).executor(rig.executor)
                 .agent(rig.agent).commands(commands).channel(rig.channel).build();
         Gateway gateway = rig.gateway;
-        rig.channel.start(message -> {
-            rig.received.add(message);
-            gateway.accept(message);
-        });
+        rig.channel.start(rig.sink(new InboundSink() {
+            @Override
+            public void accept(InboundMessage message) {
+                rig.received.add(message);
+                gateway.accept(message);
+            }
+
+            @Override
+            public void rateLimited(String name) {
+                gateway.rateLimited(name);
+            }
+        }));
         rig.awaitConnected();
         return rig;
     }
 
     void deliver(String envelope) {
         socket.deliver(envelope);
+    }
+
+    /** Delivers a slash command whose {@code response_url} is the fake's; returns the envelope id. */
+    String slash(String command, String text, String user, String channel) {
+        String envelope = SlackEvents.newEnvelopeId();
+        socket.deliver(SlackEvents.slashCommand(envelope, command, text, user, channel, api.responseUrl(envelope)));
+        return envelope;
+    }
+
+    Gateway gateway() {
+        return gateway;
     }
 
     /** The agent's run number {@code index}, once it has started. */

@@ -112,8 +112,13 @@ class SlackThreadsAndMentionsTest {
     }
 
     @Test
-    void theBotsOwnMessages_botMessages_andEdits_areIgnored() throws Exception {
+    void theBotsOwnMessages_otherAppsMessages_botUsers_andEdits_areIgnored() throws Exception {
         try (SlackRig rig = SlackRig.recording(false)) {
+            rig.api.botUser("UBOTUSER", "Helper");
+            rig.deliver(eventsApi(newEnvelopeId(), channelMessage("UBOTUSER", "C1", "a bot user's message", ts(), null)));
+            JsonObject otherApp = channelMessage("U7", "C1", MENTION + " another app talking", ts(), null);
+            otherApp.addProperty("bot_id", "B7");
+            rig.deliver(eventsApi(newEnvelopeId(), otherApp));
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage(FakeSlackApi.BOT_USER, "C1", "my own reply", ts(), null)));
             JsonObject botMessage = channelMessage("U9", "C1", "from an integration", ts(), null);
             botMessage.addProperty("subtype", "bot_message");
@@ -131,6 +136,24 @@ class SlackThreadsAndMentionsTest {
             rig.deliver(eventsApi(newEnvelopeId(), SlackEvents.dm("U1", "D1", "sentinel", ts())));
             await("the sentinel", () -> rig.received.size() == 2);
             assertEquals(List.of("a person", "sentinel"), rig.received.stream().map(InboundMessage::text).toList());
+        }
+    }
+
+    @Test
+    void aStrangersMention_doesNotOpenTheThreadToUnmentionedFollowUps() throws Exception {
+        try (SlackRig rig = SlackRig.recording(true, List.of("U1"))) {
+            String strangers = ts();
+            rig.deliver(eventsApi(newEnvelopeId(), mention("U9", "C1", MENTION + " hi", strangers, null)));
+            rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "unmentioned in the stranger's thread",
+                    ts(), strangers)));
+            String allowed = ts();
+            rig.deliver(eventsApi(newEnvelopeId(), mention("U1", "C1", MENTION + " hello", allowed, null)));
+            rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "unmentioned follow-up", ts(), allowed)));
+
+            await("the allowed sender's follow-up", () -> rig.received.size() == 3);
+            assertEquals(List.of("hi", "hello", "unmentioned follow-up"),
+                    rig.received.stream().map(InboundMessage::text).toList(),
+                    "the stranger's mention goes to the gateway (which denies it) but engages nothing");
         }
     }
 

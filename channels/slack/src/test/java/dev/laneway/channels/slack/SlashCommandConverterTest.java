@@ -29,13 +29,21 @@ class SlashCommandConverterTest {
     }
 
     @Test
-    void noArguments_isJustTheCommand_andADmChannelIsDirect() {
+    void noArguments_isJustTheCommand_andEvenADmChannelIsNotDirectYet() {
         JsonObject payload = SlackEvents.slashPayload("/status", "", "U1", "D1");
         payload.remove("trigger_id");
         InboundDraft draft = accepted(SlashCommandConverter.convert(payload, "env-2"));
         assertEquals("/status", draft.text());
-        assertTrue(draft.direct());
+        assertFalse(draft.direct(), "only the bot's own DM is direct, which the converter cannot tell");
         assertEquals("slash:env-2", draft.messageId());
+    }
+
+    @Test
+    void queueAndStatus_areAnsweredPrivately_stopAndNewVisibly() {
+        assertTrue(SlashCommandConverter.ephemeral("/queue"));
+        assertTrue(SlashCommandConverter.ephemeral("/status"));
+        assertFalse(SlashCommandConverter.ephemeral("/stop"));
+        assertFalse(SlashCommandConverter.ephemeral("/new"));
     }
 
     @Test

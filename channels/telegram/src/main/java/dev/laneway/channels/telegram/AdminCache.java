@@ -5,18 +5,26 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who administers each group, from {@code getChatAdministrators}, trusted for {@code ttl}. One
- * lookup per group per {@code ttl} however many messages arrive. A failed lookup counts as "no
- * admins" (commands stay locked, nothing breaks) and is retried after {@code failureTtl}.
+ * Who administers each group, from {@code getChatAdministrators}, trusted for {@code ttl}: one
+ * lookup per group per {@code ttl} however many commands arrive. It is asked only for group
+ * commands that need authority, and waits for an answer at most {@code bound}: a slow or failing
+ * lookup then counts the sender as a member for that one command (they are told they may not),
+ * but holds up neither polling nor the chat for long. A failure is not remembered, so the next
+ * command asks again; a lookup that answers after its bound is still kept for the next one.
  *
- * <p>Concurrency: lookups for one chat are sequential (the caller runs each chat's messages in
- * order, see {@link KeyedSequencer}); different chats look up in parallel through the concurrent
- * map.
+ * <p>Concurrency: {@code entries} and {@code inflight} are concurrent maps of immutable values;
+ * at most one lookup per chat is in flight (put-if-absent), run on {@code lookups}; it stores its
+ * answer before it leaves {@code inflight}, so a caller always finds one or the other.
  */
 final class AdminCache {
 
@@ -31,41 +39,78 @@ final class AdminCache {
 
     private final Source source;
     private final Duration ttl;
-    private final Duration failureTtl;
+    private final Duration bound;
     private final InstantSource clock;
+    private final Executor lookups;
     // chat id -> its administrators and when that list expires
     private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
+    // chat id -> the lookup running for it
+    private final Map<Long, CompletableFuture<Set<Long>>> inflight = new ConcurrentHashMap<>();
 
-    AdminCache(Source source, Duration ttl, Duration failureTtl, InstantSource clock) {
+    /**
+     * @param bound   the longest a caller waits for a lookup
+     * @param lookups runs lookups (production: a virtual thread each)
+     */
+    AdminCache(Source source, Duration ttl, Duration bound, InstantSource clock, Executor lookups) {
         this.source = source;
         this.ttl = ttl;
-        this.failureTtl = failureTtl;
+        this.bound = bound;
         this.clock = clock;
+        this.lookups = lookups;
     }
 
     boolean isAdmin(long chatId, long userId) {
-        Instant now = clock.instant();
         Entry entry = entries.get(chatId);
-        if (entry == null || !now.isBefore(entry.expires())) {
-            entry = load(chatId, now);
+        if (entry != null && clock.instant().isBefore(entry.expires())) {
+            return entry.admins().contains(userId);
+        }
+        try {
+            return lookup(chatId).get(bound.toNanos(), TimeUnit.NANOSECONDS).contains(userId);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (TimeoutException e) {
+            log.warn("telegram: the administrators of chat {} did not arrive within {} ms; treating the sender as a "
+                    + "member for this command", chatId, bound.toMillis());
+            return false;
+        } catch (ExecutionException e) {
+            return false;                     // logged by load
+        }
+    }
+
+    private CompletableFuture<Set<Long>> lookup(long chatId) {
+        CompletableFuture<Set<Long>> fresh = new CompletableFuture<>();
+        CompletableFuture<Set<Long>> running = inflight.putIfAbsent(chatId, fresh);
+        if (running != null) {
+            return running;
+        }
+        try {
+            lookups.execute(() -> load(chatId, fresh));
+        } catch (RuntimeException e) {
+            inflight.remove(chatId, fresh);
+            fresh.completeExceptionally(e);
+        }
+        return fresh;
+    }
+
+    private void load(long chatId, CompletableFuture<Set<Long>> result) {
+        try {
+            Set<Long> admins = Set.copyOf(source.administrators(chatId));
+            Instant now = clock.instant();
             if (entries.size() > PRUNE_ABOVE) {
                 entries.values().removeIf(e -> !now.isBefore(e.expires()));
             }
-            entries.put(chatId, entry);
-        }
-        return entry.admins().contains(userId);
-    }
-
-    private Entry load(long chatId, Instant now) {
-        try {
-            return new Entry(Set.copyOf(source.administrators(chatId)), now.plus(ttl));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Entry(Set.of(), now);
+            entries.put(chatId, new Entry(admins, now.plus(ttl)));
+            result.complete(admins);
         } catch (Exception e) {
-            log.warn("telegram: could not read the administrators of chat {} ({}); treating the sender as a member "
-                    + "for {} s", chatId, e.toString(), failureTtl.toSeconds());
-            return new Entry(Set.of(), now.plus(failureTtl));
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            log.warn("telegram: could not read the administrators of chat {} ({}); the sender counts as a member "
+                    + "for this command, the next one asks again", chatId, e.toString());
+            result.completeExceptionally(e);
+        } finally {
+            inflight.remove(chatId, result);
         }
     }
 

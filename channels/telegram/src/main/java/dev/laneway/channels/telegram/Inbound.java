@@ -10,7 +10,8 @@ sealed interface Inbound {
      * A message for the gateway.
      *
      * @param message    the converted message ({@code senderIsAdmin} is final unless {@code checkAdmin})
-     * @param checkAdmin a group message whose sender's admin status must still be looked up
+     * @param checkAdmin a group command that needs authority, whose sender's admin status must still
+     *                   be looked up
      */
     record Deliver(InboundMessage message, boolean checkAdmin) implements Inbound {
     }

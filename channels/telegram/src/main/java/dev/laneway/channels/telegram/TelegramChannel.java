@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import okhttp3.Dispatcher;
@@ -44,13 +45,15 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * restarting) is retried with {@link PollingBackOff}; confirmed offsets plus {@link UpdateDeduper}
  * keep any update from being processed twice, and {@link PoisonUpdateInterceptor} steps over an
  * update the SDK cannot read, so it cannot fail every poll after it. Outbound goes through
- * {@link TelegramSender}: per-chat pacing, {@code retry_after} for that chat only, safe formatting.
+ * {@link TelegramSender}: per-chat pacing, {@code retry_after} for that chat only, safe formatting;
+ * the channel's own "text only" notice goes through the gateway's outbox like every reply. Every
+ * 429 Telegram sends is reported to the sink ({@code InboundSink.rateLimited}).
  *
  * <p>{@link #stop} ends polling only: the gateway still delivers the replies of runs that finish
  * during its shutdown grace period, so sending keeps working.
  *
  * <p>Concurrency: {@code lifecycle} guards {@code polling}; sending is thread-safe and independent
- * of it.
+ * of it; {@code sink} is volatile because the sender's threads read it to report rate limits.
  */
 public final class TelegramChannel implements ChannelAdapter {
 
@@ -60,7 +63,8 @@ public final class TelegramChannel implements ChannelAdapter {
             new BotCommand("status", "Queue settings and what is running"),
             new BotCommand("stop", "Stop the current answer and clear the queue"),
             new BotCommand("new", "Start a new conversation"));
-    private static final Duration ADMIN_FAILURE_TTL = Duration.ofSeconds(30);
+    /** The longest a group command waits for {@code getChatAdministrators} before it runs as a member's. */
+    static final Duration ADMIN_LOOKUP_BOUND = Duration.ofSeconds(5);
     private static final int REMEMBERED_UPDATES = 10_000;
     private static final Duration INBOUND_DRAIN = Duration.ofSeconds(5);
     private static final Logger log = LoggerFactory.getLogger(TelegramChannel.class);
@@ -71,9 +75,8 @@ public final class TelegramChannel implements ChannelAdapter {
     private final TelegramClient client;
     private final TelegramSender sender;
     private final UpdateDeduper deduper = new UpdateDeduper(REMEMBERED_UPDATES);
-    private final ExecutorService notices = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("telegram-notice-", 0).factory());
     private final ReentrantLock lifecycle = new ReentrantLock();
+    private volatile InboundSink sink;
     private Polling polling; // guarded by lifecycle
 
     public TelegramChannel(TelegramSettings settings) {
@@ -86,7 +89,7 @@ public final class TelegramChannel implements ChannelAdapter {
         this.clock = clock;
         this.client = new OkHttpTelegramClient(mapper, httpClient("telegram-api-", Duration.ofSeconds(30)),
                 settings.token().value(), settings.telegramUrl());
-        this.sender = new TelegramSender(client, new Pacer(settings.pacing()), clock, sleeper);
+        this.sender = new TelegramSender(client, new Pacer(settings.pacing()), clock, sleeper, this::reportRateLimit);
     }
 
     /** The channel for {@code channels.telegram} of the YAML config (what the app wires in). */
@@ -111,6 +114,7 @@ public final class TelegramChannel implements ChannelAdapter {
             if (polling != null) {
                 throw new IllegalStateException("telegram channel is already started");
             }
+            this.sink = sink;
             BotIdentity bot = identify();
             publishCommands();
             polling = Polling.start(this, bot, sink);
@@ -205,7 +209,16 @@ public final class TelegramChannel implements ChannelAdapter {
 
     private Set<Long> administrators(long chatId) throws TelegramApiException {
         Set<Long> ids = new HashSet<>();
-        for (ChatMember member : client.execute(GetChatAdministrators.builder().chatId(chatId).build())) {
+        List<ChatMember> members;
+        try {
+            members = client.execute(GetChatAdministrators.builder().chatId(chatId).build());
+        } catch (TelegramApiRequestException e) {
+            if (TelegramSender.isRateLimit(e)) {
+                reportRateLimit();
+            }
+            throw e;
+        }
+        for (ChatMember member : members) {
             if (member.getUser() != null) {
                 ids.add(member.getUser().getId());
             }
@@ -213,17 +226,11 @@ public final class TelegramChannel implements ChannelAdapter {
         return ids;
     }
 
-    private void notify(Route route, String text) {
-        try {
-            notices.execute(() -> {
-                try {
-                    sender.send(route, text);
-                } catch (Exception e) {
-                    log.warn("telegram: notice to chat {} failed: {}", route.chatId(), e.toString());
-                }
-            });
-        } catch (RuntimeException e) {
-            log.debug("telegram: notice to chat {} dropped: {}", route.chatId(), e.toString());
+    /** Telegram answered 429: counted for operators. */
+    private void reportRateLimit() {
+        InboundSink current = sink;
+        if (current != null) {
+            current.rateLimited(NAME);
         }
     }
 
@@ -283,11 +290,12 @@ public final class TelegramChannel implements ChannelAdapter {
             });
             ExecutorService inbound = Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("telegram-inbound-", 0).factory());
-            AdminCache admins = new AdminCache(channel::administrators, settings.adminCacheTtl(), ADMIN_FAILURE_TTL,
-                    channel.clock);
+            ThreadFactory lookups = Thread.ofVirtual().name("telegram-admins-", 0).factory();   // thread-safe
+            AdminCache admins = new AdminCache(channel::administrators, settings.adminCacheTtl(), ADMIN_LOOKUP_BOUND,
+                    channel.clock, task -> lookups.newThread(task).start());
             UpdateHandler handler = new UpdateHandler(channel.deduper,
                     new UpdateConverter(bot, settings.groupsRequireMention(), channel.clock),
-                    new KeyedSequencer(inbound), admins, sink, settings.allowFrom(), channel::notify);
+                    new KeyedSequencer(inbound), admins, sink, settings.allowFrom(), sink::reply);
             TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
                     () -> channel.mapper, () -> http, () -> poller, () -> backOff);
             Polling polling = new Polling(backOff, http, poller, inbound, app);

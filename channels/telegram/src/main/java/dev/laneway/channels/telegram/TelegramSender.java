@@ -26,7 +26,8 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * other chats keep flowing), goes as HTML when it has formatting and again as plain text if
  * Telegram cannot parse it, and is retried when the server could not be reached at all (the
  * request never left, so a retry cannot duplicate it). Replies answer the message they belong to,
- * in its forum topic.
+ * in its forum topic. Every 429 (for a message or a typing action) is reported to
+ * {@code rateLimited}, the operators' counter.
  *
  * <p>Thread-safe: the pacer is the only shared state.
  */
@@ -42,12 +43,15 @@ final class TelegramSender {
     private final Pacer pacer;
     private final InstantSource clock;
     private final Sleeper sleeper;
+    private final Runnable rateLimited;
 
-    TelegramSender(TelegramClient client, Pacer pacer, InstantSource clock, Sleeper sleeper) {
+    /** @param rateLimited called for every 429 from Telegram (counted for operators) */
+    TelegramSender(TelegramClient client, Pacer pacer, InstantSource clock, Sleeper sleeper, Runnable rateLimited) {
         this.client = client;
         this.pacer = pacer;
         this.clock = clock;
         this.sleeper = sleeper;
+        this.rateLimited = rateLimited;
     }
 
     /** Sends {@code text}, split at the 4096-character limit if it is longer. */
@@ -58,16 +62,27 @@ final class TelegramSender {
         }
     }
 
-    /** One typing action, unless the chat is waiting out a 429 (sending more would prolong it). */
+    /**
+     * One typing action, unless the chat is waiting out a 429 (sending more would prolong it). A
+     * 429 for the typing action itself pauses the chat like one for a message.
+     */
     void typing(Route route) throws TelegramApiException {
         if (pacer.coolingDown(route.chatId(), clock.instant())) {
             return;
         }
-        client.execute(SendChatAction.builder()
-                .chatId(route.chatId())
-                .action("typing")
-                .messageThreadId(threadOf(route))
-                .build());
+        try {
+            client.execute(SendChatAction.builder()
+                    .chatId(route.chatId())
+                    .action("typing")
+                    .messageThreadId(threadOf(route))
+                    .build());
+        } catch (TelegramApiRequestException e) {
+            if (isRateLimit(e)) {
+                report();
+                pacer.retryAfter(route.chatId(), retryAfter(e), clock.instant());
+            }
+            throw e;
+        }
     }
 
     private void sendOne(Route route, String text) throws TelegramApiException, InterruptedException {
@@ -82,6 +97,9 @@ final class TelegramSender {
                 client.execute(message(route, asHtml ? html.get() : text, asHtml));
                 return;
             } catch (TelegramApiRequestException e) {
+                if (isRateLimit(e)) {
+                    report();
+                }
                 if (isRateLimit(e) && rateLimited++ < MAX_RATE_LIMIT_RETRIES) {
                     Duration wait = retryAfter(e);
                     pacer.retryAfter(chatId, wait, clock.instant());
@@ -104,6 +122,14 @@ final class TelegramSender {
                         wait.toSeconds());
                 sleeper.sleep(wait);
             }
+        }
+    }
+
+    private void report() {
+        try {
+            rateLimited.run();
+        } catch (RuntimeException e) {
+            log.debug("telegram: reporting a rate limit failed: {}", e.toString());
         }
     }
 
@@ -142,7 +168,7 @@ final class TelegramSender {
         }
     }
 
-    private static boolean isRateLimit(TelegramApiRequestException e) {
+    static boolean isRateLimit(TelegramApiRequestException e) {
         return e.getErrorCode() != null && e.getErrorCode() == 429;
     }
 

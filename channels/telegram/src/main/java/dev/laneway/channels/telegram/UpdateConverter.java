@@ -6,6 +6,8 @@ import dev.laneway.core.Route;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.telegram.telegrambots.meta.api.objects.MessageEntity;
@@ -23,8 +25,12 @@ import org.telegram.telegrambots.meta.api.objects.message.Message;
  * command addressed to another bot ({@code /stop@OtherBot}) is skipped, and the {@code @ThisBot}
  * suffix of one addressed to this bot is removed ({@code /queue@ThisBot collect} becomes
  * {@code /queue collect}); in groups with {@code requireMention}, only messages that mention the
- * bot, reply to it, or are commands are taken. A leading {@code @ThisBot} mention is removed from
- * the text. Media use their caption; media without one get a "text only" notice. A forum topic's
+ * bot, reply to it, or are one of its own commands are taken: a bare {@code /queue}, {@code /status},
+ * {@code /stop}, {@code /new} or {@code /reset}, or any command with this bot's {@code @suffix} (a
+ * bare {@code /help} or {@code /start} may be meant for another bot in the group). A leading
+ * {@code @ThisBot} mention is removed from the text. Only a group command that needs authority
+ * ({@code /queue}, {@code /stop}, {@code /new}, {@code /reset}) asks for the sender's admin status,
+ * so ordinary messages never wait for an administrator lookup. Media use their caption; media without one get a "text only" notice. A forum topic's
  * {@code message_thread_id} is the thread (reply chains in ordinary groups are not threads).
  */
 final class UpdateConverter {
@@ -37,6 +43,10 @@ final class UpdateConverter {
             + "(a caption on a photo or file works too).";
 
     private static final Pattern COMMAND = Pattern.compile("^/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]+))?(?=\\s|$)");
+    /** The chat commands this gateway answers (the commands module's words). */
+    static final Set<String> OWN_COMMANDS = Set.of("queue", "status", "stop", "new", "reset");
+    /** The ones whose outcome depends on the sender's authority in a group. */
+    private static final Set<String> NEED_AUTHORITY = Set.of("queue", "stop", "new", "reset");
 
     private final BotIdentity bot;
     private final boolean groupsRequireMention;
@@ -81,14 +91,17 @@ final class UpdateConverter {
         String text = stripLeadingMention(body);
         Matcher command = COMMAND.matcher(text);
         boolean isCommand = command.find();
-        if (isCommand && command.group(2) != null) {
+        String word = isCommand ? command.group(1).toLowerCase(Locale.ROOT) : null;
+        boolean suffixed = isCommand && command.group(2) != null;
+        if (suffixed) {
             if (!bot.isNamed(command.group(2))) {
                 return new Inbound.Skip("command for another bot");
             }
             text = "/" + command.group(1) + text.substring(command.end());
         }
+        boolean ownCommand = isCommand && (suffixed || OWN_COMMANDS.contains(word));
         boolean mentioned = mentions(body, entities);
-        boolean addressed = isCommand || mentioned || repliesToBot(message);
+        boolean addressed = ownCommand || mentioned || repliesToBot(message);
         if (!direct && groupsRequireMention && !addressed) {
             return new Inbound.Skip("not addressed to the bot");
         }
@@ -119,7 +132,8 @@ final class UpdateConverter {
                 .mentionsBot(addressed)
                 .senderIsAdmin(anonymousAdmin)
                 .build();
-        return new Inbound.Deliver(converted, !direct && !anonymousAdmin);
+        boolean needsAuthority = isCommand && NEED_AUTHORITY.contains(word);
+        return new Inbound.Deliver(converted, !direct && !anonymousAdmin && needsAuthority);
     }
 
     /** The text without a leading {@code @ThisBot}; the original when nothing else would be left. */

@@ -19,15 +19,18 @@ import org.telegram.telegrambots.meta.api.objects.Update;
 
 /**
  * What the SDK's polling thread calls with each batch of updates. It only dedupes, converts and
- * hands over: each chat's messages go, in order, to a {@link KeyedSequencer} task that looks up
- * the sender's admin status in groups (cached) and calls the gateway's {@link InboundSink}, which
- * returns at once. The batch is done when every message is handed over; nothing here waits for a
- * run, and nothing throws back into the SDK (an exception there would end polling for good).
+ * hands over: each chat's messages go, in order, to a {@link KeyedSequencer} task that, for a group
+ * command that needs authority, looks up the sender's admin status (cached, and waited for only
+ * briefly: {@link AdminCache}) and calls the gateway's {@link InboundSink}, which returns at once.
+ * A "text only" notice goes through the gateway's outbox ({@code notices}), paced and ordered with
+ * the chat's other replies. The batch is done when every message is handed over; nothing here
+ * waits for a run, and nothing throws back into the SDK (an exception there would end polling for
+ * good).
  */
 final class UpdateHandler implements LongPollingUpdateConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(UpdateHandler.class);
-    /** Bounds the wait for a batch's hand-over (an admin lookup is its only slow step). */
+    /** Bounds the wait for a batch's hand-over (a backstop: an admin lookup, its only slow step, has its own bound). */
     private static final Duration HAND_OVER_TIMEOUT = Duration.ofSeconds(60);
 
     private final UpdateDeduper deduper;

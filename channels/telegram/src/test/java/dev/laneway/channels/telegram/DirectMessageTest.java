@@ -124,6 +124,9 @@ class DirectMessageTest {
             assertEquals(photo, notice.replyTo());
             Await.until("the first message's disposition", () -> rig.dispositions.size() >= 1);
             assertEquals(1, rig.dispositions.size(), "the notice is the channel's, not a gateway message");
+            Await.until("the outbox to count both sends", () -> rig.outboxSends.size() == 2);
+            assertEquals(List.of("telegram", "telegram"), rig.outboxSends,
+                    "the notice went through the gateway's outbox, paced and ordered with the chat's replies");
         }
     }
 

@@ -98,6 +98,7 @@ class OutboundTest {
             assertEquals(List.of("echo: hello"), rig.api.textsTo(Tg.ANN.id()));
             assertEquals(2, rig.api.calls("sendMessage").size(), "one 429, one success");
             assertTrue(rig.time.sleeps().contains(Duration.ofSeconds(7)), "waited retry_after: " + rig.time.sleeps());
+            assertEquals(List.of("telegram"), rig.rateLimits, "the 429 is counted for operators");
         }
     }
 

@@ -28,6 +28,10 @@ final class Rig implements AutoCloseable {
     final VirtualTime time;
     final Agent agent;
     final RecordingListener dispositions = new RecordingListener();
+    /** Messages the gateway's outbox sent ({@code GatewayObserver.sent}), by channel. */
+    final java.util.List<String> outboxSends = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Rate limits the channel reported to the gateway ({@code GatewayObserver.rateLimited}), by channel. */
+    final java.util.List<String> rateLimits = new java.util.concurrent.CopyOnWriteArrayList<>();
     final TelegramChannel channel;
     final Gateway gateway;
     final WatchedScheduler timers = new WatchedScheduler();
@@ -52,6 +56,17 @@ final class Rig implements AutoCloseable {
                 .commands(new ChatCommands())
                 .access(b.access)
                 .listener(dispositions)
+                .observer(new dev.laneway.core.engine.GatewayObserver() {
+                    @Override
+                    public void sent(String name) {
+                        outboxSends.add(name);
+                    }
+
+                    @Override
+                    public void rateLimited(String name) {
+                        rateLimits.add(name);
+                    }
+                })
                 .channel(channel)
                 .build();
     }

@@ -43,7 +43,8 @@ class TelegramSenderTest {
                 return call instanceof SendChatAction ? Boolean.TRUE : null;
             });
     private final Pacer pacer = new Pacer(TelegramSettings.Pacing.DEFAULTS);
-    private final TelegramSender sender = new TelegramSender(client, pacer, time, time);
+    private final List<String> rateLimits = new ArrayList<>();
+    private final TelegramSender sender = new TelegramSender(client, pacer, time, time, () -> rateLimits.add("429"));
 
     private static TelegramApiRequestException apiError(int code, String description, Integer retryAfter) {
         return new TelegramApiRequestException("Error executing query", ApiResponse.builder().ok(false).errorCode(code)
@@ -81,6 +82,7 @@ class TelegramSenderTest {
         assertEquals(List.of(Duration.ofSeconds(12)), time.sleeps());
         assertEquals(2, sentMessages().size());
         assertEquals("hello", sentMessages().get(1).getText());
+        assertEquals(List.of("429"), rateLimits, "the 429 is counted for operators");
     }
 
     @Test
@@ -92,6 +94,14 @@ class TelegramSenderTest {
         failures.addLast(last);
         assertThrows(TelegramApiRequestException.class, () -> sender.send(DM, "hello"));
         assertEquals(TelegramSender.MAX_RATE_LIMIT_RETRIES + 1, sentMessages().size());
+    }
+
+    @Test
+    void aRateLimitedTypingAction_isCounted_andPausesTheChat() {
+        failures.add(apiError(429, "Too Many Requests: retry after 8", 8));
+        assertThrows(TelegramApiRequestException.class, () -> sender.typing(DM));
+        assertEquals(List.of("429"), rateLimits);
+        assertTrue(pacer.coolingDown("101", time.instant()), "no more typing until retry_after has passed");
     }
 
     @Test

@@ -135,10 +135,36 @@ class UpdateConverterTest {
     }
 
     @Test
-    void groupMessages_needAnAdminLookup() {
-        Inbound inbound = group(gated, groupMessage(Tg.ANN, "/queue@LanewayBot steer"));
-        assertTrue(((Inbound.Deliver) inbound).checkAdmin());
-        assertFalse(delivered(inbound).senderIsAdmin());
+    void onlyGroupCommandsThatNeedAuthority_needAnAdminLookup() {
+        for (String command : java.util.List.of("/queue@LanewayBot steer", "/queue", "/stop", "/new", "/reset",
+                "/QUEUE collect")) {
+            Inbound inbound = group(gated, groupMessage(Tg.ANN, command));
+            assertTrue(((Inbound.Deliver) inbound).checkAdmin(), command);
+            assertFalse(delivered(inbound).senderIsAdmin());
+        }
+        for (String other : java.util.List.of("/status", "@LanewayBot how are you?", "/help@LanewayBot")) {
+            assertFalse(((Inbound.Deliver) group(gated, groupMessage(Tg.ANN, other))).checkAdmin(),
+                    other + " needs no authority, so no lookup");
+        }
+        ObjectNode reply = Tg.replyTo(groupMessage(Tg.ANN, "and then?"), 52, Tg.BOT, "an answer");
+        assertFalse(((Inbound.Deliver) group(gated, reply)).checkAdmin());
+    }
+
+    @Test
+    void inAGroupWithRequireMention_aBareCommandCountsOnlyIfItIsOneOfOurs() {
+        assertEquals("not addressed to the bot", skipped(group(gated, groupMessage(Tg.ANN, "/help"))));
+        assertEquals("not addressed to the bot", skipped(group(gated, groupMessage(Tg.ANN, "/start"))));
+        assertEquals("not addressed to the bot", skipped(group(gated, groupMessage(Tg.ANN, "/settings dark"))));
+        for (String ours : java.util.List.of("/queue", "/status", "/stop", "/new", "/reset", "/Status")) {
+            assertTrue(delivered(group(gated, groupMessage(Tg.ANN, ours))).mentionsBot(), ours);
+        }
+        assertEquals("/help", delivered(group(gated, groupMessage(Tg.ANN, "/help@LanewayBot"))).text(),
+                "any command with our suffix is ours");
+        assertEquals("/help", delivered(group(gated, groupMessage(Tg.ANN, "@LanewayBot /help"))).text(),
+                "so is one that mentions us");
+        assertEquals("/help", delivered(dm("/help")).text(), "in a DM everything is for the bot");
+        assertEquals("/start", delivered(group(open, groupMessage(Tg.ANN, "/start"))).text(),
+                "without requireMention every message is taken");
     }
 
     @Test

@@ -26,7 +26,7 @@ class UpdateHandlerTest {
     private final AdminCache admins = new AdminCache(chatId -> {
         adminLookups.incrementAndGet();
         return Set.of(Tg.ANN.id());
-    }, Duration.ofMinutes(2), Duration.ofSeconds(30), InstantSource.fixed(Instant.EPOCH));
+    }, Duration.ofMinutes(2), Duration.ofSeconds(5), InstantSource.fixed(Instant.EPOCH), Runnable::run);
 
     private UpdateHandler handler(Set<String> allowFrom) {
         return new UpdateHandler(new UpdateDeduper(100), new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)),
@@ -85,6 +85,30 @@ class UpdateHandlerTest {
         assertTrue(accepted.get(0).senderIsAdmin());
         assertFalse(accepted.get(1).senderIsAdmin());
         assertEquals(1, adminLookups.get());
+    }
+
+    @Test
+    void ordinaryGroupMessagesAndStatus_causeNoAdminLookup() {
+        UpdateHandler handler = handler(Set.of());
+        handler.consume(List.of(group(1, Tg.ANN, "@LanewayBot hello"), group(2, Tg.ANN, "/status"),
+                group(3, Tg.BOB, "@LanewayBot and me")));
+        assertEquals(3, accepted.size());
+        assertEquals(0, adminLookups.get(), "only commands that need authority ask Telegram");
+    }
+
+    @Test
+    void aSlowAdminLookup_holdsTheBatchNoLongerThanItsBound() {
+        List<Runnable> neverRun = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AdminCache slow = new AdminCache(chatId -> Set.of(Tg.ANN.id()), Duration.ofMinutes(2), Duration.ofMillis(1),
+                InstantSource.fixed(Instant.EPOCH), neverRun::add);
+        UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
+                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSequencer(Runnable::run),
+                slow, accepted::add, Set.of(), (route, text) -> { });
+        handler.consume(List.of(group(1, Tg.ANN, "/queue@LanewayBot steer"), dm(2, Tg.BOB, "hi")));
+        assertEquals(List.of("/queue steer", "hi"), accepted.stream().map(InboundMessage::text).toList(),
+                "the batch was handed over although the lookup never answered");
+        assertFalse(accepted.get(0).senderIsAdmin(), "unknown within the bound: a member for this command");
+        assertEquals(1, neverRun.size());
     }
 
     @Test

@@ -1,0 +1,104 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.Route;
+import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.testing.GatewayHarness;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The channel's per-message hooks: {@code accepted} once per accepted message, {@code settled}
+ * once per accepted message when it ends (whatever the disposition), in the chat's outbox order
+ * so that "settled" never overtakes the answer.
+ */
+class MessageHooksTest {
+
+    private static final QueueSettings COLLECT = new QueueSettings(QueueMode.COLLECT, Duration.ZERO, 20, DropPolicy.SUMMARIZE);
+
+    @Test
+    void aBurst_isAcceptedMessageByMessage_andEverySettledHookComesAfterTheCollectedReply() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(COLLECT));
+        String first = h.dm("first");
+        String second = h.dm("second");
+        String third = h.dm("third");
+        assertEquals(List.of("accepted " + first, "accepted " + second, "accepted " + third), h.channel.progress());
+
+        h.agent.run(0).complete("answer one");
+        h.agent.run(1).complete("collected answer");
+        assertEquals(List.of("accepted " + first, "accepted " + second, "accepted " + third,
+                "send answer one", "settled " + first,
+                "send collected answer", "settled " + second, "settled " + third), h.channel.progress());
+    }
+
+    @Test
+    void settled_neverOvertakesAReplyStillWaitingInTheOutbox() {
+        GatewayHarness h = new GatewayHarness();
+        String id = h.dm("question");
+        h.outbox.pause();
+        h.agent.run(0).complete("the answer");
+        assertEquals(List.of("accepted " + id), h.channel.progress(), "nothing delivered while the outbox is held");
+        h.outbox.resume();
+        assertEquals(List.of("accepted " + id, "send the answer", "settled " + id), h.channel.progress());
+    }
+
+    @Test
+    void stop_settlesTheQueuedMessagesItClears() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(COLLECT));
+        String running = h.dm("running");
+        String queued1 = h.dm("queued 1");
+        String queued2 = h.dm("queued 2");
+        assertEquals(2, h.gateway.stop(SessionKey.of("test:dm:user")));
+        h.agent.run(0).complete();
+        List<String> progress = h.channel.progress();
+        for (String id : List.of(running, queued1, queued2)) {
+            assertEquals(1, progress.stream().filter(("settled " + id)::equals).count(), id + " in " + progress);
+        }
+    }
+
+    @Test
+    void aMessageDroppedByTheCap_isSettledAtOnce() {
+        QueueSettings capOne = new QueueSettings(QueueMode.COLLECT, Duration.ZERO, 1, DropPolicy.NEW);
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(capOne));
+        h.dm("running");
+        h.dm("queued");
+        String rejected = h.dm("rejected");
+        List<String> progress = h.channel.progress();
+        assertTrue(progress.indexOf("settled " + rejected) > progress.indexOf("accepted " + rejected), progress.toString());
+    }
+
+    @Test
+    void commandsDuplicatesDenialsAndBusyRefusals_areNeverAccepted() {
+        GatewayHarness commands = new GatewayHarness(s -> s, (message, context) ->
+                message.text().startsWith("/") ? new CommandDecision.Reply("ok") : CommandDecision.NOT_A_COMMAND);
+        commands.dm("/status");
+        InboundMessage once = commands.message("hello").build();
+        commands.gateway.accept(once);
+        commands.gateway.accept(once);
+        assertEquals(List.of("send ok", "accepted " + once.platformMessageId()), commands.channel.progress());
+
+        GatewayHarness busy = new GatewayHarness(s -> s.maxPendingRuns(1));
+        String admitted = busy.dm("admitted");
+        busy.dm("refused");
+        assertEquals("accepted " + admitted, busy.channel.progress().get(0));
+        assertEquals(1, busy.channel.progress().stream().filter(e -> e.startsWith("accepted")).count());
+    }
+
+    @Test
+    void theHooksGetTheMessagesOwnRoute() {
+        GatewayHarness h = new GatewayHarness();
+        h.send(h.message("in a thread").chatId("c9").threadId("t9").direct(false).senderId("u9"));
+        h.agent.run(0).complete("done");
+        Route expected = new Route("test", "default", "c9", "t9", "m1");
+        assertEquals(List.of("accepted m1", "send done", "settled m1"), h.channel.progress());
+        assertEquals(expected, h.channel.sent().get(0).route());
+    }
+}
