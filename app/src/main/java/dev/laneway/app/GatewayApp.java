@@ -60,8 +60,7 @@ final class GatewayApp {
         InstantSource clock = InstantSource.system();
         this.store = SqliteStore.open(config.gateway().dataDir());
         try {
-            this.agent = AgentFactory.create(config.agents().defaultAgent(), config.agents().defaultAgentConfig(),
-                    store, scheduler, clock);
+            this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));

@@ -163,9 +163,43 @@ final class Section {
         return value.get().intValue();
     }
 
+    /**
+     * Any integer (the caller's settings record decides which are legal), or the default when absent
+     * or not an integer (then reported).
+     */
+    int anyInteger(String key, int defaultValue) {
+        Integer value = optionalAnyInteger(key);
+        return value == null ? defaultValue : value;
+    }
+
+    /** Any integer, or null when absent or not an integer (then reported). */
+    Integer optionalAnyInteger(String key) {
+        ScalarNode s = scalar(key, "an integer");
+        if (s == null) {
+            return null;
+        }
+        Optional<Long> value = asLong(s);
+        if (value.isEmpty()) {
+            problem(key, "must be an integer, got " + YamlNode.describe(s));
+            return null;
+        }
+        if (value.get() < Integer.MIN_VALUE || value.get() > Integer.MAX_VALUE) {
+            problem(key, "must be an integer between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE
+                    + ", got " + YamlNode.describe(s));
+            return null;
+        }
+        return value.get().intValue();
+    }
+
+    /** Any number (the caller's settings record decides which are legal), or null when absent or bad (then reported). */
+    Double optionalNumber(String key) {
+        return optionalNumber(key, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+    }
+
     /** A number in min..max, or null when absent or bad (then reported). */
     Double optionalNumber(String key, double min, double max) {
-        String expected = "a number between " + plain(min) + " and " + plain(max);
+        String expected = Double.isInfinite(min) && Double.isInfinite(max) ? "a number"
+                : "a number between " + plain(min) + " and " + plain(max);
         ScalarNode s = scalar(key, expected);
         if (s == null) {
             return null;

@@ -3,10 +3,12 @@ package dev.laneway.agents.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.time.Scheduler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,9 +44,13 @@ final class ChatClient {
     private final Scheduler scheduler;
     private final ObjectMapper mapper;
     private final ResponseReader reader;
+    private final URI endpoint;
 
+    /** @throws IllegalArgumentException when the JDK client cannot send to the endpoint (checked at start-up) */
     ChatClient(OpenAiSettings settings, HttpClient http, Scheduler scheduler, ObjectMapper mapper) {
         this.settings = settings;
+        this.endpoint = settings.chatCompletionsUri();
+        HttpRequest.newBuilder(endpoint);
         this.http = http;
         this.scheduler = scheduler;
         this.mapper = mapper;
@@ -97,7 +103,7 @@ final class ChatClient {
     }
 
     private HttpResponse<InputStream> send(byte[] body, Exchange exchange) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(settings.chatCompletionsUri())
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
                 .timeout(settings.timeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", settings.stream() ? "text/event-stream" : "application/json")
@@ -175,7 +181,7 @@ final class ChatClient {
         } catch (IOException e) {
             detail = "(unreadable body)";
         }
-        log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, settings.chatCompletionsUri(),
+        log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, endpoint,
                 detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
     }
 

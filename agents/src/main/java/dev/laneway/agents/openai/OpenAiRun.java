@@ -8,6 +8,7 @@ import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.agent.SteerResult;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.SessionStore;
 import java.util.ArrayList;

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
