@@ -58,7 +58,7 @@ final class GatewayApp {
     GatewayApp(LanewayConfig config, InputStream consoleIn, PrintStream consoleOut, Runnable onConsoleEnd) {
         this.config = config;
         InstantSource clock = InstantSource.system();
-        this.store = SqliteStore.open(config.gateway().dataDir());
+        this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
             this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);

@@ -2,6 +2,7 @@ package dev.laneway.config;
 
 import dev.laneway.core.agent.settings.AgentSettings;
 import dev.laneway.core.agent.settings.EchoSettings;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.Map;
 import java.util.Objects;
 
@@ -27,6 +28,13 @@ public record AgentsConfig(int maxConcurrent, String defaultAgent, Map<String, A
         if (!list.containsKey(defaultAgent)) {
             throw new IllegalArgumentException("default agent " + defaultAgent + " is not in " + list.keySet());
         }
+    }
+
+    /** The most history messages any configured agent sends with a turn (0 when none keeps history). */
+    public int largestHistory() {
+        return list.values().stream()
+                .mapToInt(agent -> agent instanceof OpenAiSettings openai ? openai.maxHistoryMessages() : 0)
+                .max().orElse(0);
     }
 
     /** The settings of the agent that answers by default. */
