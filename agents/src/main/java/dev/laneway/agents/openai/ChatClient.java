@@ -39,6 +39,12 @@ final class ChatClient {
     private record Attempt(AssistantMessage answer, int status, String retryAfter) {
     }
 
+    /** Told before each retry: its number (1 for the first retry) and why, e.g. {@code HTTP 503}. */
+    @FunctionalInterface
+    interface RetryListener {
+        void retrying(int retry, String reason);
+    }
+
     private final OpenAiSettings settings;
     private final HttpClient http;
     private final Scheduler scheduler;
@@ -57,19 +63,22 @@ final class ChatClient {
         this.reader = new ResponseReader(mapper);
     }
 
-    AssistantMessage complete(ObjectNode body, RunGuard guard, Consumer<String> onDelta) throws CallFailure {
+    AssistantMessage complete(ObjectNode body, RunGuard guard, Consumer<String> onDelta, RetryListener onRetry)
+            throws CallFailure {
         byte[] bytes = serialize(body);
         for (int retry = 0; ; retry++) {
             Attempt attempt = attempt(bytes, guard, onDelta);
             if (attempt.answer() != null) {
                 return attempt.answer();
             }
+            String reason = "HTTP " + attempt.status();
             if (retry >= settings.maxRetries()) {
-                throw CallFailure.failed("HTTP " + attempt.status(), false);
+                throw CallFailure.failed(reason, false);
             }
             Duration delay = Backoff.delay(retry, attempt.retryAfter());
-            log.warn("openai agent '{}': HTTP {} from the model provider, retry {} of {} in {} ms", settings.name(),
-                    attempt.status(), retry + 1, settings.maxRetries(), delay.toMillis());
+            log.warn("openai agent '{}': {} from the model provider, retry {} of {} in {} ms", settings.name(),
+                    reason, retry + 1, settings.maxRetries(), delay.toMillis());
+            onRetry.retrying(retry + 1, reason);
             pause(delay, guard);
         }
     }

@@ -97,7 +97,7 @@ final class OpenAiRun implements AgentRun {
             boolean toolsAllowed = toolRounds < MAX_TOOL_ROUNDS;
             AssistantMessage answer = client.complete(
                     RequestBodies.chat(mapper, settings, conversation.messages(), tools, toolsAllowed),
-                    guard, this::emitDelta);
+                    guard, this::emitDelta, this::emitRetry);
             checkAborted();
             inFlight.clear();
             conversation.addAssistant(answer);
@@ -181,6 +181,13 @@ final class OpenAiRun implements AgentRun {
     private void emitReply(String text) {
         if (!guard.aborted()) {
             events.reply(text);
+        }
+    }
+
+    /** Counted by operators ({@code laneway_agent_retries_total}); the reason holds no secret. */
+    private void emitRetry(int retry, String reason) {
+        if (!guard.aborted()) {
+            events.retrying("retry " + retry + " of " + settings.maxRetries() + " after " + reason);
         }
     }
 

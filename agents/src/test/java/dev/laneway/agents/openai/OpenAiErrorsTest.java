@@ -43,6 +43,7 @@ class OpenAiErrorsTest {
         assertEquals(RunOutcome.Completed.clean(), outcome(run));
         assertEquals(List.of("ok"), h.events.replies());
         assertEquals(2, h.fake.requestCount());
+        assertEquals(List.of("retry 1 of 2 after HTTP 429"), h.events.retries());
     }
 
     @Test
@@ -58,6 +59,20 @@ class OpenAiErrorsTest {
         assertEquals(RunOutcome.Failed.of("HTTP 500", false), outcome(run));
         assertEquals(3, h.fake.requestCount());
         assertEquals(List.of(), h.events.replies());
+        assertEquals(List.of("retry 1 of 2 after HTTP 500", "retry 2 of 2 after HTTP 502"), h.events.retries());
+    }
+
+    @Test
+    void everyRetry_isReportedToTheRunEventsBeforeItsBackoff_withoutTheApiKey() {
+        h.fake.then(status(503)).then(streamedText("ok"));
+        AgentRun run = h.agent(h.settings().withApiKey("sk-secret-123")).start(request("hi"), h.events);
+
+        h.scheduler.awaitPending(Duration.ofSeconds(1));
+        assertEquals(List.of("retry 1 of 2 after HTTP 503"), h.events.retries());
+        h.scheduler.advance(Duration.ofSeconds(1));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(run));
+        assertEquals(List.of("retry 1 of 2 after HTTP 503"), h.events.retries());
     }
 
     @Test
