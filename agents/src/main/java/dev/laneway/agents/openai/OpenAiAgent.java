@@ -31,6 +31,7 @@ public final class OpenAiAgent implements Agent {
     private final ToolRegistry tools;
     private final ObjectMapper mapper = new ObjectMapper();
     private final ChatClient client;
+    private final ConversationTurns turns;
 
     /** With the built-in tools that {@code settings.tools()} names ({@code current_time} reads {@code clock}). */
     public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock) {
@@ -47,6 +48,7 @@ public final class OpenAiAgent implements Agent {
         this.store = Objects.requireNonNull(store, "store");
         Objects.requireNonNull(scheduler, "scheduler");
         this.tools = Objects.requireNonNull(tools, "tools");
+        this.turns = new ConversationTurns(store);
         HttpClient http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.timeout().compareTo(MAX_CONNECT_TIMEOUT) < 0
@@ -62,13 +64,14 @@ public final class OpenAiAgent implements Agent {
 
     @Override
     public AgentRun start(RunRequest request, RunEvents events) {
-        OpenAiRun run = new OpenAiRun(request, events, settings, store, client, tools, mapper);
+        OpenAiRun run = new OpenAiRun(request, events, settings, store, turns, client, tools, mapper);
         Thread.ofVirtual().name("openai-" + settings.name() + "-" + request.runId()).start(run::execute);
         return run;
     }
 
+    /** {@code /new}: clears the history; a turn already running will not add itself to the new conversation. */
     @Override
     public void resetConversation(SessionKey session) {
-        store.clearHistory(session);
+        turns.reset(session);
     }
 }

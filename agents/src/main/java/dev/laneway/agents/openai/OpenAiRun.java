@@ -44,6 +44,8 @@ final class OpenAiRun implements AgentRun {
     private final RunEvents events;
     private final OpenAiSettings settings;
     private final SessionStore store;
+    private final ConversationTurns turns;
+    private final ConversationTurns.Turn turn;
     private final ChatClient client;
     private final ToolRegistry tools;
     private final ObjectMapper mapper;
@@ -54,12 +56,15 @@ final class OpenAiRun implements AgentRun {
     private Conversation conversation;                             // run thread: null until history is loaded
     private boolean delivered;                                     // run thread: a model reply went out
 
-    OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store, ChatClient client,
-              ToolRegistry tools, ObjectMapper mapper) {
+    /** Begins the run's turn at once, so a {@code /new} from now on keeps this turn out of the new conversation. */
+    OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store,
+              ConversationTurns turns, ChatClient client, ToolRegistry tools, ObjectMapper mapper) {
         this.request = request;
         this.events = events;
         this.settings = settings;
         this.store = store;
+        this.turns = turns;
+        this.turn = turns.begin(request.session());
         this.client = client;
         this.tools = tools;
         this.mapper = mapper;
@@ -79,6 +84,7 @@ final class OpenAiRun implements AgentRun {
             log.error("openai agent '{}': run {} crashed", settings.name(), request.runId(), e);
             outcome = new RunOutcome.Failed("internal error", false, unseen());
         } finally {
+            turns.close(turn);
             completion.complete(outcome);
         }
     }
@@ -155,14 +161,18 @@ final class OpenAiRun implements AgentRun {
         return all;
     }
 
-    /** A completed run stores its turn; a failed one only if the user already saw part of it. */
+    /**
+     * A completed run stores its turn; a failed one only if the user already saw part of it; neither
+     * if the conversation was reset ({@code /new}) after the run began.
+     */
     private void saveHistory(RunOutcome outcome) {
         if (conversation == null || !(outcome instanceof RunOutcome.Completed || delivered)) {
             return;
         }
         List<HistoryEntry> entries = conversation.committedEntries();
-        if (!entries.isEmpty()) {
-            store.appendHistory(request.session(), entries);
+        if (!turns.save(turn, entries) && !entries.isEmpty()) {
+            log.info("openai agent '{}': run {} began before the conversation of session {} was reset; its turn"
+                    + " stays out of the new history", settings.name(), request.runId(), request.session());
         }
     }
 
