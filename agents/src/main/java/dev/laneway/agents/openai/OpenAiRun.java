@@ -70,22 +70,32 @@ final class OpenAiRun implements AgentRun {
         this.mapper = mapper;
     }
 
-    /** The run thread's body. Never throws; completes {@link #completion()} once. */
+    /**
+     * The run thread's body. Never throws; completes {@link #completion()} once. Saving the history
+     * comes after the outcome is decided and cannot change it: an answer the user already got is
+     * never followed by a failure notice because the store failed.
+     */
     void execute() {
         RunOutcome outcome = RunOutcome.Failed.of("internal error", false);
         try {
-            try {
-                outcome = converse();
-            } catch (CallFailure failure) {
-                outcome = outcomeOf(failure);
-            }
+            outcome = answer();
             saveHistory(outcome);
-        } catch (RuntimeException | Error e) {
-            log.error("openai agent '{}': run {} crashed", settings.name(), request.runId(), e);
-            outcome = new RunOutcome.Failed("internal error", false, unseen());
         } finally {
             turns.close(turn);
             completion.complete(outcome);
+        }
+    }
+
+    private RunOutcome answer() {
+        try {
+            try {
+                return converse();
+            } catch (CallFailure failure) {
+                return outcomeOf(failure);
+            }
+        } catch (RuntimeException | Error e) {
+            log.error("openai agent '{}': run {} crashed", settings.name(), request.runId(), e);
+            return new RunOutcome.Failed("internal error", false, unseen());
         }
     }
 
@@ -169,10 +179,16 @@ final class OpenAiRun implements AgentRun {
         if (conversation == null || !(outcome instanceof RunOutcome.Completed || delivered)) {
             return;
         }
-        List<HistoryEntry> entries = conversation.committedEntries();
-        if (!turns.save(turn, entries) && !entries.isEmpty()) {
-            log.info("openai agent '{}': run {} began before the conversation of session {} was reset; its turn"
-                    + " stays out of the new history", settings.name(), request.runId(), request.session());
+        try {
+            List<HistoryEntry> entries = conversation.committedEntries();
+            if (!turns.save(turn, entries) && !entries.isEmpty()) {
+                log.info("openai agent '{}': run {} began before the conversation of session {} was reset; its"
+                        + " turn stays out of the new history", settings.name(), request.runId(), request.session());
+            }
+        } catch (RuntimeException e) {
+            log.error("openai agent '{}': run {} ended ({}), but its turn could not be saved to the history of"
+                    + " session {}: {}", settings.name(), request.runId(), outcome.getClass().getSimpleName(),
+                    request.session(), e.toString());
         }
     }
 

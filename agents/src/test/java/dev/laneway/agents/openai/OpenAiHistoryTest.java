@@ -11,8 +11,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.QueueOverride;
 import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.store.InMemorySessionStore;
+import dev.laneway.core.store.SessionStore;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +94,48 @@ class OpenAiHistoryTest {
 
         assertEquals(List.of(new HistoryEntry("user", "two"), new HistoryEntry("assistant", "B")),
                 h.store.history(SessionKey.of("chat-1"), 10));
+    }
+
+    @Test
+    void answeredRunWhoseHistoryCannotBeSaved_staysCompleted_soNoFailureNoticeFollowsTheAnswer() {
+        h.fake.then(json(message("Hello!")));
+        OpenAiAgent failingStore = new OpenAiAgent(h.settings().withStream(false), new HistoryWriteFails(),
+                h.scheduler, InstantSource.fixed(Harness.NOW));
+
+        RunOutcome outcome = outcome(failingStore.start(request("chat-1", "hi"), h.events));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome);
+        assertEquals(List.of("Hello!"), h.events.replies());
+    }
+
+    /** A store that reads but cannot write history (a full disk, a closed store). */
+    private static final class HistoryWriteFails implements SessionStore {
+        private final InMemorySessionStore reads = new InMemorySessionStore();
+
+        @Override
+        public Optional<QueueOverride> queueOverride(SessionKey session) {
+            return reads.queueOverride(session);
+        }
+
+        @Override
+        public void setQueueOverride(SessionKey session, QueueOverride override) {
+            reads.setQueueOverride(session, override);
+        }
+
+        @Override
+        public List<HistoryEntry> history(SessionKey session, int limit) {
+            return reads.history(session, limit);
+        }
+
+        @Override
+        public void appendHistory(SessionKey session, List<HistoryEntry> entries) {
+            throw new IllegalStateException("the store is closed");
+        }
+
+        @Override
+        public void clearHistory(SessionKey session) {
+            reads.clearHistory(session);
+        }
     }
 
     private void turn(String session, String prompt) {
