@@ -17,6 +17,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -48,13 +49,16 @@ final class ChatClient {
     private final OpenAiSettings settings;
     private final HttpClient http;
     private final Scheduler scheduler;
+    private final InstantSource clock;
     private final ObjectMapper mapper;
     private final ResponseReader reader;
     private final URI endpoint;
 
     /** @throws IllegalArgumentException when the JDK client cannot send to the endpoint (checked at start-up) */
-    ChatClient(OpenAiSettings settings, HttpClient http, Scheduler scheduler, ObjectMapper mapper) {
+    ChatClient(OpenAiSettings settings, HttpClient http, Scheduler scheduler, InstantSource clock,
+               ObjectMapper mapper) {
         this.settings = settings;
+        this.clock = clock;
         this.endpoint = settings.chatCompletionsUri();
         HttpRequest.newBuilder(endpoint);
         this.http = http;
@@ -75,7 +79,7 @@ final class ChatClient {
             if (retry >= settings.maxRetries()) {
                 throw CallFailure.failed(reason, false);
             }
-            Duration delay = Backoff.delay(retry, attempt.retryAfter());
+            Duration delay = Backoff.delay(retry, attempt.retryAfter(), clock.instant());
             log.warn("openai agent '{}': {} from the model provider, retry {} of {} in {} ms", settings.name(),
                     reason, retry + 1, settings.maxRetries(), delay.toMillis());
             onRetry.retrying(retry + 1, reason);

@@ -35,15 +35,17 @@ public final class OpenAiAgent implements Agent {
 
     /** With the built-in tools that {@code settings.tools()} names ({@code current_time} reads {@code clock}). */
     public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock) {
-        this(settings, store, scheduler, ToolRegistry.builtIns(clock).select(settings.tools()));
+        this(settings, store, scheduler, clock, ToolRegistry.builtIns(clock).select(settings.tools()));
     }
 
     /**
      * With exactly {@code tools}, whatever {@code settings.tools()} says (tests bring their own).
      *
      * @param scheduler times retries' backoff and each exchange's idle timeout
+     * @param clock     "now" for a {@code Retry-After} given as an HTTP date
      */
-    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, ToolRegistry tools) {
+    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock,
+                       ToolRegistry tools) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
         Objects.requireNonNull(scheduler, "scheduler");
@@ -54,7 +56,7 @@ public final class OpenAiAgent implements Agent {
                 .connectTimeout(settings.timeout().compareTo(MAX_CONNECT_TIMEOUT) < 0
                         ? settings.timeout() : MAX_CONNECT_TIMEOUT)
                 .build();
-        this.client = new ChatClient(settings, http, scheduler, mapper);
+        this.client = new ChatClient(settings, http, scheduler, Objects.requireNonNull(clock, "clock"), mapper);
     }
 
     @Override

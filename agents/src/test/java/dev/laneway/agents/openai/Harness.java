@@ -39,7 +39,7 @@ final class Harness implements AutoCloseable {
     }
 
     OpenAiAgent agent(OpenAiSettings settings, ToolRegistry catalog) {
-        return new OpenAiAgent(settings, store, scheduler, catalog);
+        return new OpenAiAgent(settings, store, scheduler, InstantSource.fixed(NOW), catalog);
     }
 
     /** Starts a run of the default settings with {@code prompt}. */

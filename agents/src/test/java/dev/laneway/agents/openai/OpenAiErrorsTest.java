@@ -47,6 +47,18 @@ class OpenAiErrorsTest {
     }
 
     @Test
+    void tooManyRequests_withAnHttpDateRetryAfter_waitsUntilThatTime() {
+        h.fake.then(status(429, "Retry-After", "Wed, 02 Jan 2030 03:04:35 GMT")).then(streamedText("ok"));
+        AgentRun run = h.start("hi"); // the harness clock says 2030-01-02T03:04:05Z
+
+        h.scheduler.awaitPending(Duration.ofSeconds(30));
+        h.scheduler.advance(Duration.ofSeconds(30));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(run));
+        assertEquals(2, h.fake.requestCount());
+    }
+
+    @Test
     void repeatedServerErrors_areRetriedWithExponentialBackoffThenFailWithoutFurtherRetry() {
         h.fake.then(status(500)).then(status(502)).then(status(500));
         AgentRun run = h.start("hi");
