@@ -28,10 +28,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One model call: POST to {@code /chat/completions}, retrying 429 and 5xx answers with backoff.
- * Each attempt is bounded by a watchdog on the {@link Scheduler} (the whole exchange, not just the
- * headers) and can be cut by the run's {@link RunGuard}. Backoff waits on the scheduler too, and
- * an abort ends them at once. Thread-safe: every field is immutable or thread-safe; per-call state
- * lives on the calling run thread.
+ * Each attempt is bounded by an idle watchdog on the {@link Scheduler}: {@code timeoutMs} is the
+ * longest wait for the response headers and for each further piece of the body, so a slow but
+ * steady stream may take as long as it needs while a stalled one fails with {@code timeout}. An
+ * attempt can be cut by the run's {@link RunGuard}. Backoff waits on the scheduler too, and an abort
+ * ends them at once. Thread-safe: every field is immutable or thread-safe; per-call state lives on
+ * the calling run thread.
  */
 final class ChatClient {
 
@@ -89,12 +91,13 @@ final class ChatClient {
 
     private Attempt attempt(byte[] body, RunGuard guard, Consumer<String> onDelta) throws CallFailure {
         Exchange exchange = guard.open();
-        Scheduler.Cancellable watchdog = scheduler.schedule(settings.timeout(), exchange::expire);
+        exchange.watch(scheduler, settings.timeout());
         try {
             HttpResponse<InputStream> response = send(body, exchange);
+            exchange.touch(); // the headers arrived
             int status = response.statusCode();
             if (status / 100 == 2) {
-                return new Attempt(read(response, onDelta), status, null);
+                return new Attempt(read(response, exchange, onDelta), status, null);
             }
             logError(status, response.body());
             if (status == 401 || status == 403) {
@@ -109,15 +112,15 @@ final class ChatClient {
         } catch (IOException | RuntimeException e) {
             throw explain(translate(e), guard, exchange);
         } finally {
-            watchdog.cancel();
+            exchange.unwatch();
             guard.close(exchange);
             exchange.cut(); // releases the body; after a complete read this only closes the stream
         }
     }
 
     private HttpResponse<InputStream> send(byte[] body, Exchange exchange) {
+        // No HttpRequest.timeout: the exchange's idle watchdog bounds the headers and every gap after them.
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
-                .timeout(settings.timeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", settings.stream() ? "text/event-stream" : "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
@@ -132,12 +135,11 @@ final class ChatClient {
         return response;
     }
 
-    private AssistantMessage read(HttpResponse<InputStream> response, Consumer<String> onDelta)
+    private AssistantMessage read(HttpResponse<InputStream> response, Exchange exchange, Consumer<String> onDelta)
             throws IOException, CallFailure {
         boolean json = response.headers().firstValue("Content-Type").orElse("").contains("application/json");
-        return settings.stream() && !json
-                ? reader.readStream(response.body(), onDelta)
-                : reader.readWhole(response.body());
+        InputStream body = new ProgressStream(response.body(), exchange::touch);
+        return settings.stream() && !json ? reader.readStream(body, onDelta) : reader.readWhole(body);
     }
 
     /** An abort or a timeout explains any failure it caused. */
