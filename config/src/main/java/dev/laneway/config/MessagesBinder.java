@@ -87,7 +87,7 @@ final class MessagesBinder {
         }
         return new MessagesConfig.Inbound(
                 inbound.duration("debounceMs", d.debounce()),
-                inbound.duration("maxWaitMs", d.maxWait()),
+                inbound.optionalDuration("maxWaitMs"),
                 debounces);
     }
 

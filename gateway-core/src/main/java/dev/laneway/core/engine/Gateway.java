@@ -163,7 +163,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private void enqueue(SessionKey session, QueuedItem item) {
         String channel = item.last().channel();
         Duration inboundDebounce = settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
-        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWait())) {
+        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
             Thread.onSpinWait();
         }
     }
