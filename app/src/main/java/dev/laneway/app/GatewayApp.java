@@ -58,10 +58,9 @@ final class GatewayApp {
     GatewayApp(LanewayConfig config, InputStream consoleIn, PrintStream consoleOut, Runnable onConsoleEnd) {
         this.config = config;
         InstantSource clock = InstantSource.system();
-        this.store = SqliteStore.open(config.gateway().dataDir());
+        this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
-            this.agent = AgentFactory.create(config.agents().defaultAgent(), config.agents().defaultAgentConfig(),
-                    store, scheduler, clock);
+            this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));

@@ -4,6 +4,10 @@ import static dev.laneway.config.ConfigPrinter.map;
 import static dev.laneway.config.ConfigPrinter.millis;
 import static dev.laneway.config.ConfigPrinter.put;
 
+import dev.laneway.core.agent.settings.AgentSettings;
+import dev.laneway.core.agent.settings.CommandSettings;
+import dev.laneway.core.agent.settings.EchoSettings;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,12 +24,12 @@ final class AgentPrinter {
                 "list", list);
     }
 
-    private static Map<String, Object> agent(AgentConfig agent) {
+    private static Map<String, Object> agent(AgentSettings agent) {
         return switch (agent) {
-            case AgentConfig.Echo echo -> map("provider", echo.provider(), "delayMs", millis(echo.delay()));
-            case AgentConfig.OpenAi ai -> map("provider", ai.provider(),
-                    "baseUrl", ai.baseUrl().toString(),
-                    "apiKey", ai.apiKey(),
+            case EchoSettings echo -> map("provider", echo.provider(), "delayMs", millis(echo.delay()));
+            case OpenAiSettings ai -> map("provider", ai.provider(),
+                    "baseUrl", ai.baseUrl(),
+                    "apiKey", new Secret(ai.apiKey()),
                     "model", ai.model(),
                     "systemPrompt", ai.systemPrompt(),
                     "stream", ai.stream(),
@@ -35,7 +39,7 @@ final class AgentPrinter {
                     "maxTokens", ai.maxTokens(),
                     "maxRetries", ai.maxRetries(),
                     "tools", ai.tools());
-            case AgentConfig.Command command -> map("provider", command.provider(),
+            case CommandSettings command -> map("provider", command.provider(),
                     "command", command.command(),
                     "timeoutMs", millis(command.timeout()));
         };

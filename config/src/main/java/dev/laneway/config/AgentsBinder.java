@@ -1,22 +1,37 @@
 package dev.laneway.config;
 
 import dev.laneway.config.YamlNode.ListNode;
+import dev.laneway.config.YamlNode.Pos;
 import dev.laneway.config.YamlNode.ScalarNode;
 import dev.laneway.config.YamlNode.ScalarNode.Kind;
+import dev.laneway.core.agent.settings.AgentSettings;
+import dev.laneway.core.agent.settings.CommandSettings;
+import dev.laneway.core.agent.settings.EchoSettings;
+import dev.laneway.core.agent.settings.InvalidAgentSettingsException;
+import dev.laneway.core.agent.settings.OpenAiSettings;
+import dev.laneway.core.agent.settings.SettingViolation;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Binds {@code agents:}: the defaults, and each {@code agents.list} entry by its provider. */
+/**
+ * Binds {@code agents:}: the defaults, and each {@code agents.list} entry by its provider. This
+ * binder only reads keys and types; what values are legal is decided by the settings records of
+ * {@code dev.laneway.core.agent.settings}, whose violations are reported here at their key's line
+ * and column. The agents are built from those same records, so {@code validate} and {@code run}
+ * agree by construction.
+ */
 final class AgentsBinder {
 
     private static final int MAX = Integer.MAX_VALUE;
-    private static final String PROVIDERS = String.join(", ", AgentConfig.PROVIDERS);
+    private static final String PROVIDERS = String.join(", ", AgentSettings.PROVIDERS);
+    private static final Pattern LIST_ITEM = Pattern.compile("(\\w+)\\[(\\d+)]");
     private static final Map<String, List<String>> KEYS = Map.of(
             "echo", List.of("provider", "delayMs"),
             "openai", List.of("provider", "baseUrl", "apiKey", "model", "systemPrompt", "stream", "timeoutMs",
@@ -30,14 +45,17 @@ final class AgentsBinder {
         Section defaults = agents.section("defaults", "maxConcurrent", "agent");
         int maxConcurrent = defaults.integer("maxConcurrent", AgentsConfig.DEFAULTS.maxConcurrent(), 1, MAX);
         Section list = agents.openSection("list");
-        Map<String, AgentConfig> byName = new LinkedHashMap<>();
+        Map<String, AgentSettings> byName = new LinkedHashMap<>();
         for (String name : list.keys()) {
             agent(list, name).ifPresent(agent -> byName.put(name, agent));
         }
         String defaultAgent = defaultAgent(defaults, list.keys());
         // An empty list runs the echo agent. In a list with problems this only keeps the record
         // valid; the loader throws before anyone sees it.
-        byName.putIfAbsent(defaultAgent, AgentConfig.Echo.DEFAULTS);
+        if (defaultAgent.isBlank()) {
+            defaultAgent = AgentsConfig.DEFAULT_AGENT; // that entry's blank name was reported
+        }
+        byName.putIfAbsent(defaultAgent, EchoSettings.defaults(defaultAgent));
         return new AgentsConfig(maxConcurrent, defaultAgent, byName);
     }
 
@@ -61,7 +79,7 @@ final class AgentsBinder {
         return AgentsConfig.DEFAULT_AGENT;
     }
 
-    private static Optional<AgentConfig> agent(Section list, String name) {
+    private static Optional<AgentSettings> agent(Section list, String name) {
         Section raw = list.openSection(name);
         if (list.problems().reportedAt(raw.path())) {
             return Optional.empty();
@@ -75,71 +93,106 @@ final class AgentsBinder {
             return Optional.empty();
         }
         Section agent = list.section(name, KEYS.get(provider).toArray(String[]::new));
-        return Optional.of(switch (provider) {
-            case "echo" -> new AgentConfig.Echo(agent.duration("delayMs", Duration.ZERO));
-            case "openai" -> openAi(agent);
-            case "command" -> command(agent);
-            default -> throw new IllegalStateException("provider " + provider);
-        });
+        Tools tools = provider.equals("openai") ? tools(agent) : Tools.NONE;
+        try {
+            return Optional.of(switch (provider) {
+                case "echo" -> new EchoSettings(name, agent.duration("delayMs", Duration.ZERO));
+                case "openai" -> openAi(name, agent, tools);
+                case "command" -> command(name, agent);
+                default -> throw new IllegalStateException("provider " + provider);
+            });
+        } catch (InvalidAgentSettingsException e) {
+            e.violations().forEach(violation -> report(list, name, agent, tools, violation));
+            return Optional.empty();
+        }
     }
 
     private static Optional<String> provider(String raw) {
         String id = raw.trim().toLowerCase(Locale.ROOT);
-        return AgentConfig.PROVIDERS.contains(id) ? Optional.of(id) : Optional.empty();
+        return AgentSettings.PROVIDERS.contains(id) ? Optional.of(id) : Optional.empty();
     }
 
-    private static AgentConfig.OpenAi openAi(Section agent) {
-        String model = ConfigBinder.nonBlank(agent, "model", null);
-        if (model == null && !agent.problems().reportedAt(agent.pathOf("model"))) {
+    private static OpenAiSettings openAi(String name, Section agent, Tools tools) {
+        if (!agent.has("model") && !agent.problems().reportedAt(agent.pathOf("model"))) {
             agent.problem("model", "required for provider openai (e.g. model: gpt-4o-mini)");
         }
-        return new AgentConfig.OpenAi(
-                Urls.url(agent, "baseUrl", AgentConfig.OpenAi.DEFAULT_BASE_URL, Urls.HTTP),
-                new Secret(agent.string("apiKey", "")),
-                model == null ? "" : model,
+        return new OpenAiSettings(name,
+                agent.string("baseUrl", OpenAiSettings.DEFAULT_BASE_URL),
+                agent.string("apiKey", ""),
+                agent.string("model", ""),
                 agent.string("systemPrompt", ""),
                 agent.bool("stream", true),
-                agent.duration("timeoutMs", Duration.ofMillis(120_000)),
-                agent.integer("maxHistoryMessages", 40, 0, MAX),
-                agent.optionalNumber("temperature", 0, 2),
-                agent.optionalInteger("maxTokens", 1, MAX),
-                agent.integer("maxRetries", 2, 0, MAX),
-                tools(agent));
+                agent.duration("timeoutMs", OpenAiSettings.DEFAULT_TIMEOUT),
+                agent.anyInteger("maxHistoryMessages", OpenAiSettings.DEFAULT_MAX_HISTORY_MESSAGES),
+                agent.optionalNumber("temperature"),
+                agent.optionalAnyInteger("maxTokens"),
+                agent.anyInteger("maxRetries", OpenAiSettings.DEFAULT_MAX_RETRIES),
+                tools.names());
     }
 
-    /** {@code tools:} known tool names, each problem at its own item. */
-    private static List<String> tools(Section agent) {
+    /** {@code tools:} the names as written, and where each came from in the YAML list. */
+    private record Tools(List<String> names, List<Integer> yamlIndex, ListNode node) {
+        static final Tools NONE = new Tools(List.of(), List.of(), null);
+    }
+
+    private static Tools tools(Section agent) {
         if (!(agent.value("tools") instanceof ListNode list)) {
-            return agent.stringList("tools"); // absent, null, or reported as not a list
+            return new Tools(agent.stringList("tools"), List.of(), null); // absent, null, or reported as not a list
         }
-        Set<String> tools = new LinkedHashSet<>();
+        List<String> names = new ArrayList<>();
+        List<Integer> yamlIndex = new ArrayList<>();
         for (int i = 0; i < list.items().size(); i++) {
-            String itemPath = agent.pathOf("tools") + "[" + i + "]";
             YamlNode item = list.items().get(i);
             if (item instanceof ScalarNode s && s.reported()) {
                 continue;
             }
             if (!(item instanceof ScalarNode s) || s.kind() != Kind.STRING) {
-                agent.problems().add(itemPath, item.pos(), "must be a tool name, got " + YamlNode.describe(item));
-            } else if (!AgentConfig.KNOWN_TOOLS.contains(s.text())) {
-                String hint = Suggestions.closest(s.text(), AgentConfig.KNOWN_TOOLS)
-                        .map(t -> ", did you mean \"" + t + "\"?").orElse("");
-                agent.problems().add(itemPath, s.pos(), "unknown tool " + YamlNode.quote(s.text()) + hint
-                        + " (known tools: " + String.join(", ", AgentConfig.KNOWN_TOOLS) + ")");
+                agent.problems().add(agent.pathOf("tools") + "[" + i + "]", item.pos(),
+                        "must be a tool name, got " + YamlNode.describe(item));
             } else {
-                tools.add(s.text());
+                names.add(s.text());
+                yamlIndex.add(i);
             }
         }
-        return List.copyOf(tools);
+        return new Tools(names, yamlIndex, list);
     }
 
-    private static AgentConfig.Command command(Section agent) {
+    private static CommandSettings command(String name, Section agent) {
         List<String> command = agent.stringList("command");
-        if (command.isEmpty() && !agent.problems().reportedAt(agent.pathOf("command"))) {
-            agent.problem("command", agent.has("command")
-                    ? "must not be empty (e.g. command: [my-agent, --json])"
-                    : "required for provider command (e.g. command: [my-agent, --json])");
+        if (!agent.has("command") && !agent.problems().reportedAt(agent.pathOf("command"))) {
+            agent.problem("command", "required for provider command (e.g. command: [my-agent, --json])");
         }
-        return new AgentConfig.Command(command, agent.duration("timeoutMs", Duration.ofMillis(60_000)));
+        return new CommandSettings(name, command, agent.duration("timeoutMs", CommandSettings.DEFAULT_TIMEOUT));
+    }
+
+    /**
+     * Reports one broken rule at the key (or list item) that holds the value, quoting the value as
+     * written; skipped when that key already has a problem (a wrong type, a missing key).
+     */
+    private static void report(Section list, String name, Section agent, Tools tools, SettingViolation violation) {
+        if (violation.key().isEmpty()) {
+            list.problemAtKey(name, violation.rule());
+            return;
+        }
+        String key = violation.key();
+        YamlNode node = agent.value(key);
+        Pos pos = agent.valuePos(key);
+        Matcher item = LIST_ITEM.matcher(key);
+        if (item.matches() && item.group(1).equals("tools") && tools.node() != null) {
+            int index = tools.yamlIndex().get(Integer.parseInt(item.group(2)));
+            key = "tools[" + index + "]";
+            node = tools.node().items().get(index);
+            pos = node.pos();
+        }
+        String path = agent.pathOf(key);
+        if (agent.problems().reportedAt(path)) {
+            return;
+        }
+        String got = node instanceof ScalarNode ? YamlNode.describe(node)
+                : node == null ? YamlNode.quote(String.valueOf(violation.value())) : String.valueOf(violation.value());
+        String hint = violation.value() instanceof String text && !violation.choices().isEmpty()
+                ? Suggestions.closest(text, violation.choices()).map(c -> ", did you mean \"" + c + "\"?").orElse("")
+                : "";
+        agent.problems().add(path, pos, violation.rule() + ", got " + got + hint);
     }
 }

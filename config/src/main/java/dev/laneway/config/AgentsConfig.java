@@ -1,5 +1,8 @@
 package dev.laneway.config;
 
+import dev.laneway.core.agent.settings.AgentSettings;
+import dev.laneway.core.agent.settings.EchoSettings;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.Map;
 import java.util.Objects;
 
@@ -8,15 +11,16 @@ import java.util.Objects;
  *
  * @param maxConcurrent cap of the global {@code main} lane ({@code agents.defaults.maxConcurrent})
  * @param defaultAgent  the name in {@code list} that answers by default ({@code agents.defaults.agent})
- * @param list          agent name -> its settings, in file order; never empty (an empty
- *                      {@code agents.list} gets an echo agent named {@code defaultAgent})
+ * @param list          agent name -> its settings (validated by the record, the same one the agent is
+ *                      built from), in file order; never empty (an empty {@code agents.list} gets an
+ *                      echo agent named {@code defaultAgent})
  */
-public record AgentsConfig(int maxConcurrent, String defaultAgent, Map<String, AgentConfig> list) {
+public record AgentsConfig(int maxConcurrent, String defaultAgent, Map<String, AgentSettings> list) {
 
     public static final String DEFAULT_AGENT = "assistant";
 
     public static final AgentsConfig DEFAULTS =
-            new AgentsConfig(4, DEFAULT_AGENT, Map.of(DEFAULT_AGENT, AgentConfig.Echo.DEFAULTS));
+            new AgentsConfig(4, DEFAULT_AGENT, Map.of(DEFAULT_AGENT, EchoSettings.defaults(DEFAULT_AGENT)));
 
     public AgentsConfig {
         Objects.requireNonNull(defaultAgent, "defaultAgent");
@@ -26,8 +30,15 @@ public record AgentsConfig(int maxConcurrent, String defaultAgent, Map<String, A
         }
     }
 
+    /** The most history messages any configured agent sends with a turn (0 when none keeps history). */
+    public int largestHistory() {
+        return list.values().stream()
+                .mapToInt(agent -> agent instanceof OpenAiSettings openai ? openai.maxHistoryMessages() : 0)
+                .max().orElse(0);
+    }
+
     /** The settings of the agent that answers by default. */
-    public AgentConfig defaultAgentConfig() {
+    public AgentSettings defaultAgentConfig() {
         return list.get(defaultAgent);
     }
 }

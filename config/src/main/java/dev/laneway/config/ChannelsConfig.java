@@ -10,6 +10,9 @@ import java.util.Objects;
  */
 public record ChannelsConfig(Console console, Telegram telegram, Discord discord, Slack slack) {
 
+    /** The channel names: the keys of {@code channels:}, and of every per-channel map ({@code byChannel}, {@code allowFrom}). */
+    public static final List<String> NAMES = List.of("console", "telegram", "discord", "slack");
+
     public static final ChannelsConfig DEFAULTS =
             new ChannelsConfig(new Console(true), Telegram.DEFAULTS, Discord.DEFAULTS, Slack.DEFAULTS);
 

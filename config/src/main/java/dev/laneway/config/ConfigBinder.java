@@ -36,7 +36,7 @@ final class ConfigBinder {
                 AgentsBinder.bind(root.section("agents", "defaults", "list")),
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer")),
                 commands(root.section("commands", "allowFrom")),
-                ChannelsBinder.bind(root.section("channels", "console", "telegram", "discord", "slack")));
+                ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))));
     }
 
     private static GatewayConfig gateway(Section gateway) {
@@ -112,9 +112,9 @@ final class ConfigBinder {
     }
 
     private static CommandsConfig commands(Section commands) {
-        Section allowFrom = commands.openSection("allowFrom");
+        Section allowFrom = commands.channelSection("allowFrom");
         Map<String, List<String>> ids = new LinkedHashMap<>();
-        for (String channel : allowFrom.keys()) {
+        for (String channel : allowFrom.knownKeys()) {
             ids.put(channel, allowFrom.stringList(channel));
         }
         return new CommandsConfig(ids);

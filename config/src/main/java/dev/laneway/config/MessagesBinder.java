@@ -46,13 +46,13 @@ final class MessagesBinder {
                 queue.choice("drop", d.drop(), DropPolicy::parse, DROPS),
                 queue.bool("notifyDrops", d.notifyDrops()),
                 queue.duration("ttl", d.ttl()),
-                byChannel(queue.openSection("byChannel")));
+                byChannel(queue.channelSection("byChannel")));
     }
 
     /** Each channel is a bare mode or a mapping with any of mode, debounceMs, cap and drop. */
     private static Map<String, QueueOverride> byChannel(Section byChannel) {
         Map<String, QueueOverride> overrides = new LinkedHashMap<>();
-        for (String channel : byChannel.keys()) {
+        for (String channel : byChannel.knownKeys()) {
             YamlNode value = byChannel.value(channel);
             QueueOverride override = QueueOverride.NONE;
             if (value instanceof MapNode) {
@@ -77,9 +77,9 @@ final class MessagesBinder {
 
     private static MessagesConfig.Inbound inbound(Section inbound) {
         MessagesConfig.Inbound d = MessagesConfig.Inbound.DEFAULTS;
-        Section byChannel = inbound.openSection("byChannel");
+        Section byChannel = inbound.channelSection("byChannel");
         Map<String, Duration> debounces = new LinkedHashMap<>();
-        for (String channel : byChannel.keys()) {
+        for (String channel : byChannel.knownKeys()) {
             Duration debounce = byChannel.optionalDuration(channel);
             if (debounce != null) {
                 debounces.put(channel, debounce);
@@ -87,7 +87,7 @@ final class MessagesBinder {
         }
         return new MessagesConfig.Inbound(
                 inbound.duration("debounceMs", d.debounce()),
-                inbound.duration("maxWaitMs", d.maxWait()),
+                inbound.optionalDuration("maxWaitMs"),
                 debounces);
     }
 

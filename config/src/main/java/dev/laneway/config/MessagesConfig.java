@@ -50,16 +50,16 @@ public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope
      * {@code messages.inbound:} debounce of idle sessions (queue-semantics.md section 7).
      *
      * @param debounce  zero = off
-     * @param maxWait   zero = no bound
+     * @param maxWait   bound on the total wait from the first buffered message; null = 10 x the
+     *                  effective debounce (as for the queue, section 5), zero = no bound
      * @param byChannel channel -> its debounce
      */
     public record Inbound(Duration debounce, Duration maxWait, Map<String, Duration> byChannel) {
 
-        public static final Inbound DEFAULTS = new Inbound(Duration.ZERO, Duration.ZERO, Map.of());
+        public static final Inbound DEFAULTS = new Inbound(Duration.ZERO, null, Map.of());
 
         public Inbound {
             Objects.requireNonNull(debounce, "debounce");
-            Objects.requireNonNull(maxWait, "maxWait");
             byChannel = Immutable.orderedMap(byChannel);
         }
     }

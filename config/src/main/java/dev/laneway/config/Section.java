@@ -32,12 +32,14 @@ final class Section {
     private final Pos pos;
     private final MapNode map;
     private final Problems problems;
+    private final List<String> known; // the accepted keys, or null when any key is accepted
 
-    private Section(String path, Pos pos, MapNode map, Problems problems) {
+    private Section(String path, Pos pos, MapNode map, Problems problems, List<String> known) {
         this.path = path;
         this.pos = pos;
         this.map = map;
         this.problems = problems;
+        this.known = known == null ? null : List.copyOf(known);
     }
 
     /**
@@ -45,15 +47,20 @@ final class Section {
      * in {@code known}; a null {@code known} accepts any key.
      */
     static Section of(YamlNode node, Pos pos, String path, Problems problems, List<String> known) {
+        return of(node, pos, path, problems, known, "key");
+    }
+
+    /** As {@link #of(YamlNode, Pos, String, Problems, List)}; {@code noun} names what an unknown key is ("channel"). */
+    private static Section of(YamlNode node, Pos pos, String path, Problems problems, List<String> known, String noun) {
         MapNode map = MapNode.EMPTY;
         if (node instanceof MapNode m) {
             map = m;
         } else if (node != null && !(node instanceof ScalarNode s && (s.isNull() || s.reported()))) {
             problems.add(path, node.pos(), "must be a mapping (key: value lines), got " + YamlNode.describe(node));
         }
-        Section section = new Section(path, pos, map, problems);
+        Section section = new Section(path, pos, map, problems, known);
         if (known != null) {
-            section.reportUnknownKeys(known);
+            section.reportUnknownKeys(known, noun);
         }
         return section;
     }
@@ -65,6 +72,14 @@ final class Section {
     /** The nested mapping under {@code key}, accepting only the {@code known} keys. */
     Section section(String key, String... known) {
         return of(value(key), keyPos(key), pathOf(key), problems, List.of(known));
+    }
+
+    /**
+     * The nested per-channel mapping under {@code key} ({@code byChannel}, {@code allowFrom}): a key
+     * that is not a channel name is reported like an unknown key, with a "did you mean".
+     */
+    Section channelSection(String key) {
+        return of(value(key), keyPos(key), pathOf(key), problems, ChannelsConfig.NAMES, "channel");
     }
 
     /** The nested mapping under {@code key}, accepting any key. */
@@ -88,6 +103,11 @@ final class Section {
     /** The keys in file order. */
     List<String> keys() {
         return List.copyOf(map.entries().keySet());
+    }
+
+    /** The keys in file order, without those reported as unknown. */
+    List<String> knownKeys() {
+        return known == null ? keys() : keys().stream().filter(known::contains).toList();
     }
 
     boolean has(String key) {
@@ -163,9 +183,43 @@ final class Section {
         return value.get().intValue();
     }
 
+    /**
+     * Any integer (the caller's settings record decides which are legal), or the default when absent
+     * or not an integer (then reported).
+     */
+    int anyInteger(String key, int defaultValue) {
+        Integer value = optionalAnyInteger(key);
+        return value == null ? defaultValue : value;
+    }
+
+    /** Any integer, or null when absent or not an integer (then reported). */
+    Integer optionalAnyInteger(String key) {
+        ScalarNode s = scalar(key, "an integer");
+        if (s == null) {
+            return null;
+        }
+        Optional<Long> value = asLong(s);
+        if (value.isEmpty()) {
+            problem(key, "must be an integer, got " + YamlNode.describe(s));
+            return null;
+        }
+        if (value.get() < Integer.MIN_VALUE || value.get() > Integer.MAX_VALUE) {
+            problem(key, "must be an integer between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE
+                    + ", got " + YamlNode.describe(s));
+            return null;
+        }
+        return value.get().intValue();
+    }
+
+    /** Any number (the caller's settings record decides which are legal), or null when absent or bad (then reported). */
+    Double optionalNumber(String key) {
+        return optionalNumber(key, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+    }
+
     /** A number in min..max, or null when absent or bad (then reported). */
     Double optionalNumber(String key, double min, double max) {
-        String expected = "a number between " + plain(min) + " and " + plain(max);
+        String expected = Double.isInfinite(min) && Double.isInfinite(max) ? "a number"
+                : "a number between " + plain(min) + " and " + plain(max);
         ScalarNode s = scalar(key, expected);
         if (s == null) {
             return null;
@@ -253,7 +307,7 @@ final class Section {
         return null;
     }
 
-    private void reportUnknownKeys(List<String> known) {
+    private void reportUnknownKeys(List<String> known, String noun) {
         for (Map.Entry<String, Entry> entry : map.entries().entrySet()) {
             String key = entry.getKey();
             if (known.contains(key)) {
@@ -261,8 +315,9 @@ final class Section {
             }
             String hint = Suggestions.closest(key, known)
                     .map(k -> ", did you mean \"" + k + "\"?")
-                    .orElse(known.isEmpty() ? " (no keys are allowed here)" : " (known keys: " + String.join(", ", known) + ")");
-            problems.add(pathOf(key), entry.getValue().keyPos(), "unknown key" + hint);
+                    .orElse(known.isEmpty() ? " (no keys are allowed here)"
+                            : " (known " + noun + "s: " + String.join(", ", known) + ")");
+            problems.add(pathOf(key), entry.getValue().keyPos(), "unknown " + noun + hint);
         }
     }
 

@@ -226,8 +226,8 @@ class ConfigErrorsTest {
 
     @Test
     void unknownTool_pointsAtTheListItemAndSuggests() {
-        assertEquals("laneway.yaml: agents.list.assistant.tools[1]: unknown tool \"current-time\", did you mean \"current_time\"? "
-                        + "(known tools: current_time) (line 8, column 11)",
+        assertEquals("laneway.yaml: agents.list.assistant.tools[1]: must be a built-in tool (current_time), "
+                        + "got \"current-time\", did you mean \"current_time\"? (line 8, column 11)",
                 onlyProblem("""
                         agents:
                           list:
@@ -242,8 +242,8 @@ class ConfigErrorsTest {
 
     @Test
     void baseUrlThatIsNotAbsoluteHttp_isAProblem() {
-        assertEquals("laneway.yaml: agents.list.assistant.baseUrl: must be an absolute http or https URL, "
-                        + "got \"api.openai.com/v1\" (line 6, column 16)",
+        assertEquals("laneway.yaml: agents.list.assistant.baseUrl: must be an absolute http or https URL without"
+                        + " ?query or #fragment (like https://api.openai.com/v1), got \"api.openai.com/v1\" (line 6, column 16)",
                 onlyProblem("""
                         agents:
                           list:
@@ -273,7 +273,7 @@ class ConfigErrorsTest {
                     assistant: { provider: openai, model: m, temperature: 2.5, maxTokens: 0, maxRetries: -1 }
                 """).stream().map(ConfigProblem::message).toList();
         assertEquals(List.of("must be a number between 0 and 2, got 2.5", "must be an integer >= 1, got 0",
-                "must be an integer >= 0, got -1"), messages);
+                "must be an integer between 0 and 10, got -1"), messages);
     }
 
     @Test
@@ -288,7 +288,7 @@ class ConfigErrorsTest {
                 """);
         assertEquals(List.of(
                 new ConfigProblem("agents.list.a.command", 4, 5, "required for provider command (e.g. command: [my-agent, --json])"),
-                new ConfigProblem("agents.list.b.command", 5, 38, "must not be empty (e.g. command: [my-agent, --json])"),
+                new ConfigProblem("agents.list.b.command", 5, 38, "must not be empty (e.g. command: [my-agent, --json]), got []"),
                 new ConfigProblem("agents.list.c.command", 6, 38, "must be a list (like [a, b]), got \"my-agent --json\"")),
                 problems);
     }

@@ -12,6 +12,9 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.SteerScope;
+import dev.laneway.core.agent.settings.CommandSettings;
+import dev.laneway.core.agent.settings.EchoSettings;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -33,7 +36,7 @@ class ConfigLoaderTest {
         assertEquals(LanewayConfig.defaults(), config);
         assertTrue(config.channels().console().enabled());
         assertEquals("assistant", config.agents().defaultAgent());
-        assertEquals(new AgentConfig.Echo(Duration.ZERO), config.agents().defaultAgentConfig());
+        assertEquals(EchoSettings.defaults("assistant"), config.agents().defaultAgentConfig());
     }
 
     @Test
@@ -65,8 +68,8 @@ class ConfigLoaderTest {
     void exampleFromConfigMd_parsesWithItsVariablesSet() throws Exception {
         LanewayConfig config = parse(resource("config-md-example.yaml"), Map.of(
                 "TELEGRAM_BOT_TOKEN", "tg", "DISCORD_BOT_TOKEN", "dc", "SLACK_BOT_TOKEN", "xoxb", "SLACK_APP_TOKEN", "xapp"));
-        AgentConfig.OpenAi assistant = assertInstanceOf(AgentConfig.OpenAi.class, config.agents().defaultAgentConfig());
-        assertEquals(URI.create("https://api.openai.com/v1"), assistant.baseUrl());
+        OpenAiSettings assistant = assertInstanceOf(OpenAiSettings.class, config.agents().defaultAgentConfig());
+        assertEquals("https://api.openai.com/v1", assistant.baseUrl());
         assertEquals("gpt-4o-mini", assistant.model());
         assertTrue(assistant.apiKey().isEmpty(), "OPENAI_API_KEY unset, default empty");
         assertEquals("You are a helpful assistant.", assistant.systemPrompt());
@@ -149,7 +152,7 @@ class ConfigLoaderTest {
                 """, Map.of("MODEL", "llama3", "BIND", "10.0.0.1", "WHO", ""));
         assertEquals(Path.of("/var/lib/laneway"), config.gateway().dataDir());
         assertEquals(new GatewayConfig.Http(false, "10.0.0.1", 9000), config.gateway().http());
-        AgentConfig.OpenAi agent = (AgentConfig.OpenAi) config.agents().defaultAgentConfig();
+        OpenAiSettings agent = (OpenAiSettings) config.agents().defaultAgentConfig();
         assertEquals("llama3", agent.model());
         assertTrue(agent.apiKey().isEmpty());
         assertEquals("cost is ${PRICE} for everyone", agent.systemPrompt(), "empty variable takes the default, as in a shell");
@@ -205,10 +208,11 @@ class ConfigLoaderTest {
                 """).agents();
         assertEquals(2, agents.maxConcurrent());
         assertEquals("shell", agents.defaultAgent());
-        assertEquals(new AgentConfig.Echo(Duration.ofSeconds(1)), agents.list().get("echo"));
-        assertEquals(new AgentConfig.OpenAi(AgentConfig.OpenAi.DEFAULT_BASE_URL, Secret.NONE, "gpt-4o", "", true,
+        assertEquals(new EchoSettings("echo", Duration.ofSeconds(1)), agents.list().get("echo"));
+        assertEquals(new OpenAiSettings("gpt", OpenAiSettings.DEFAULT_BASE_URL, "", "gpt-4o", "", true,
                 Duration.ofMinutes(2), 40, 0.2, 512, 2, List.of("current_time")), agents.list().get("gpt"));
-        assertEquals(new AgentConfig.Command(List.of("my-agent", "--json"), Duration.ofMinutes(1)), agents.list().get("shell"));
+        assertEquals(new CommandSettings("shell", List.of("my-agent", "--json"), Duration.ofMinutes(1)),
+                agents.list().get("shell"));
     }
 
     @Test
@@ -219,7 +223,7 @@ class ConfigLoaderTest {
     @Test
     void emptyListWithANamedDefault_getsAnEchoAgentOfThatName() throws Exception {
         AgentsConfig agents = parse("agents: { defaults: { agent: helper } }").agents();
-        assertEquals(Map.of("helper", AgentConfig.Echo.DEFAULTS), agents.list());
+        assertEquals(Map.of("helper", EchoSettings.defaults("helper")), agents.list());
     }
 
     @Test

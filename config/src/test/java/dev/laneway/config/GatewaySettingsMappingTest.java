@@ -64,6 +64,15 @@ class GatewaySettingsMappingTest {
     }
 
     @Test
+    void absentInboundMaxWait_isTenTimesTheEffectiveInboundDebounce_andAnExplicitZeroIsNoBound() throws Exception {
+        GatewaySettings absent = parse("messages: { inbound: { debounceMs: 500 } }").toGatewaySettings();
+        assertNull(absent.inboundMaxWait());
+        assertEquals(Duration.ofSeconds(5), absent.inboundMaxWaitFor(absent.inboundDebounce()));
+        GatewaySettings zero = parse("messages: { inbound: { debounceMs: 500, maxWaitMs: 0 } }").toGatewaySettings();
+        assertEquals(Duration.ZERO, zero.inboundMaxWaitFor(zero.inboundDebounce()));
+    }
+
+    @Test
     void absentMaxWait_staysNullSoTheEngineUsesTenTimesDebounce() throws Exception {
         assertNull(parse("messages: { queue: { debounceMs: 2s } }").toGatewaySettings().queueMaxWait());
     }

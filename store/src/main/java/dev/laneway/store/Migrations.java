@@ -82,7 +82,9 @@ final class Migrations {
                         settled_at           INTEGER
                     )""",
                     "CREATE INDEX messages_pending ON messages (seq) WHERE state = 'pending'",
-                    "CREATE INDEX messages_answered ON messages (settled_at) WHERE state = 'answered'")));
+                    "CREATE INDEX messages_answered ON messages (settled_at) WHERE state = 'answered'")),
+            new Migration(3, "dedupe lookups by message key, for answered records the heap no longer holds", List.of(
+                    "CREATE INDEX messages_by_key ON messages (message_key) WHERE message_key IS NOT NULL")));
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -1,27 +1,60 @@
 package dev.laneway.store;
 
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The message keys {@link SqliteStore#seen} answers from, so the accept path never reads the disk:
- * the keys of pending rows and of answered rows within the retention, each with the sequence number
- * of the row that holds it. Loaded at open, updated on append and settle, and trimmed when the writer
+ * The message keys {@link SqliteStore#seen} answers from memory, so the accept path does not read the
+ * disk while the heap holds everything: the keys of pending rows (always; admission bounds them) and
+ * of the latest {@code maxAnswered} answered rows within the retention, each with the sequence number
+ * of the row that holds it. Loaded at open, updated on append and settle, trimmed when the writer
  * deletes expired answered rows.
  *
- * <p>Concurrency: two {@link ConcurrentHashMap}s, no lock. Removals are conditional on the sequence
+ * <p>Bound: an answered key becomes evictable once its "answered" record is committed (so the
+ * database can answer for it). When more than {@code maxAnswered} are held, the oldest is dropped
+ * from heap and {@code diskUntil} moves to the end of its retention: until then, a key missing here
+ * may still be answered on disk and {@link SqliteStore#seen} asks the database.
+ *
+ * <p>Concurrency: concurrent maps and atomics, no lock. Removals are conditional on the sequence
  * number ({@code remove(key, seq)}), so forgetting an old row never forgets a newer row with the same
- * key, whatever order the threads run in.
+ * key, whatever order the threads run in. {@link #answerCommitted} and {@link #forget} (expiry) run on
+ * the store's writer thread, {@link #answered} at open; so {@code order} and {@code orderSize} change
+ * on one thread at a time.
  */
 final class SeenKeys {
 
-    // message key -> seq of the row that holds it (pending, or answered and not yet expired)
+    /** An answered key held in heap, oldest first in {@code order}. */
+    private record Answered(String key, long seq, long settledAt) {
+    }
+
+    private final int maxAnswered;
+    private final long retentionMillis;
+    // message key -> seq of the row that holds it (pending, or answered and not yet expired or evicted)
     private final Map<String, Long> seqByKey = new ConcurrentHashMap<>();
-    // seq -> message key, for pending rows that have a key (what settle needs to forget an unanswered one)
+    // seq -> message key, for pending rows that have a key (what settle needs to find the key)
     private final Map<Long, String> pendingKeyBySeq = new ConcurrentHashMap<>();
+    // committed answered keys in heap, oldest first (entries whose key was since forgotten are skipped)
+    private final Queue<Answered> order = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger orderSize = new AtomicInteger();
+    // epoch millis until which an evicted answered key may still be within the retention on disk
+    private final AtomicLong diskUntil = new AtomicLong(Long.MIN_VALUE);
+
+    SeenKeys(int maxAnswered, long retentionMillis) {
+        this.maxAnswered = maxAnswered;
+        this.retentionMillis = retentionMillis;
+    }
 
     boolean contains(String key) {
         return seqByKey.containsKey(key);
+    }
+
+    /** Whether a key missing from heap may still be answered on disk at {@code nowMillis}. */
+    boolean mayBeOnDiskOnly(long nowMillis) {
+        return nowMillis < diskUntil.get();
     }
 
     /** A pending row (at load, or appended now). */
@@ -32,18 +65,37 @@ final class SeenKeys {
         }
     }
 
-    /** An answered row within the retention (at load). */
-    void answered(long seq, String key) {
+    /** An answered row within the retention (at load, oldest first). */
+    void answered(long seq, String key, long settledAt) {
         if (key != null) {
             seqByKey.put(key, seq);
+            remember(new Answered(key, seq, settledAt));
         }
     }
 
-    /** The message ended: an answered one stays known until it expires, any other is forgotten. */
-    void settled(long seq, boolean answered) {
+    /** Rows the load left on disk (beyond the heap's share) are within the retention until {@code settledAt}. */
+    void leftOnDisk(long newestSettledAt) {
+        diskUntil.accumulateAndGet(newestSettledAt + retentionMillis, Math::max);
+    }
+
+    /**
+     * The message ended: an answered one stays known (evictable once {@link #answerCommitted}), any
+     * other is forgotten. Returns the key of an answered message, else null.
+     */
+    String settled(long seq, boolean answered) {
         String key = pendingKeyBySeq.remove(seq);
         if (key != null && !answered) {
             seqByKey.remove(key, seq);
+            return null;
+        }
+        return key;
+    }
+
+    /** The answered record of {@code seq} is committed: the database can now answer for it. */
+    void answerCommitted(long seq, String key, long settledAt) {
+        Long held = seqByKey.get(key);
+        if (held != null && held == seq) {
+            remember(new Answered(key, seq, settledAt));
         }
     }
 
@@ -53,9 +105,42 @@ final class SeenKeys {
             pendingKeyBySeq.remove(seq, key);
             seqByKey.remove(key, seq);
         }
+        dropForgottenHead();
     }
 
     int size() {
         return seqByKey.size();
+    }
+
+    private void remember(Answered answered) {
+        order.add(answered);
+        if (orderSize.incrementAndGet() > maxAnswered) {
+            evictOldest();
+        }
+    }
+
+    private void evictOldest() {
+        Answered oldest = order.poll();
+        if (oldest == null) {
+            return;
+        }
+        orderSize.decrementAndGet();
+        if (seqByKey.remove(oldest.key(), oldest.seq())) {
+            diskUntil.accumulateAndGet(oldest.settledAt() + retentionMillis, Math::max);
+        }
+    }
+
+    /** Expired keys sit at the head of {@code order}: drop them so they do not hold heap slots. */
+    private void dropForgottenHead() {
+        for (Answered head = order.peek(); head != null && !isHeld(head); head = order.peek()) {
+            if (order.remove(head)) {
+                orderSize.decrementAndGet();
+            }
+        }
+    }
+
+    private boolean isHeld(Answered answered) {
+        Long held = seqByKey.get(answered.key());
+        return held != null && held == answered.seq();
     }
 }

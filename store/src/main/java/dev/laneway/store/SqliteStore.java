@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       {@link #clearHistory} do not wait; {@link #setQueueOverride} waits (it is rare).</li>
  *   <li>Reads from disk ({@link #history}, {@link #pending}) go through one {@link StoreReader}: a
  *       second connection behind its own lock; WAL lets it read while the writer writes.</li>
- *   <li>Answered from memory, never from disk: {@link #seen} ({@link SeenKeys}, concurrent maps),
+ *   <li>Answered from memory: {@link #seen} ({@link SeenKeys}, concurrent maps; it reads the disk
+ *       only for answered keys beyond the heap's bound, see there),
  *       {@link #queueOverride} ({@code overrides}, a concurrent map written through to disk) and
  *       {@link #lastSequence} (an atomic). {@code overrideLock} makes "update the map, queue the
  *       write" one step, so the map and the disk see overrides of a session in the same order.</li>
@@ -57,7 +58,8 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     private final StoreLock lock;
     private final StoreReader reader;
     private final StoreWriter writer;
-    private final SeenKeys seen = new SeenKeys();
+    private final SeenKeys seen;
+    private final AtomicLong diskLookups = new AtomicLong();
     private final AtomicLong lastSequence;
     // session key -> its /queue override, the whole table (write-through)
     private final Map<String, QueueOverride> overrides;
@@ -73,8 +75,8 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         this.lock = lock;
         this.reader = reader;
         this.overrides = new ConcurrentHashMap<>(reader.overrides());
-        long answeredSince = options.clock().instant().minus(options.answeredRetention()).toEpochMilli();
-        reader.loadKeys(seen, answeredSince);
+        this.seen = new SeenKeys(options.maxAnsweredKeysInMemory(), options.answeredRetention().toMillis());
+        reader.loadKeys(seen, answeredSince(), options.maxAnsweredKeysInMemory());
         long last = reader.lastSequence();
         this.lastSequence = new AtomicLong(last);
         this.writer = new StoreWriter(file, options, writeConnection, last, new WriterEvents());
@@ -167,10 +169,13 @@ public final class SqliteStore implements SessionStore, MessageJournal {
 
     @Override
     public void settled(long seq, boolean answered) {
-        seen.settled(seq, answered);
-        CompletableFuture<Void> done = writer.submit(new WriteOp.Settle(seq, answered, options.clock().millis()));
+        String answeredKey = seen.settled(seq, answered);
+        long at = options.clock().millis();
+        CompletableFuture<Void> done = writer.submit(new WriteOp.Settle(seq, answered, at));
         if (done.isCompletedExceptionally()) {
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
+        } else if (answeredKey != null) {
+            done.thenRun(() -> seen.answerCommitted(seq, answeredKey, at));
         }
     }
 
@@ -181,9 +186,32 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         return reader.pending();
     }
 
+    /**
+     * From memory, unless more answered records exist than the heap keeps
+     * ({@link StoreOptions#maxAnsweredKeysInMemory}) and one left out could still be within the
+     * retention: then a key missing from memory is looked up in the database. A failed lookup is
+     * logged and counts as not seen, so the message is answered rather than lost.
+     */
     @Override
     public boolean seen(String messageKey) {
-        return messageKey != null && seen.contains(messageKey);
+        if (messageKey == null) {
+            return false;
+        }
+        if (seen.contains(messageKey)) {
+            return true;
+        }
+        long now = options.clock().millis();
+        if (!seen.mayBeOnDiskOnly(now)) {
+            return false;
+        }
+        diskLookups.incrementAndGet();
+        try {
+            return reader.answeredSince(messageKey, now - options.answeredRetention().toMillis());
+        } catch (StoreException e) {
+            log.warn("store: could not look up whether message {} was answered before ({}); handling it as new",
+                    messageKey, e.getMessage());
+            return false;
+        }
     }
 
     @Override
@@ -277,9 +305,18 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         writer.submit(new WriteOp.Hold(release));
     }
 
-    /** Tests only: how many message keys {@link #seen} knows. */
+    /** Tests only: how many message keys {@link #seen} knows in memory. */
     int seenKeyCount() {
         return seen.size();
+    }
+
+    /** Tests only: how often {@link #seen} had to read the database. */
+    long diskLookups() {
+        return diskLookups.get();
+    }
+
+    private long answeredSince() {
+        return options.clock().instant().minus(options.answeredRetention()).toEpochMilli();
     }
 
     /**

@@ -16,9 +16,13 @@ import java.util.Objects;
  * @param expiryInterval       how often the writer deletes answered records older than the retention
  * @param busyTimeout          how long SQLite waits for a lock before failing
  * @param synchronous          SQLite's {@code synchronous} setting, see {@link Synchronous}
+ * @param maxAnsweredKeysInMemory how many answered records the dedupe check keeps in heap; beyond it the
+ *                             oldest are looked up in the database instead (only while one of them could
+ *                             still be within the retention), so heap does not grow with daily volume
  */
 public record StoreOptions(int maxHistoryPerSession, Duration answeredRetention, InstantSource clock, int maxBatch,
-                           Duration expiryInterval, Duration busyTimeout, Synchronous synchronous) {
+                           Duration expiryInterval, Duration busyTimeout, Synchronous synchronous,
+                           int maxAnsweredKeysInMemory) {
 
     /**
      * SQLite's {@code PRAGMA synchronous} in WAL mode.
@@ -55,44 +59,57 @@ public record StoreOptions(int maxHistoryPerSession, Duration answeredRetention,
         if (busyTimeout.isNegative() || busyTimeout.toMillis() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("busyTimeout out of range: " + busyTimeout);
         }
+        if (maxAnsweredKeysInMemory < 1) {
+            throw new IllegalArgumentException("maxAnsweredKeysInMemory must be >= 1, got " + maxAnsweredKeysInMemory);
+        }
     }
 
-    /** 200 history entries per session, answered records kept 24 h, system clock, batches of 1000. */
+    /**
+     * 200 history entries per session, answered records kept 24 h (the latest 100 000 of them in heap),
+     * system clock, batches of 1000.
+     */
     public static StoreOptions defaults() {
         return new StoreOptions(200, Duration.ofHours(24), InstantSource.system(), 1000, Duration.ofMinutes(1),
-                Duration.ofSeconds(5), Synchronous.FULL);
+                Duration.ofSeconds(5), Synchronous.FULL, 100_000);
     }
 
     public StoreOptions withMaxHistoryPerSession(int value) {
-        return new StoreOptions(value, answeredRetention, clock, maxBatch, expiryInterval, busyTimeout, synchronous);
+        return new StoreOptions(value, answeredRetention, clock, maxBatch, expiryInterval, busyTimeout, synchronous,
+                maxAnsweredKeysInMemory);
     }
 
     public StoreOptions withAnsweredRetention(Duration value) {
-        return new StoreOptions(maxHistoryPerSession, value, clock, maxBatch, expiryInterval, busyTimeout, synchronous);
+        return new StoreOptions(maxHistoryPerSession, value, clock, maxBatch, expiryInterval, busyTimeout,
+                synchronous, maxAnsweredKeysInMemory);
     }
 
     public StoreOptions withClock(InstantSource value) {
-        return new StoreOptions(maxHistoryPerSession, answeredRetention, value, maxBatch, expiryInterval, busyTimeout,
-                synchronous);
+        return new StoreOptions(maxHistoryPerSession, answeredRetention, value, maxBatch, expiryInterval,
+                busyTimeout, synchronous, maxAnsweredKeysInMemory);
     }
 
     public StoreOptions withMaxBatch(int value) {
         return new StoreOptions(maxHistoryPerSession, answeredRetention, clock, value, expiryInterval, busyTimeout,
-                synchronous);
+                synchronous, maxAnsweredKeysInMemory);
     }
 
     public StoreOptions withExpiryInterval(Duration value) {
         return new StoreOptions(maxHistoryPerSession, answeredRetention, clock, maxBatch, value, busyTimeout,
-                synchronous);
+                synchronous, maxAnsweredKeysInMemory);
     }
 
     public StoreOptions withBusyTimeout(Duration value) {
         return new StoreOptions(maxHistoryPerSession, answeredRetention, clock, maxBatch, expiryInterval, value,
-                synchronous);
+                synchronous, maxAnsweredKeysInMemory);
     }
 
     public StoreOptions withSynchronous(Synchronous value) {
-        return new StoreOptions(maxHistoryPerSession, answeredRetention, clock, maxBatch, expiryInterval, busyTimeout,
-                value);
+        return new StoreOptions(maxHistoryPerSession, answeredRetention, clock, maxBatch, expiryInterval,
+                busyTimeout, value, maxAnsweredKeysInMemory);
+    }
+
+    public StoreOptions withMaxAnsweredKeysInMemory(int value) {
+        return new StoreOptions(maxHistoryPerSession, answeredRetention, clock, maxBatch, expiryInterval,
+                busyTimeout, synchronous, value);
     }
 }

@@ -28,6 +28,7 @@ final class StoreReader implements AutoCloseable {
     private final Connection connection;
     private final ReentrantLock lock = new ReentrantLock();
     private final PreparedStatement history;
+    private final PreparedStatement answered;
     private boolean closed; // guarded by lock
 
     StoreReader(Path file, Connection connection) throws SQLException {
@@ -37,6 +38,20 @@ final class StoreReader implements AutoCloseable {
                 SELECT role, content FROM (
                     SELECT id, role, content FROM history WHERE session = ? ORDER BY id DESC LIMIT ?)
                 ORDER BY id""");
+        this.answered = connection.prepareStatement("""
+                SELECT 1 FROM messages
+                WHERE message_key = ? AND state = 'answered' AND settled_at >= ? LIMIT 1""");
+    }
+
+    /** Whether an answered record of {@code key} settled at or after {@code since} (epoch millis) exists. */
+    boolean answeredSince(String key, long since) {
+        return read(() -> {
+            answered.setString(1, key);
+            answered.setLong(2, since);
+            try (ResultSet rows = answered.executeQuery()) {
+                return rows.next();
+            }
+        });
     }
 
     /** The last {@code limit} history entries of a session, oldest first. */
@@ -90,22 +105,42 @@ final class StoreReader implements AutoCloseable {
         });
     }
 
-    /** Fills the seen-key set: pending rows, and answered rows settled at or after {@code answeredSince}. */
-    void loadKeys(SeenKeys keys, long answeredSince) {
+    /**
+     * Fills the seen-key set: every pending row, and the newest {@code maxAnswered} answered rows
+     * settled at or after {@code answeredSince} (oldest first); when there are more, the set learns how
+     * long the ones left on disk stay within the retention.
+     */
+    void loadKeys(SeenKeys keys, long answeredSince, int maxAnswered) {
         read(() -> {
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery(
+                         "SELECT seq, message_key FROM messages WHERE message_key IS NOT NULL AND state = 'pending'")) {
+                while (rows.next()) {
+                    keys.pending(rows.getLong(1), rows.getString(2));
+                }
+            }
+            List<Long> seqs = new ArrayList<>();
+            List<String> messageKeys = new ArrayList<>();
+            List<Long> settledAt = new ArrayList<>();
             try (PreparedStatement statement = connection.prepareStatement("""
-                    SELECT seq, message_key, state FROM messages
-                    WHERE message_key IS NOT NULL AND (state = 'pending' OR state = 'answered' AND settled_at >= ?)""")) {
+                    SELECT seq, message_key, settled_at FROM messages
+                    WHERE message_key IS NOT NULL AND state = 'answered' AND settled_at >= ?
+                    ORDER BY settled_at DESC, seq DESC LIMIT ?""")) {
                 statement.setLong(1, answeredSince);
+                statement.setLong(2, (long) maxAnswered + 1);
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
-                        if ("pending".equals(rows.getString(3))) {
-                            keys.pending(rows.getLong(1), rows.getString(2));
-                        } else {
-                            keys.answered(rows.getLong(1), rows.getString(2));
-                        }
+                        seqs.add(rows.getLong(1));
+                        messageKeys.add(rows.getString(2));
+                        settledAt.add(rows.getLong(3));
                     }
                 }
+            }
+            if (seqs.size() > maxAnswered) {
+                keys.leftOnDisk(settledAt.get(maxAnswered)); // the newest row not loaded
+            }
+            for (int i = Math.min(maxAnswered, seqs.size()) - 1; i >= 0; i--) {
+                keys.answered(seqs.get(i), messageKeys.get(i), settledAt.get(i));
             }
             return null;
         });
@@ -150,6 +185,7 @@ final class StoreReader implements AutoCloseable {
             if (!closed) {
                 closed = true;
                 Sqlite.closeQuietly(history);
+                Sqlite.closeQuietly(answered);
                 Sqlite.closeQuietly(connection);
             }
         } finally {

@@ -68,9 +68,9 @@ class OpenAndSchemaTest {
             store.append(Fixtures.entry(1)).join();
             assertEquals(List.of(Fixtures.entry(1)), store.pending());
         }
-        assertEquals(2, Fixtures.count(dir, "PRAGMA user_version"));
+        assertEquals(Migrations.LATEST, Fixtures.count(dir, "PRAGMA user_version"));
         assertEquals(1, Fixtures.count(dir, "SELECT count(*) FROM messages"));
-        assertEquals(2, Fixtures.count(dir, "SELECT count(*) FROM sqlite_schema WHERE type = 'index'"
+        assertEquals(3, Fixtures.count(dir, "SELECT count(*) FROM sqlite_schema WHERE type = 'index'"
                 + " AND name LIKE 'messages_%'"));
     }
 

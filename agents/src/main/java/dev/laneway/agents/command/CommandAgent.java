@@ -4,6 +4,7 @@ import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.settings.CommandSettings;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
@@ -26,23 +27,20 @@ public final class CommandAgent implements Agent {
 
     /** Times out on the JDK's shared delay thread. */
     public CommandAgent(String name, List<String> command, Duration timeout) {
-        this(name, command, timeout, CommandAgent::delayed);
+        this(new CommandSettings(name, command, timeout), CommandAgent::delayed);
+    }
+
+    /** Times out on {@code scheduler}; the settings are validated by {@link CommandSettings}. */
+    public CommandAgent(String name, List<String> command, Duration timeout, Scheduler scheduler) {
+        this(new CommandSettings(name, command, timeout), scheduler);
     }
 
     /** Times out on {@code scheduler} (the gateway's, or a manual one in tests). */
-    public CommandAgent(String name, List<String> command, Duration timeout, Scheduler scheduler) {
-        this.name = Objects.requireNonNull(name, "name");
-        this.command = List.copyOf(command);
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    public CommandAgent(CommandSettings settings, Scheduler scheduler) {
+        this.name = settings.name();
+        this.command = settings.command();
+        this.timeout = settings.timeout();
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-        if (this.command.isEmpty() || this.command.getFirst().isBlank()) {
-            throw new IllegalArgumentException("agents.list." + name + ".command: must name a program, got "
-                    + this.command);
-        }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("agents.list." + name + ".timeoutMs: must be > 0, got '"
-                    + timeout.toMillis() + "'");
-        }
     }
 
     @Override

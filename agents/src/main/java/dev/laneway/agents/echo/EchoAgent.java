@@ -4,6 +4,7 @@ import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.settings.EchoSettings;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,17 +22,15 @@ public final class EchoAgent implements Agent {
     private final Duration delay;
     private final Scheduler scheduler;
 
+    /** The settings are validated by {@link EchoSettings}. */
     public EchoAgent(String name, Duration delay, Scheduler scheduler) {
-        this.name = Objects.requireNonNull(name, "name");
-        this.delay = Objects.requireNonNull(delay, "delay");
+        this(new EchoSettings(name, delay), scheduler);
+    }
+
+    public EchoAgent(EchoSettings settings, Scheduler scheduler) {
+        this.name = settings.name();
+        this.delay = settings.delay();
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-        if (name.isBlank()) {
-            throw new IllegalArgumentException("echo agent name must not be blank");
-        }
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("echo agent '" + name + "': delayMs must be >= 0, got "
-                    + delay.toMillis());
-        }
     }
 
     @Override

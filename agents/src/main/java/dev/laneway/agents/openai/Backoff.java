@@ -1,8 +1,15 @@
 package dev.laneway.agents.openai;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
 
-/** How long to wait before retrying a 429 or 5xx answer: pure, so tests need no clock. */
+/** How long to wait before retrying a 429 or 5xx answer: pure ({@code now} is an argument), so tests need no clock. */
 final class Backoff {
 
     static final Duration BASE = Duration.ofSeconds(1);
@@ -10,31 +17,58 @@ final class Backoff {
     /** A server asking for more than this is capped, so one answer cannot park a lane for hours. */
     static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(2);
 
+    /** The three HTTP-date forms of RFC 9110 section 5.6.7: IMF-fixdate, then the obsolete RFC 850 and asctime. */
+    private static final List<DateTimeFormatter> HTTP_DATES = List.of(
+            DateTimeFormatter.RFC_1123_DATE_TIME,
+            DateTimeFormatter.ofPattern("EEEE, dd-MMM-yy HH:mm:ss zzz", Locale.US),
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US).withZone(ZoneOffset.UTC));
+
     private Backoff() {
     }
 
     /**
-     * The delay before retry number {@code retry} (0 for the first retry): the server's
-     * {@code Retry-After} in seconds when it sent one (capped), else {@code 1 s × 2^retry} up to 30 s.
+     * The delay before retry number {@code retry} (0 for the first retry): what the server's
+     * {@code Retry-After} asks for, as seconds or as an HTTP date (capped at {@link #MAX_RETRY_AFTER};
+     * a date already past means at once), else {@code 1 s × 2^retry} up to 30 s.
      */
-    static Duration delay(int retry, String retryAfter) {
-        Duration asked = parseRetryAfter(retryAfter);
+    static Duration delay(int retry, String retryAfter, Instant now) {
+        Duration asked = parseRetryAfter(retryAfter, now);
         if (asked != null) {
-            return asked.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : asked;
+            return asked;
         }
         return retry >= 5 ? MAX : BASE.multipliedBy(1L << retry);
     }
 
-    /** Seconds as an integer; the HTTP-date form and garbage are ignored (null). */
-    static Duration parseRetryAfter(String header) {
+    /** Seconds as an integer, or an HTTP date relative to {@code now}, capped; garbage is ignored (null). */
+    static Duration parseRetryAfter(String header, Instant now) {
         if (header == null || header.isBlank()) {
             return null;
         }
+        String text = header.strip();
         try {
-            long seconds = Long.parseLong(header.strip());
-            return seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, MAX_RETRY_AFTER.toSeconds()));
+            long seconds = Long.parseLong(text);
+            return seconds < 0 ? null : cap(Duration.ofSeconds(Math.min(seconds, MAX_RETRY_AFTER.toSeconds())));
         } catch (NumberFormatException e) {
-            return null;
+            Instant at = httpDate(text);
+            if (at == null) {
+                return null;
+            }
+            return at.isAfter(now) ? cap(Duration.between(now, at)) : Duration.ZERO;
         }
+    }
+
+    private static Instant httpDate(String text) {
+        for (DateTimeFormatter format : HTTP_DATES) {
+            try {
+                return ZonedDateTime.parse(text, format).toInstant();
+            } catch (DateTimeParseException e) {
+                // try the next form
+            }
+        }
+        return null;
+    }
+
+    private static Duration cap(Duration asked) {
+        return asked.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : asked;
     }
 }

@@ -3,10 +3,12 @@ package dev.laneway.agents.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.time.Scheduler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +17,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,10 +28,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One model call: POST to {@code /chat/completions}, retrying 429 and 5xx answers with backoff.
- * Each attempt is bounded by a watchdog on the {@link Scheduler} (the whole exchange, not just the
- * headers) and can be cut by the run's {@link RunGuard}. Backoff waits on the scheduler too, and
- * an abort ends them at once. Thread-safe: every field is immutable or thread-safe; per-call state
- * lives on the calling run thread.
+ * Each attempt is bounded by an idle watchdog on the {@link Scheduler}: {@code timeoutMs} is the
+ * longest wait for the response headers and for each further piece of the body, so a slow but
+ * steady stream may take as long as it needs while a stalled one fails with {@code timeout}. An
+ * attempt can be cut by the run's {@link RunGuard}. Backoff waits on the scheduler too, and an abort
+ * ends them at once. Thread-safe: every field is immutable or thread-safe; per-call state lives on
+ * the calling run thread.
  */
 final class ChatClient {
 
@@ -37,45 +42,62 @@ final class ChatClient {
     private record Attempt(AssistantMessage answer, int status, String retryAfter) {
     }
 
+    /** Told before each retry: its number (1 for the first retry) and why, e.g. {@code HTTP 503}. */
+    @FunctionalInterface
+    interface RetryListener {
+        void retrying(int retry, String reason);
+    }
+
     private final OpenAiSettings settings;
     private final HttpClient http;
     private final Scheduler scheduler;
+    private final InstantSource clock;
     private final ObjectMapper mapper;
     private final ResponseReader reader;
+    private final URI endpoint;
 
-    ChatClient(OpenAiSettings settings, HttpClient http, Scheduler scheduler, ObjectMapper mapper) {
+    /** @throws IllegalArgumentException when the JDK client cannot send to the endpoint (checked at start-up) */
+    ChatClient(OpenAiSettings settings, HttpClient http, Scheduler scheduler, InstantSource clock,
+               ObjectMapper mapper) {
         this.settings = settings;
+        this.clock = clock;
+        this.endpoint = settings.chatCompletionsUri();
+        HttpRequest.newBuilder(endpoint);
         this.http = http;
         this.scheduler = scheduler;
         this.mapper = mapper;
         this.reader = new ResponseReader(mapper);
     }
 
-    AssistantMessage complete(ObjectNode body, RunGuard guard, Consumer<String> onDelta) throws CallFailure {
+    AssistantMessage complete(ObjectNode body, RunGuard guard, Consumer<String> onDelta, RetryListener onRetry)
+            throws CallFailure {
         byte[] bytes = serialize(body);
         for (int retry = 0; ; retry++) {
             Attempt attempt = attempt(bytes, guard, onDelta);
             if (attempt.answer() != null) {
                 return attempt.answer();
             }
+            String reason = "HTTP " + attempt.status();
             if (retry >= settings.maxRetries()) {
-                throw CallFailure.failed("HTTP " + attempt.status(), false);
+                throw CallFailure.failed(reason, false);
             }
-            Duration delay = Backoff.delay(retry, attempt.retryAfter());
-            log.warn("openai agent '{}': HTTP {} from the model provider, retry {} of {} in {} ms", settings.name(),
-                    attempt.status(), retry + 1, settings.maxRetries(), delay.toMillis());
+            Duration delay = Backoff.delay(retry, attempt.retryAfter(), clock.instant());
+            log.warn("openai agent '{}': {} from the model provider, retry {} of {} in {} ms", settings.name(),
+                    reason, retry + 1, settings.maxRetries(), delay.toMillis());
+            onRetry.retrying(retry + 1, reason);
             pause(delay, guard);
         }
     }
 
     private Attempt attempt(byte[] body, RunGuard guard, Consumer<String> onDelta) throws CallFailure {
         Exchange exchange = guard.open();
-        Scheduler.Cancellable watchdog = scheduler.schedule(settings.timeout(), exchange::expire);
+        exchange.watch(scheduler, settings.timeout());
         try {
             HttpResponse<InputStream> response = send(body, exchange);
+            exchange.touch(); // the headers arrived
             int status = response.statusCode();
             if (status / 100 == 2) {
-                return new Attempt(read(response, onDelta), status, null);
+                return new Attempt(read(response, exchange, onDelta), status, null);
             }
             logError(status, response.body());
             if (status == 401 || status == 403) {
@@ -90,15 +112,15 @@ final class ChatClient {
         } catch (IOException | RuntimeException e) {
             throw explain(translate(e), guard, exchange);
         } finally {
-            watchdog.cancel();
+            exchange.unwatch();
             guard.close(exchange);
             exchange.cut(); // releases the body; after a complete read this only closes the stream
         }
     }
 
     private HttpResponse<InputStream> send(byte[] body, Exchange exchange) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(settings.chatCompletionsUri())
-                .timeout(settings.timeout())
+        // No HttpRequest.timeout: the exchange's idle watchdog bounds the headers and every gap after them.
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
                 .header("Content-Type", "application/json")
                 .header("Accept", settings.stream() ? "text/event-stream" : "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
@@ -113,12 +135,11 @@ final class ChatClient {
         return response;
     }
 
-    private AssistantMessage read(HttpResponse<InputStream> response, Consumer<String> onDelta)
+    private AssistantMessage read(HttpResponse<InputStream> response, Exchange exchange, Consumer<String> onDelta)
             throws IOException, CallFailure {
         boolean json = response.headers().firstValue("Content-Type").orElse("").contains("application/json");
-        return settings.stream() && !json
-                ? reader.readStream(response.body(), onDelta)
-                : reader.readWhole(response.body());
+        InputStream body = new ProgressStream(response.body(), exchange::touch);
+        return settings.stream() && !json ? reader.readStream(body, onDelta) : reader.readWhole(body);
     }
 
     /** An abort or a timeout explains any failure it caused. */
@@ -175,7 +196,7 @@ final class ChatClient {
         } catch (IOException e) {
             detail = "(unreadable body)";
         }
-        log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, settings.chatCompletionsUri(),
+        log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, endpoint,
                 detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
     }
 

@@ -7,6 +7,7 @@ import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.net.http.HttpClient;
@@ -30,32 +31,32 @@ public final class OpenAiAgent implements Agent {
     private final ToolRegistry tools;
     private final ObjectMapper mapper = new ObjectMapper();
     private final ChatClient client;
+    private final ConversationTurns turns;
 
-    /** With the built-in tools ({@code current_time} reads {@code clock}). */
+    /** With the built-in tools that {@code settings.tools()} names ({@code current_time} reads {@code clock}). */
     public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock) {
-        this(settings, store, scheduler, ToolRegistry.builtIns(clock));
+        this(settings, store, scheduler, clock, ToolRegistry.builtIns(clock).select(settings.tools()));
     }
 
     /**
-     * @param scheduler   times retries' backoff and each exchange's timeout
-     * @param toolCatalog the tools {@code settings.tools()} may name
-     * @throws IllegalArgumentException when {@code settings.tools()} names a tool the catalog lacks
+     * With exactly {@code tools}, whatever {@code settings.tools()} says (tests bring their own).
+     *
+     * @param scheduler times retries' backoff and each exchange's idle timeout
+     * @param clock     "now" for a {@code Retry-After} given as an HTTP date
      */
-    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, ToolRegistry toolCatalog) {
+    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock,
+                       ToolRegistry tools) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
         Objects.requireNonNull(scheduler, "scheduler");
-        try {
-            this.tools = toolCatalog.select(settings.tools());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("agents.list." + settings.name() + ".tools: " + e.getMessage(), e);
-        }
+        this.tools = Objects.requireNonNull(tools, "tools");
+        this.turns = new ConversationTurns(store);
         HttpClient http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.timeout().compareTo(MAX_CONNECT_TIMEOUT) < 0
                         ? settings.timeout() : MAX_CONNECT_TIMEOUT)
                 .build();
-        this.client = new ChatClient(settings, http, scheduler, mapper);
+        this.client = new ChatClient(settings, http, scheduler, Objects.requireNonNull(clock, "clock"), mapper);
     }
 
     @Override
@@ -65,13 +66,14 @@ public final class OpenAiAgent implements Agent {
 
     @Override
     public AgentRun start(RunRequest request, RunEvents events) {
-        OpenAiRun run = new OpenAiRun(request, events, settings, store, client, tools, mapper);
+        OpenAiRun run = new OpenAiRun(request, events, settings, store, turns, client, tools, mapper);
         Thread.ofVirtual().name("openai-" + settings.name() + "-" + request.runId()).start(run::execute);
         return run;
     }
 
+    /** {@code /new}: clears the history; a turn already running will not add itself to the new conversation. */
     @Override
     public void resetConversation(SessionKey session) {
-        store.clearHistory(session);
+        turns.reset(session);
     }
 }

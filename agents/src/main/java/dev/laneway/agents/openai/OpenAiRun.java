@@ -8,6 +8,7 @@ import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.agent.SteerResult;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.SessionStore;
 import java.util.ArrayList;
@@ -43,6 +44,8 @@ final class OpenAiRun implements AgentRun {
     private final RunEvents events;
     private final OpenAiSettings settings;
     private final SessionStore store;
+    private final ConversationTurns turns;
+    private final ConversationTurns.Turn turn;
     private final ChatClient client;
     private final ToolRegistry tools;
     private final ObjectMapper mapper;
@@ -53,32 +56,46 @@ final class OpenAiRun implements AgentRun {
     private Conversation conversation;                             // run thread: null until history is loaded
     private boolean delivered;                                     // run thread: a model reply went out
 
-    OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store, ChatClient client,
-              ToolRegistry tools, ObjectMapper mapper) {
+    /** Begins the run's turn at once, so a {@code /new} from now on keeps this turn out of the new conversation. */
+    OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store,
+              ConversationTurns turns, ChatClient client, ToolRegistry tools, ObjectMapper mapper) {
         this.request = request;
         this.events = events;
         this.settings = settings;
         this.store = store;
+        this.turns = turns;
+        this.turn = turns.begin(request.session());
         this.client = client;
         this.tools = tools;
         this.mapper = mapper;
     }
 
-    /** The run thread's body. Never throws; completes {@link #completion()} once. */
+    /**
+     * The run thread's body. Never throws; completes {@link #completion()} once. Saving the history
+     * comes after the outcome is decided and cannot change it: an answer the user already got is
+     * never followed by a failure notice because the store failed.
+     */
     void execute() {
         RunOutcome outcome = RunOutcome.Failed.of("internal error", false);
         try {
-            try {
-                outcome = converse();
-            } catch (CallFailure failure) {
-                outcome = outcomeOf(failure);
-            }
+            outcome = answer();
             saveHistory(outcome);
+        } finally {
+            turns.close(turn);
+            completion.complete(outcome);
+        }
+    }
+
+    private RunOutcome answer() {
+        try {
+            try {
+                return converse();
+            } catch (CallFailure failure) {
+                return outcomeOf(failure);
+            }
         } catch (RuntimeException | Error e) {
             log.error("openai agent '{}': run {} crashed", settings.name(), request.runId(), e);
-            outcome = new RunOutcome.Failed("internal error", false, unseen());
-        } finally {
-            completion.complete(outcome);
+            return new RunOutcome.Failed("internal error", false, unseen());
         }
     }
 
@@ -96,7 +113,7 @@ final class OpenAiRun implements AgentRun {
             boolean toolsAllowed = toolRounds < MAX_TOOL_ROUNDS;
             AssistantMessage answer = client.complete(
                     RequestBodies.chat(mapper, settings, conversation.messages(), tools, toolsAllowed),
-                    guard, this::emitDelta);
+                    guard, this::emitDelta, this::emitRetry);
             checkAborted();
             inFlight.clear();
             conversation.addAssistant(answer);
@@ -154,14 +171,24 @@ final class OpenAiRun implements AgentRun {
         return all;
     }
 
-    /** A completed run stores its turn; a failed one only if the user already saw part of it. */
+    /**
+     * A completed run stores its turn; a failed one only if the user already saw part of it; neither
+     * if the conversation was reset ({@code /new}) after the run began.
+     */
     private void saveHistory(RunOutcome outcome) {
         if (conversation == null || !(outcome instanceof RunOutcome.Completed || delivered)) {
             return;
         }
-        List<HistoryEntry> entries = conversation.committedEntries();
-        if (!entries.isEmpty()) {
-            store.appendHistory(request.session(), entries);
+        try {
+            List<HistoryEntry> entries = conversation.committedEntries();
+            if (!turns.save(turn, entries) && !entries.isEmpty()) {
+                log.info("openai agent '{}': run {} began before the conversation of session {} was reset; its"
+                        + " turn stays out of the new history", settings.name(), request.runId(), request.session());
+            }
+        } catch (RuntimeException e) {
+            log.error("openai agent '{}': run {} ended ({}), but its turn could not be saved to the history of"
+                    + " session {}: {}", settings.name(), request.runId(), outcome.getClass().getSimpleName(),
+                    request.session(), e.toString());
         }
     }
 
@@ -180,6 +207,13 @@ final class OpenAiRun implements AgentRun {
     private void emitReply(String text) {
         if (!guard.aborted()) {
             events.reply(text);
+        }
+    }
+
+    /** Counted by operators ({@code laneway_agent_retries_total}); the reason holds no secret. */
+    private void emitRetry(int retry, String reason) {
+        if (!guard.aborted()) {
+            events.retrying("retry " + retry + " of " + settings.maxRetries() + " after " + reason);
         }
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.laneway.agents.tool.Tool;
 import dev.laneway.agents.tool.ToolRegistry;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 
 /** Builds Chat Completions request bodies. */
 final class RequestBodies {

@@ -8,13 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /** An immutable set of tools by name, in registration order. */
 public final class ToolRegistry {
-
-    /** Names of the built-in tools, for config validation of {@code tools: [...]}. */
-    public static final Set<String> BUILT_IN_NAMES = Set.of(CurrentTimeTool.NAME);
 
     private static final ToolRegistry EMPTY = new ToolRegistry(Map.of());
 
@@ -29,7 +25,10 @@ public final class ToolRegistry {
         return EMPTY;
     }
 
-    /** The built-in tools ({@code current_time}), reading time from {@code clock}. */
+    /**
+     * The built-in tools ({@code current_time}), reading time from {@code clock}: exactly the names
+     * {@code OpenAiSettings.KNOWN_TOOLS} allows (a test keeps the two equal).
+     */
     public static ToolRegistry builtIns(InstantSource clock) {
         return of(List.of(new CurrentTimeTool(clock)));
     }

@@ -118,10 +118,10 @@ class CommandAgentTest {
 
     @Test
     void invalidConfiguration_isRejectedNamingTheSetting() {
-        assertEquals("agents.list.shell.command: must name a program, got []",
+        assertEquals("agents.list.shell.command: must not be empty (e.g. command: [my-agent, --json]), got '[]'",
                 assertThrows(IllegalArgumentException.class,
                         () -> new CommandAgent("shell", List.of(), TIMEOUT)).getMessage());
-        assertEquals("agents.list.shell.timeoutMs: must be > 0, got '0'",
+        assertEquals("agents.list.shell.timeoutMs: must be a duration > 0, got '0'",
                 assertThrows(IllegalArgumentException.class,
                         () -> new CommandAgent("shell", List.of("x"), Duration.ZERO)).getMessage());
     }

@@ -5,6 +5,7 @@ import dev.laneway.agents.testing.RecordingEvents;
 import dev.laneway.agents.testing.Runs;
 import dev.laneway.agents.tool.ToolRegistry;
 import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.store.InMemorySessionStore;
 import java.io.IOException;
 import java.time.Instant;
@@ -38,7 +39,7 @@ final class Harness implements AutoCloseable {
     }
 
     OpenAiAgent agent(OpenAiSettings settings, ToolRegistry catalog) {
-        return new OpenAiAgent(settings, store, scheduler, catalog);
+        return new OpenAiAgent(settings, store, scheduler, InstantSource.fixed(NOW), catalog);
     }
 
     /** Starts a run of the default settings with {@code prompt}. */

@@ -1,6 +1,6 @@
 package dev.laneway.agents.openai;
 
-import static dev.laneway.agents.openai.Responses.hang;
+import static dev.laneway.agents.openai.Responses.after;
 import static dev.laneway.agents.openai.Responses.sse;
 import static dev.laneway.agents.openai.Responses.status;
 import static dev.laneway.agents.openai.Responses.text;
@@ -46,14 +46,20 @@ class OpenAiAbortTest {
     }
 
     @Test
-    void abortBeforeTheResponseHeaders_cancelsTheExchange() {
-        h.fake.then(hang());
+    void abortBeforeTheResponseHeaders_closesTheConnection() throws Exception {
+        CompletableFuture<Void> answer = new CompletableFuture<>();
+        CompletableFuture<Void> disconnected = new CompletableFuture<>();
+        h.fake.then(after(answer, sse().untilDisconnected(disconnected)));
         AgentRun run = h.start("hello?");
 
-        h.fake.request(0);
+        h.fake.request(0); // the server holds the headers back
         run.abort();
+        RunOutcome outcome = outcome(run);
+        answer.complete(null);
 
-        assertEquals(new RunOutcome.Aborted(List.of()), outcome(run));
+        disconnected.get(10, TimeUnit.SECONDS); // the server's writes fail: the client went away
+        assertEquals(new RunOutcome.Aborted(List.of()), outcome);
+        assertEquals(List.of(), h.events.deltas());
     }
 
     @Test

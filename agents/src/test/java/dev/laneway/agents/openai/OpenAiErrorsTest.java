@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,6 +43,19 @@ class OpenAiErrorsTest {
         assertEquals(RunOutcome.Completed.clean(), outcome(run));
         assertEquals(List.of("ok"), h.events.replies());
         assertEquals(2, h.fake.requestCount());
+        assertEquals(List.of("retry 1 of 2 after HTTP 429"), h.events.retries());
+    }
+
+    @Test
+    void tooManyRequests_withAnHttpDateRetryAfter_waitsUntilThatTime() {
+        h.fake.then(status(429, "Retry-After", "Wed, 02 Jan 2030 03:04:35 GMT")).then(streamedText("ok"));
+        AgentRun run = h.start("hi"); // the harness clock says 2030-01-02T03:04:05Z
+
+        h.scheduler.awaitPending(Duration.ofSeconds(30));
+        h.scheduler.advance(Duration.ofSeconds(30));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(run));
+        assertEquals(2, h.fake.requestCount());
     }
 
     @Test
@@ -57,6 +71,20 @@ class OpenAiErrorsTest {
         assertEquals(RunOutcome.Failed.of("HTTP 500", false), outcome(run));
         assertEquals(3, h.fake.requestCount());
         assertEquals(List.of(), h.events.replies());
+        assertEquals(List.of("retry 1 of 2 after HTTP 500", "retry 2 of 2 after HTTP 502"), h.events.retries());
+    }
+
+    @Test
+    void everyRetry_isReportedToTheRunEventsBeforeItsBackoff_withoutTheApiKey() {
+        h.fake.then(status(503)).then(streamedText("ok"));
+        AgentRun run = h.agent(h.settings().withApiKey("sk-secret-123")).start(request("hi"), h.events);
+
+        h.scheduler.awaitPending(Duration.ofSeconds(1));
+        assertEquals(List.of("retry 1 of 2 after HTTP 503"), h.events.retries());
+        h.scheduler.advance(Duration.ofSeconds(1));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(run));
+        assertEquals(List.of("retry 1 of 2 after HTTP 503"), h.events.retries());
     }
 
     @Test

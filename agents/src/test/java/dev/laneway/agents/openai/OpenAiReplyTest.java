@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.SteerResult;
 import dev.laneway.agents.testing.Runs;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

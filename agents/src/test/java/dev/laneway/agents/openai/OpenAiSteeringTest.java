@@ -48,7 +48,7 @@ class OpenAiSteeringTest {
         h.fake.then(json(toolCalls(new Call("call_1", "slow", "{}"), new Call("call_2", "current_time", "{}"),
                         new Call("call_3", "current_time", "{}"))))
                 .then(streamedText("Stopping."));
-        AgentRun run = h.agent(h.settings().withTools(List.of("slow", "current_time")), catalog)
+        AgentRun run = h.agent(h.settings(), catalog)
                 .start(request("check things"), h.events);
 
         toolStarted.get(10, TimeUnit.SECONDS);

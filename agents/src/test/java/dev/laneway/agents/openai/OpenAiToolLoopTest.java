@@ -11,13 +11,11 @@ import static dev.laneway.agents.testing.Runs.outcome;
 import static dev.laneway.agents.testing.Runs.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.laneway.agents.openai.Responses.Call;
-import dev.laneway.agents.tool.ToolRegistry;
 import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -116,10 +114,12 @@ class OpenAiToolLoopTest {
     }
 
     @Test
-    void configuredToolMissingFromTheCatalog_isRejectedAtConstruction() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> h.agent(h.settings().withTools(List.of("shell")), ToolRegistry.empty()));
-        assertTrue(e.getMessage().startsWith("agents.list.assistant.tools: unknown tool 'shell'"), e.getMessage());
+    void builtInToolsTheSettingsDoNotName_areNotOffered() {
+        h.fake.then(json(message("Hi.")));
+
+        outcome(h.agent(h.settings().withStream(false)).start(request("t"), h.events));
+
+        assertFalse(h.fake.request(0).body().has("tools"));
     }
 
     static JsonNode toolMessage(String id, String content) {

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** Records what a run reports; {@code lock} guards the three lists. Waits are bounded (10 s). */
+/** Records what a run reports; {@code lock} guards the lists. Waits are bounded (10 s). */
 public final class RecordingEvents implements RunEvents {
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -15,6 +15,7 @@ public final class RecordingEvents implements RunEvents {
     private final List<String> deltas = new ArrayList<>();
     private final List<String> replies = new ArrayList<>();
     private final List<String> toolSteps = new ArrayList<>();
+    private final List<String> retries = new ArrayList<>();
 
     @Override
     public void delta(String text) {
@@ -29,6 +30,11 @@ public final class RecordingEvents implements RunEvents {
     @Override
     public void toolStep(String tool, String status) {
         add(toolSteps, tool + ":" + status);
+    }
+
+    @Override
+    public void retrying(String reason) {
+        add(retries, reason);
     }
 
     private void add(List<String> list, String text) {
@@ -51,6 +57,10 @@ public final class RecordingEvents implements RunEvents {
 
     public List<String> toolSteps() {
         return snapshot(toolSteps);
+    }
+
+    public List<String> retries() {
+        return snapshot(retries);
     }
 
     /** Waits until at least {@code count} deltas arrived. */

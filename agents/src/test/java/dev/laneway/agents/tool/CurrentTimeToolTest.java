@@ -48,6 +48,5 @@ class CurrentTimeToolTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> builtIns.select(List.of("rm_rf")));
         assertEquals("unknown tool 'rm_rf' (known: current_time)", e.getMessage());
-        assertEquals(ToolRegistry.BUILT_IN_NAMES, java.util.Set.of("current_time"));
     }
 }

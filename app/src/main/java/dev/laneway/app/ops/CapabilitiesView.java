@@ -28,7 +28,8 @@ public record CapabilitiesView(Limits limits) {
                 QueueLimits.of(settings.queueDefaults(), settings.queueMaxWait()),
                 Collections.unmodifiableMap(byChannel),
                 settings.queueTtl().toMillis(),
-                new InboundLimits(settings.inboundDebounce().toMillis(), boundOrNull(settings.inboundMaxWait()))));
+                new InboundLimits(settings.inboundDebounce().toMillis(),
+                        boundOrNull(settings.inboundMaxWaitFor(settings.inboundDebounce())))));
     }
 
     private static Long boundOrNull(Duration bound) {

@@ -232,7 +232,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
-        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWait())) {
+        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
             Thread.onSpinWait();
         }
     }

@@ -20,7 +20,8 @@ import java.util.Set;
  * @param notifyDrops       whether senders are told about drops and rejections
  * @param queueTtl          queued messages older than this are not run after a restart
  * @param inboundDebounce   idle-session inbound debounce (zero = off)
- * @param inboundMaxWait    bound on the inbound debounce (zero = none)
+ * @param inboundMaxWait    bound on the inbound debounce's total wait from the first buffered message;
+ *                          null means 10 x the effective inbound debounce, zero means no bound
  * @param inboundByChannel  channel -> its inbound debounce
  * @param steerScope        who may steer an active run
  * @param sessionScope      how messages map to sessions
@@ -61,7 +62,7 @@ public record GatewaySettings(
         requireNotNegative("queueMaxWait", queueMaxWait == null ? Duration.ZERO : queueMaxWait);
         requireNotNegative("queueTtl", queueTtl);
         requireNotNegative("inboundDebounce", inboundDebounce);
-        requireNotNegative("inboundMaxWait", inboundMaxWait);
+        requireNotNegative("inboundMaxWait", inboundMaxWait == null ? Duration.ZERO : inboundMaxWait);
         inboundByChannel = Map.copyOf(inboundByChannel);
         Objects.requireNonNull(steerScope, "steerScope");
         Objects.requireNonNull(sessionScope, "sessionScope");
@@ -92,6 +93,11 @@ public record GatewaySettings(
         if (value.isNegative()) {
             throw new IllegalArgumentException(name + " must be >= 0, got " + value.toMillis() + "ms");
         }
+    }
+
+    /** The inbound debounce's bound for a channel whose effective inbound debounce is {@code debounce} (zero = none). */
+    public Duration inboundMaxWaitFor(Duration debounce) {
+        return inboundMaxWait != null ? inboundMaxWait : debounce.multipliedBy(10);
     }
 
     public static GatewaySettings defaults() {
@@ -134,7 +140,7 @@ public record GatewaySettings(
         private boolean notifyDrops = true;
         private Duration queueTtl = Duration.ofHours(1);
         private Duration inboundDebounce = Duration.ZERO;
-        private Duration inboundMaxWait = Duration.ZERO;
+        private Duration inboundMaxWait;
         private Map<String, Duration> inboundByChannel = Map.of();
         private SteerScope steerScope = SteerScope.SESSION;
         private SessionScope sessionScope = SessionScope.DEFAULTS;
