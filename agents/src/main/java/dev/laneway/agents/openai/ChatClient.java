@@ -197,7 +197,13 @@ final class ChatClient {
             detail = "(unreadable body)";
         }
         log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, endpoint,
-                detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+                redacted(detail.length() > 300 ? detail.substring(0, 300) + "…" : detail));
+    }
+
+    /** The provider's error text without the API key: some servers echo the key they refused. */
+    private String redacted(String detail) {
+        String key = settings.apiKey();
+        return key.isEmpty() ? detail : detail.replace(key, "***");
     }
 
     private byte[] serialize(ObjectNode body) throws CallFailure {

@@ -9,6 +9,11 @@ import static dev.laneway.agents.openai.Responses.text;
 import static dev.laneway.agents.testing.Runs.outcome;
 import static dev.laneway.agents.testing.Runs.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.AgentRun;
@@ -21,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class OpenAiErrorsTest {
 
@@ -96,6 +102,27 @@ class OpenAiErrorsTest {
         assertEquals(new RunOutcome.Reported("HTTP 401", List.of()), outcome);
         assertEquals(List.of("⚠️ The model provider rejected the API key."), h.events.replies());
         assertEquals(1, h.fake.requestCount());
+    }
+
+    @Test
+    void aProviderThatEchoesTheRejectedKey_neverGetsItIntoTheLog() {
+        String key = "sk-secret-0123456789";
+        h.fake.then((exchange, fake) -> FakeOpenAi.send(exchange, 401, "application/json",
+                "{\"error\":{\"message\":\"Incorrect API key provided: " + key + ".\"}}"));
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(ChatClient.class);
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            outcome(h.agent(h.settings().withApiKey(key)).start(request("hi"), h.events));
+        } finally {
+            logger.detachAppender(logged);
+        }
+
+        List<String> lines = logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        assertTrue(lines.stream().anyMatch(line -> line.contains("HTTP 401") && line.contains("Incorrect API key provided: ***")),
+                lines.toString());
+        assertTrue(lines.stream().noneMatch(line -> line.contains(key)), lines.toString());
     }
 
     @Test
