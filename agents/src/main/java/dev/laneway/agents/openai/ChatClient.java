@@ -197,10 +197,17 @@ final class ChatClient {
             detail = "(unreadable body)";
         }
         log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, endpoint,
-                redacted(detail.length() > 300 ? detail.substring(0, 300) + "…" : detail));
+                shortened(redacted(detail)));
     }
 
-    /** The provider's error text without the API key: some servers echo the key they refused. */
+    private static String shortened(String detail) {
+        return detail.length() > 300 ? detail.substring(0, 300) + "…" : detail;
+    }
+
+    /**
+     * The provider's error text without the API key: some servers echo the key they refused. Runs
+     * before {@link #shortened}, so a key cut at the 300th character cannot slip through in part.
+     */
     private String redacted(String detail) {
         String key = settings.apiKey();
         return key.isEmpty() ? detail : detail.replace(key, "***");
