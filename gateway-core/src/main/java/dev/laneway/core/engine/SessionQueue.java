@@ -763,7 +763,6 @@ final class SessionQueue {
         if (failureReason != null && !run.aborted) {
             fx.add(() -> ctx.outbox.send(run.route, Notices.failure(failureReason)));
         }
-        fx.add(() -> ctx.outbox.runEnded(run.route));
         active = null;
         graceTimer.cancel();
         graceTimer = Cancellable.NONE;
