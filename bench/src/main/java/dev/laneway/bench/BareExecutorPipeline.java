@@ -6,12 +6,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * The baseline: the executor hand-offs the engine makes for one message to an idle session, and
  * nothing else. The engine hands off three times per run (start the agent, handle its completion,
- * tell the channel the run ended); so does this, in the same order, reporting the same events.
+ * the outbox task that records the message as answered); so does this, in the same order,
+ * reporting the same events.
  * No session state, no lanes, no queue: what a gateway without Laneway's guarantees would cost.
  */
 final class BareExecutorPipeline implements Pipeline {
 
-    private static final Runnable RUN_ENDED = () -> { };
+    private static final Runnable RECORD_ANSWERED = () -> { };
 
     private final ExecutorService executor;
     private final RunHooks hooks;
@@ -33,7 +34,7 @@ final class BareExecutorPipeline implements Pipeline {
 
     private void finish(int session) {
         hooks.finished(session);
-        executor.execute(RUN_ENDED);
+        executor.execute(RECORD_ANSWERED);
     }
 
     @Override

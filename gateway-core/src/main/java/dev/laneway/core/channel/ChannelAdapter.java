@@ -24,10 +24,6 @@ public interface ChannelAdapter {
     default void typing(Route route) throws Exception {
     }
 
-    /** Called when the run for a route has ended, e.g. to remove a progress reaction. */
-    default void runEnded(Route route) throws Exception {
-    }
-
     /**
      * The gateway accepted the message {@code route} replies to (it passed dedupe, access and
      * admission and was recorded; commands, duplicates, denials and refusals are not accepted).

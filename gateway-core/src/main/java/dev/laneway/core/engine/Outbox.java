@@ -148,14 +148,6 @@ final class Outbox {
     }
 
     /**
-     * Tells the channel a run for this route ended (e.g. to remove a progress reaction), in the
-     * chat's queue, so it never overtakes the run's last reply.
-     */
-    void runEnded(Route route) {
-        enqueue(new RunEnded(route));
-    }
-
-    /**
      * Runs {@code action} on the outbox's thread once everything queued so far for the route's
      * chat is delivered; how "answered" is recorded only after the answer went out.
      */
@@ -202,12 +194,6 @@ final class Outbox {
     private void deliver(Outgoing outgoing) {
         switch (outgoing) {
             case AfterDelivered after -> after.action.run();
-            case RunEnded ended -> {
-                ChannelAdapter channel = channel(ended.route);
-                if (channel != null) {
-                    guarded("runEnded", ended.route, () -> channel.runEnded(ended.route));
-                }
-            }
             case Reply reply -> {
                 ChannelAdapter channel = channel(reply.route);
                 if (channel == null) {
@@ -266,10 +252,6 @@ final class Outbox {
 
     /** A reply to send, unless it is no longer wanted when its turn comes. */
     private record Reply(Route route, String text, BooleanSupplier stillWanted) implements Outgoing {
-    }
-
-    /** The end of a run, to report to the channel. */
-    private record RunEnded(Route route) implements Outgoing {
     }
 
     /** An action for when everything before it has been delivered. */

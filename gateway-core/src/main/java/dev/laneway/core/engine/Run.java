@@ -13,7 +13,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One agent run of a session, from the moment it is admitted to its session until it ends.
+ * One agent run of a session, from the moment it is admitted to its session until it ends: the
+ * {@link Turn} it answers and where it is in its life.
  * Mutable fields are guarded by the owning {@link SessionQueue}'s lock, except the two volatile
  * flags, which the run's event gate reads from the agent's threads.
  */
@@ -43,6 +44,8 @@ final class Run {
     final Disposition disposition;
     final boolean group;
     final String senderId;
+    /** The authority of the run's sender (see {@link Audience}): only its equals may steer it. */
+    final boolean trusted;
     final String mode;
     final Instant createdAt;
 
@@ -65,20 +68,16 @@ final class Run {
     /** Set once the run delivered any reply: such a run is never retried. */
     volatile boolean delivered;
 
-    /**
-     * @param items the messages the run answers; empty for a turn that carries only an overflow summary
-     * @param lead  the item naming the run's sender, kind of session and queue mode: the last of
-     *              {@code items}, or the last dropped item of an overflow-only turn
-     */
-    Run(String id, List<QueuedItem> items, QueuedItem lead, String prompt, Route route, Disposition disposition,
-        Instant createdAt) {
+    Run(String id, Turn turn, Instant createdAt) {
         this.id = id;
-        this.items = List.copyOf(items);
-        this.prompt = prompt;
-        this.route = route;
-        this.disposition = disposition;
+        this.items = turn.items();
+        this.prompt = turn.prompt();
+        this.route = turn.route();
+        this.disposition = turn.disposition();
+        QueuedItem lead = turn.lead();
         this.group = !lead.last().direct();
         this.senderId = lead.last().senderId();
+        this.trusted = lead.trusted();
         this.mode = items.isEmpty() ? "overflow" : lead.settings().mode().id();
         this.createdAt = createdAt;
     }
@@ -86,6 +85,17 @@ final class Run {
     /** The queue mode the run's messages arrived with (the last message's, for a batch). */
     String mode() {
         return mode;
+    }
+
+    /**
+     * Gives the permits back (through {@code fx}, once the lock is released) in reverse order of
+     * acquisition: {@code main}, then the session lane. Called with the session lock held.
+     */
+    void releasePermits(Effects fx) {
+        for (int i = permits.size() - 1; i >= 0; i--) {
+            fx.add(permits.get(i)::close);
+        }
+        permits.clear();
     }
 
     int messageCount() {

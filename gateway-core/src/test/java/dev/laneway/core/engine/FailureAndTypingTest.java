@@ -93,28 +93,4 @@ class FailureAndTypingTest {
     private static List<String> threads(GatewayHarness h) {
         return h.channel.typing().stream().map(dev.laneway.core.Route::threadId).toList();
     }
-
-    @Test
-    void theChannelIsToldWhenARunEnds_afterItsLastReply() {
-        var channel = new dev.laneway.core.testing.FakeChannel("test");
-        var time = new dev.laneway.core.testing.ManualTime();
-        var queued = new java.util.ArrayDeque<Runnable>();
-        var agent = new dev.laneway.core.testing.ScriptedAgent();
-        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(queued::add).agent(agent)
-                .channel(channel).build();
-        gateway.accept(dev.laneway.core.InboundMessage.builder("test").text("q").platformMessageId("m1").build());
-        while (!queued.isEmpty()) {
-            queued.poll().run();
-        }
-        agent.run(0).complete("answer");
-        // run the executor's tasks in reverse order: only the chat queue can keep them ordered
-        java.util.List<Runnable> tasks = new java.util.ArrayList<>(queued);
-        queued.clear();
-        java.util.Collections.reverse(tasks);
-        tasks.forEach(Runnable::run);
-        while (!queued.isEmpty()) {
-            queued.poll().run();
-        }
-        assertEquals(List.of("send answer", "ended m1"), channel.events());
-    }
 }

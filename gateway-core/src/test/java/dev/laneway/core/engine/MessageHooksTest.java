@@ -10,8 +10,14 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.Route;
 import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.testing.FakeChannel;
 import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.ManualTime;
+import dev.laneway.core.testing.ScriptedAgent;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -100,5 +106,31 @@ class MessageHooksTest {
         Route expected = new Route("test", "default", "c9", "t9", "m1");
         assertEquals(List.of("accepted m1", "send done", "settled m1"), h.channel.progress());
         assertEquals(expected, h.channel.sent().get(0).route());
+    }
+
+    @Test
+    void settled_staysBehindTheReply_evenWhenTheExecutorRunsTasksOutOfOrder() {
+        var channel = new FakeChannel("test");
+        var time = new ManualTime();
+        var queued = new ArrayDeque<Runnable>();
+        var agent = new ScriptedAgent();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(queued::add).agent(agent)
+                .channel(channel).build();
+        gateway.accept(InboundMessage.builder("test").text("q").platformMessageId("m1").build());
+        runAll(queued);
+        agent.run(0).complete("answer");
+        // run the executor's tasks in reverse order: only the chat queue can keep them ordered
+        List<Runnable> tasks = new ArrayList<>(queued);
+        queued.clear();
+        Collections.reverse(tasks);
+        tasks.forEach(Runnable::run);
+        runAll(queued);
+        assertEquals(List.of("accepted m1", "send answer", "settled m1"), channel.progress());
+    }
+
+    private static void runAll(ArrayDeque<Runnable> queued) {
+        while (!queued.isEmpty()) {
+            queued.poll().run();
+        }
     }
 }

@@ -34,8 +34,8 @@ import net.jqwik.api.constraints.Size;
  *
  * <p>After every step: at most one active run per session and never more than the main cap. At the
  * end: every message ended in exactly one disposition; a session's runs started in arrival order;
- * and no turn's prompt (its messages or its overflow summary) holds text from another route or
- * another sender authority than the turn's own.
+ * no turn's prompt (its messages or its overflow summary) holds text from another route or another
+ * sender authority than the turn's own; and no run was steered by a sender of another authority.
  */
 class QueueInvariantsPropertyTest {
 
@@ -113,6 +113,7 @@ class QueueInvariantsPropertyTest {
         assertEquals(sentIds.size(), h.dispositions.size());
         assertRunsStartInArrivalOrder(h);
         assertNoTurnMixesRoutesOrAuthorities(h, senderOf);
+        assertNoRunIsSteeredByAnotherAuthority(h, senderOf);
     }
 
     private static InboundMessage.Builder message(GatewayHarness h, Sender sender, String text) {
@@ -176,6 +177,19 @@ class QueueInvariantsPropertyTest {
             for (int number : numbers(ANY, run.prompt())) {
                 assertEquals(turn, senderOf.get(number).audience(),
                         "#m" + number + " ran in a turn of another route or authority:\n" + run.prompt());
+            }
+        }
+    }
+
+    /** A steer runs with the run's permissions: its sender must have the run's authority. */
+    private static void assertNoRunIsSteeredByAnotherAuthority(GatewayHarness h, Map<Integer, Sender> senderOf) {
+        for (ScriptedRun run : h.agent.runs()) {
+            boolean runTrusted = ADMINS.contains(run.request().senderId());
+            for (String steer : run.steerTexts()) {
+                for (int number : numbers(ANY, steer)) {
+                    assertEquals(runTrusted, senderOf.get(number).trusted(),
+                            "#m" + number + " steered a run of " + run.request().senderId() + ":\n" + run.prompt());
+                }
             }
         }
     }

@@ -124,4 +124,42 @@ class SteerAndStopTest {
         h.advance(Duration.ofSeconds(10));
         assertEquals(1, h.agent.runs().size(), "no retry after /stop");
     }
+
+    @Test
+    void steer_aGuestsMessage_neverSteersAnAdminsRun_itRunsAsAFollowupOfItsOwn() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(steer()));
+        groupMessage(h, "admin", true, "admin run");
+        String guest = groupMessage(h, "guest", false, "guest text");
+        String admin = groupMessage(h, "admin2", true, "admin steer");
+        assertEquals(List.of("admin steer"), h.agent.run(0).steerTexts(), "only the admin's equal steers");
+        h.agent.run(0).seeSteers().complete("done");
+        h.advanceMillis(1000);
+        assertEquals("guest text", h.agent.run(1).prompt());
+        assertEquals("guest", h.agent.run(1).request().senderId(), "the guest's turn, with the guest's authority");
+        h.agent.run(1).complete();
+        assertEquals(Disposition.STEERED, h.dispositions.of(admin));
+        assertEquals(Disposition.RAN, h.dispositions.of(guest));
+    }
+
+    @Test
+    void steerBacklog_aMessageOfOtherAuthority_isNotSteered_andRunsOnceAsAFollowup() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(
+                new QueueSettings(QueueMode.STEER_BACKLOG, Duration.ofSeconds(1), 20, DropPolicy.SUMMARIZE)));
+        groupMessage(h, "guest", false, "guest run");
+        String admin = groupMessage(h, "admin", true, "admin text");
+        assertEquals(List.of(), h.agent.run(0).steerTexts());
+        h.agent.run(0).complete("done");
+        h.advanceMillis(1000);
+        assertEquals("admin text", h.agent.run(1).prompt());
+        h.agent.run(1).complete();
+        h.advance(Duration.ofSeconds(5));
+        assertEquals(2, h.agent.runs().size(), "one followup turn, no second copy");
+        assertEquals(Disposition.RAN, h.dispositions.of(admin));
+    }
+
+    /** A group message; {@code admin}: the platform reports the sender as a group admin (trusted). */
+    private static String groupMessage(GatewayHarness h, String senderId, boolean admin, String text) {
+        return h.send(h.message(text).direct(false).chatId("group").senderId(senderId).senderName(senderId)
+                .senderIsAdmin(admin));
+    }
 }

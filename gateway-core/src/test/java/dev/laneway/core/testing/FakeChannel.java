@@ -24,8 +24,6 @@ public final class FakeChannel implements ChannelAdapter {
     private final ChannelCapabilities capabilities;
     private final List<Sent> sent = new CopyOnWriteArrayList<>();
     private final List<Route> typing = new CopyOnWriteArrayList<>();
-    private final List<Route> runEnded = new CopyOnWriteArrayList<>();
-    private final List<String> events = new CopyOnWriteArrayList<>();
     private final List<String> progress = new CopyOnWriteArrayList<>();
     private volatile InboundSink sink;
     private final AtomicInteger startFailures = new AtomicInteger();
@@ -74,19 +72,12 @@ public final class FakeChannel implements ChannelAdapter {
             throw new IllegalStateException("the " + name + " channel is not started; cannot send to " + route.chatId());
         }
         sent.add(new Sent(route, text));
-        events.add("send " + text);
         progress.add("send " + text);
     }
 
     @Override
     public void typing(Route route) {
         typing.add(route);
-    }
-
-    @Override
-    public void runEnded(Route route) {
-        runEnded.add(route);
-        events.add("ended " + route.replyToMessageId());
     }
 
     @Override
@@ -164,21 +155,12 @@ public final class FakeChannel implements ChannelAdapter {
         return List.copyOf(typing);
     }
 
-    /** Sends and run ends in the order the channel saw them ({@code send <text>}, {@code ended <message id>}). */
-    public List<String> events() {
-        return List.copyOf(events);
-    }
-
     /**
      * Sends and the per-message hooks in the order the channel saw them ({@code send <text>},
      * {@code accepted <message id>}, {@code settled <message id>}).
      */
     public List<String> progress() {
         return List.copyOf(progress);
-    }
-
-    public List<Route> runEnded() {
-        return List.copyOf(runEnded);
     }
 
     public void clear() {

@@ -1,0 +1,238 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.agent.Agent;
+import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.lane.LanePermit;
+import dev.laneway.core.lane.Lanes;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes a session's runs from their lane requests to their agents' outcomes (spec section 2, and
+ * "Failure" in section 5): a run waits for its session lane, then {@code main}; its agent starts on
+ * the executor, only while it holds both and the gateway is not stopping; its completion comes back
+ * through the executor; a retryable failure of a run that delivered nothing waits for an
+ * exponential backoff and queues for its lanes again. Every exit path gives both permits back.
+ *
+ * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
+ * and take it for each decision; agent calls and lane requests are made with it released. How a
+ * run ends is the session's: {@link SessionQueue#endRun}, {@link SessionQueue#endForShutdown}, and
+ * {@link Steering#resolve} for its steers.
+ */
+final class RunDriver {
+
+    // the engine's log category, as for AgentCalls
+    private static final Logger log = LoggerFactory.getLogger(SessionQueue.class);
+
+    private final SessionQueue session;
+    private final EngineContext ctx;
+    private final Steering steering;
+
+    /** What a granted permit leads to. */
+    private enum Next { LAUNCH, NEXT_LANE, NOTHING }
+
+    RunDriver(SessionQueue session, EngineContext ctx, Steering steering) {
+        this.session = session;
+        this.ctx = ctx;
+        this.steering = steering;
+    }
+
+    /** Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock. */
+    void requestLane(Run run) {
+        String lane = session.underLock(() -> run.state != Run.State.WAITING ? null
+                : run.permits.isEmpty() ? session.key().laneName() : Lanes.MAIN);
+        if (lane == null) {
+            return;
+        }
+        var wait = ctx.lanes.acquire(lane);
+        boolean stale = session.underLock(() -> {
+            if (run.state != Run.State.WAITING) {
+                return true;
+            }
+            run.laneWait = wait;
+            return false;
+        });
+        if (stale) {
+            wait.cancel(false);
+        }
+        wait.whenComplete((permit, error) -> {
+            if (permit == null) {
+                return;
+            }
+            try {
+                onPermit(run, permit);
+            } catch (Throwable e) {
+                // a future would swallow it: say so (a fatal error from an agent was logged already)
+                log.error("run {} of session {} failed after its {} permit was granted", run.id, session.key(),
+                        permit.lane(), e);
+                throw e;
+            }
+        });
+    }
+
+    private void onPermit(Run run, LanePermit permit) {
+        switch (session.lockedGet(fx -> granted(run, permit, fx))) {
+            case LAUNCH -> dispatch(() -> launch(run));
+            case NEXT_LANE -> requestLane(run);
+            case NOTHING -> { }
+        }
+    }
+
+    /** The run got {@code permit} (lock held): it launches once it holds both lanes. */
+    private Next granted(Run run, LanePermit permit, Effects fx) {
+        if (run.state != Run.State.WAITING) {
+            fx.add(permit::close);
+            return Next.NOTHING;
+        }
+        run.permits.add(permit);
+        run.laneWait = null;
+        if (ctx.stopping) {
+            endBeforeStart(run, fx);
+            return Next.NOTHING;
+        }
+        if (run.permits.size() == 2) {
+            run.state = Run.State.STARTING;
+            return Next.LAUNCH;
+        }
+        return Next.NEXT_LANE;
+    }
+
+    /**
+     * A shutdown began before the run's agent started (lock held): no new run starts, so the run
+     * gives its permits back and ends without settling anything; its messages run after the restart.
+     */
+    private void endBeforeStart(Run run, Effects fx) {
+        run.releasePermits(fx);
+        session.endForShutdown(run, fx);
+    }
+
+    /**
+     * Starts the agent of a run holding both permits. Whatever the agent throws, the run ends through
+     * {@link #finished} (permits back, failure reply); a fatal error is rethrown after that.
+     */
+    private void launch(Run run) {
+        boolean start = session.lockedGet(fx -> {
+            if (run.state != Run.State.STARTING) {
+                return false;
+            }
+            if (ctx.stopping) {
+                endBeforeStart(run, fx);
+                return false;
+            }
+            run.startedAt = ctx.clock.instant();
+            return true;
+        });
+        if (!start) {
+            return;
+        }
+        var request = new RunRequest(run.id, session.key(), run.prompt, run.route, run.group, run.senderId, run.attempt);
+        Agent agent = ctx.agents.apply(session.key());
+        String name = AgentCalls.name(agent);
+        var started = AgentCalls.start(agent, request, new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name)));
+        AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
+        boolean abortNow = session.underLock(() -> {
+            run.agentRun = handle;
+            run.agentName = name;
+            if (run.state == Run.State.STARTING) {
+                run.state = Run.State.RUNNING;
+            }
+            return run.abortCause != null;
+        });
+        if (abortNow) {
+            AgentCalls.abort(handle);
+        }
+        if (started.failure() != null) {
+            failBeforeCompletion(run, started.failure());
+            return;
+        }
+        var completion = AgentCalls.completion(handle, request);
+        if (completion.failure() != null) {
+            failBeforeCompletion(run, completion.failure());
+            return;
+        }
+        completion.value().whenComplete((outcome, error) -> dispatch(() ->
+                finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
+    }
+
+    /**
+     * The agent threw before handing over a completion: the run ends here, on this executor thread
+     * (permits back, failure reply), and only then is a fatal error rethrown.
+     */
+    private void failBeforeCompletion(Run run, Throwable failure) {
+        finished(run, RunOutcome.Failed.of(reason(failure), false));
+        AgentCalls.rethrowIfFatal(failure);
+    }
+
+    private static String reason(Throwable failure) {
+        return "agent error: " + failure.getClass().getSimpleName();
+    }
+
+    /** Hands a task to the executor; runs it here if the executor refuses it (it is shutting down). */
+    private void dispatch(Runnable task) {
+        try {
+            ctx.executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            task.run();
+        }
+    }
+
+    /** A run's agent completed: give back permits, settle, retry or move on to the next turn. */
+    private void finished(Run run, RunOutcome outcome) {
+        session.locked(fx -> {
+            if (run.state != Run.State.STARTING && run.state != Run.State.RUNNING) {
+                return;
+            }
+            run.releasePermits(fx);
+            if (run.startedAt != null) {
+                ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
+            }
+            if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
+                session.endForShutdown(run, fx);
+                return;
+            }
+            steering.resolve(run, outcome, fx);
+            if (shouldRetry(run, outcome)) {
+                scheduleRetry(run);
+                return;
+            }
+            // an aborted run sends nothing more, not even a failure notice
+            String failure = outcome instanceof RunOutcome.Failed failed && !run.aborted ? failed.reason() : null;
+            session.endRun(run, run.disposition, failure, fx);
+            RunLog.finished(run, session.key(), ctx.clock.instant(), outcome, run.agentName, ctx.observer);
+        });
+    }
+
+    private boolean shouldRetry(Run run, RunOutcome outcome) {
+        return outcome instanceof RunOutcome.Failed failed && failed.retryable() && !run.delivered
+                && run.abortCause == null && run.attempt <= ctx.settings.failureRetries();
+    }
+
+    private void scheduleRetry(Run run) {
+        Duration backoff = ctx.settings.retryBackoff().multipliedBy(1L << Math.min(20, run.attempt - 1));
+        run.attempt++;
+        run.state = Run.State.RETRY_WAIT;
+        run.agentRun = null;
+        run.retryTimer = ctx.scheduler.schedule(backoff, () -> retry(run));
+    }
+
+    private void retry(Run run) {
+        boolean again = session.lockedGet(fx -> {
+            if (run.state != Run.State.RETRY_WAIT) {
+                return false;
+            }
+            if (ctx.stopping) {
+                session.endForShutdown(run, fx);
+                return false;
+            }
+            run.state = Run.State.WAITING;
+            return true;
+        });
+        if (again) {
+            requestLane(run);
+        }
+    }
+}

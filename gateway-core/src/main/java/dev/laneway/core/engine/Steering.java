@@ -1,0 +1,121 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.SteerScope;
+import dev.laneway.core.agent.RunOutcome;
+import dev.laneway.core.agent.SteerMessage;
+import dev.laneway.core.agent.SteerResult;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Steering (spec section 4): whether a message steers the active run, and how the steers a run
+ * accepted end with it. A steer counts as answered only when the model saw it and the run
+ * answered; otherwise it runs again as a followup at its original position, unless the run was
+ * interrupted or stopped, which ends it the same way. A sender of another authority than the run's
+ * never steers it.
+ *
+ * <p>Not thread-safe: every method is called with the owning {@link SessionQueue}'s lock held. Its
+ * one foreign call, {@code AgentRun.steer}, is made under that lock: the SPI requires it not to
+ * block, and it makes "steer accepted" and "run completed" totally ordered.
+ */
+final class Steering {
+
+    private final EngineContext ctx;
+    private final FollowupQueue followups;
+
+    Steering(EngineContext ctx, FollowupQueue followups) {
+        this.ctx = ctx;
+        this.followups = followups;
+    }
+
+    /**
+     * Offers {@code item} to the active run as a steer when the run can take one now (its agent is
+     * running and it is not being aborted), the item's sender has the run's authority, and
+     * {@code steer.scope} lets this sender steer it. Returns whether the agent accepted it; an
+     * accepted steer is remembered on the run, with {@code backlog} when the same item also waits as
+     * a followup (steer-backlog).
+     */
+    boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
+        if (run == null || run.state != Run.State.RUNNING || run.abortCause != null || run.agentRun == null
+                || !sameAuthority(run, item) || !scopeAllows(run, item)) {
+            return false;
+        }
+        var message = new SteerMessage(item.seq(), item.text(), item.last().senderName());
+        if (AgentCalls.steer(run.agentRun, message, fx) != SteerResult.ACCEPTED) {
+            return false;
+        }
+        run.steered.add(new Run.Steered(item, backlog));
+        return true;
+    }
+
+    /**
+     * A steer runs with the run's permissions, so only a sender of the same authority may steer
+     * (spec section 5: "a guest's text never runs with an admin's permissions"), whatever
+     * {@code steer.scope} says; others wait as followups, in a turn of their own authority.
+     */
+    private static boolean sameAuthority(Run run, QueuedItem item) {
+        return item.trusted() == run.trusted;
+    }
+
+    private boolean scopeAllows(Run run, QueuedItem item) {
+        InboundMessage message = item.last();
+        return ctx.settings.steerScope() == SteerScope.SESSION || message.direct()
+                || message.senderId().equals(run.senderId);
+    }
+
+    /**
+     * Settles or re-queues the steers of a run whose agent finished. A run that did not complete and
+     * delivered nothing (failed, retried, aborted) answered no steer, so its steers run again as
+     * followups at their original position; an interrupted or stopped run's end with it.
+     */
+    void resolve(Run run, RunOutcome outcome, Effects fx) {
+        Set<Long> unseen = new HashSet<>();
+        outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
+        boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
+        List<QueuedItem> interrupted = new ArrayList<>();
+        for (Run.Steered steered : run.steered) {
+            QueuedItem item = steered.item();
+            if (steered.backlog()) {
+                continue;
+            }
+            if (!unseen.contains(item.seq()) && !answeredNothing) {
+                ctx.settleAll(item, Disposition.STEERED);
+            } else if (run.abortCause == Run.AbortCause.STOP) {
+                ctx.settleAll(item, Disposition.STOPPED);
+            } else if (run.abortCause == Run.AbortCause.INTERRUPT) {
+                ctx.settleAll(item, Disposition.INTERRUPTED);
+                interrupted.add(item);
+            } else {
+                followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
+            }
+        }
+        NoticeSender.oncePerSender(ctx, interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
+        run.steered.clear();
+    }
+
+    /**
+     * Steers of a run stopped before it delivered anything: the run will send nothing more, so no
+     * steer of it can be answered; they end as stopped now (and count as cleared). Steers of a run
+     * that already delivered text are left to its outcome: those the model saw end as steered.
+     * Returns how many messages it stopped.
+     */
+    int stopUnanswered(Run run) {
+        if (run.delivered || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
+            return 0;
+        }
+        int count = 0;
+        for (Run.Steered steered : run.steered) {
+            if (!steered.backlog()) {
+                ctx.settleAll(steered.item(), Disposition.STOPPED);
+                count += steered.item().tickets().size();
+            }
+        }
+        run.steered.removeIf(steered -> !steered.backlog());
+        return count;
+    }
+}
