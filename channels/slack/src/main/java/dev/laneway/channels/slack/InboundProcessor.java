@@ -3,6 +3,7 @@ package dev.laneway.channels.slack;
 import com.google.gson.JsonObject;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Set;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * the order Slack sent them: convert, drop a message already delivered (Slack sends both
  * {@code message} and {@code app_mention} for one mention), note where a slash command's answer
  * goes, and remember threads the bot was drawn into. Then, per Slack conversation
- * ({@link KeyedExecutor}), so a slow or rate-limited {@code users.info} holds up only its own
+ * ({@link KeyedSerialExecutor}), so a slow or rate-limited {@code users.info} holds up only its own
  * conversation: look the sender up (cached), decide whether a slash command's {@code D...} channel
  * is the bot's own DM, and call the gateway, which returns at once. Nothing here waits for a run.
  *
@@ -38,13 +39,13 @@ final class InboundProcessor {
     private final RecentKeys delivered;
     private final RecentKeys engagedThreads;
     private final Set<String> allowFrom;
-    private final KeyedExecutor conversations;
+    private final KeyedSerialExecutor conversations;
     private final InboundSink sink;
     private final InstantSource clock;
 
     InboundProcessor(EventConverter events, SenderDirectory senders, DirectChannels directChannels,
                      SlashResponses slashResponses, RecentKeys delivered, RecentKeys engagedThreads,
-                     Set<String> allowFrom, KeyedExecutor conversations, InboundSink sink, InstantSource clock) {
+                     Set<String> allowFrom, KeyedSerialExecutor conversations, InboundSink sink, InstantSource clock) {
         this.events = events;
         this.senders = senders;
         this.directChannels = directChannels;

@@ -8,6 +8,7 @@ import com.slack.api.socket_mode.queue.impl.ConcurrentLinkedMessageQueue;
 import com.slack.api.socket_mode.response.AckResponse;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -54,7 +55,9 @@ final class SlackConnection {
     static SlackConnection open(ChannelsConfig.Slack config, SlackOptions options, RetryAfterGate gate,
                                 RecentKeys engagedThreads, InboundSink sink) throws Exception {
         Slack slack = Slack.getInstance(sdkConfig(config));
-        Executor inbound = new SerialExecutor("slack-inbound");
+        // one key: the whole channel's payloads, converted in the order Slack sent them
+        KeyedSerialExecutor serial = KeyedSerialExecutor.onVirtualThreads("slack", "slack-inbound");
+        Executor inbound = task -> serial.execute("inbound", task);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("slack-reconnect").daemon().factory());
         SocketModeClient client = null;
@@ -109,7 +112,7 @@ final class SlackConnection {
         RecentKeys delivered = new RecentKeys(options.clock(), options.dedupeTtl(), 50_000);
         DirectChannels directChannels = new DirectChannels(web::isBotIm, options.clock());
         return new InboundProcessor(events, senders, directChannels, slashResponses, delivered, engagedThreads,
-                java.util.Set.copyOf(config.allowFrom()), KeyedExecutor.virtualThreads("slack-conversation"), sink,
+                java.util.Set.copyOf(config.allowFrom()), KeyedSerialExecutor.onVirtualThreads("slack", "slack-conversation"), sink,
                 options.clock());
     }
 

@@ -6,6 +6,7 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
@@ -295,7 +296,7 @@ public final class TelegramChannel implements ChannelAdapter {
                     channel.clock, task -> lookups.newThread(task).start());
             UpdateHandler handler = new UpdateHandler(channel.deduper,
                     new UpdateConverter(bot, settings.groupsRequireMention(), channel.clock),
-                    new KeyedSequencer(inbound), admins, sink, settings.allowFrom(), sink::reply);
+                    new KeyedSerialExecutor("telegram", inbound), admins, sink, settings.allowFrom(), sink::reply);
             TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
                     () -> channel.mapper, () -> http, () -> poller, () -> backOff);
             Polling polling = new Polling(backOff, http, poller, inbound, app);

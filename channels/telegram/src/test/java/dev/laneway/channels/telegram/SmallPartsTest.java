@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.telegram.telegrambots.meta.TelegramUrl;
 
-/** Dedupe, admin cache, sequencing, backoff and settings. */
+/** Dedupe, admin cache, backoff and settings (per-chat sequencing: gateway-core's KeyedSerialExecutorTest). */
 class SmallPartsTest {
 
     @Test
@@ -92,31 +92,6 @@ class SmallPartsTest {
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
-    }
-
-    @Test
-    void sequencer_keepsOrderPerKey_andContainsFailures() {
-        List<Runnable> submitted = new ArrayList<>();
-        KeyedSequencer sequencer = new KeyedSequencer(submitted::add);   // drains run when the test says
-        List<String> ran = new ArrayList<>();
-        sequencer.submit("a", () -> ran.add("a1"));
-        sequencer.submit("a", () -> {
-            throw new IllegalStateException("boom");
-        });
-        sequencer.submit("a", () -> ran.add("a3"));
-        sequencer.submit("b", () -> ran.add("b1"));
-        assertEquals(2, submitted.size(), "one drain per key");
-        submitted.get(1).run();
-        submitted.get(0).run();
-        assertEquals(List.of("b1", "a1", "a3"), ran);
-        sequencer.submit("a", () -> ran.add("a4"));
-        assertEquals(3, submitted.size(), "a drained key starts a new drain");
-
-        KeyedSequencer stopping = new KeyedSequencer(task -> {
-            throw new java.util.concurrent.RejectedExecutionException("shut down");
-        });
-        assertFalse(stopping.submit("a", () -> ran.add("never")));
-        assertFalse(stopping.submit("a", () -> ran.add("never")), "a refused key is not left owned");
     }
 
     @Test
