@@ -208,7 +208,8 @@ public final class TelegramChannel implements ChannelAdapter {
         }
     }
 
-    private Set<Long> administrators(long chatId) throws TelegramApiException {
+    /** The chat's administrators; a 429 becomes a {@link AdminCache.FloodWait} with its {@code retry_after}. */
+    private Set<Long> administrators(long chatId) throws TelegramApiException, AdminCache.FloodWait {
         Set<Long> ids = new HashSet<>();
         List<ChatMember> members;
         try {
@@ -216,6 +217,7 @@ public final class TelegramChannel implements ChannelAdapter {
         } catch (TelegramApiRequestException e) {
             if (TelegramSender.isRateLimit(e)) {
                 reportRateLimit();
+                throw new AdminCache.FloodWait(TelegramSender.retryAfter(e), e);
             }
             throw e;
         }
