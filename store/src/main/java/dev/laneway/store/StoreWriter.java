@@ -56,7 +56,7 @@ final class StoreWriter implements AutoCloseable {
         /** A write was committed; called before its future completes. */
         void committed(WriteOp op);
 
-        /** An op could not be committed; its future has already failed. */
+        /** An op could not be committed; called before its future fails. */
         void failed(WriteOp op, Throwable error);
 
         /** Answered rows were deleted by expiry (committed). */
@@ -239,13 +239,13 @@ final class StoreWriter implements AutoCloseable {
     }
 
     private void fail(Queued queued, Exception error) {
-        queued.done().completeExceptionally(
-                new StoreException("could not write to the store " + file + ": " + error.getMessage(), error));
         try {
             events.failed(queued.op(), error);
         } catch (RuntimeException e) {
             log.warn("store: failure listener threw", e);
         }
+        queued.done().completeExceptionally(
+                new StoreException("could not write to the store " + file + ": " + error.getMessage(), error));
     }
 
     private void report(WriteOp committed) {
