@@ -17,18 +17,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Bound: an answered key becomes evictable once its "answered" record is committed (so the
  * database can answer for it). When more than {@code maxAnswered} are held, the oldest is dropped
  * from heap and {@code diskUntil} moves to the end of its retention: until then, a key missing here
- * may still be answered on disk and {@link SqliteStore#seen} asks the database.
+ * may still be answered on disk and {@link SqliteStore#seen} asks the database. A key whose
+ * "answered" record could not be written ({@link #answerNotRecorded}) is evictable too, so failed
+ * writes cannot fill the heap; the disk cannot answer for it (its row stays pending), so evicting it
+ * does not move {@code diskUntil}.
  *
  * <p>Concurrency: concurrent maps and atomics, no lock. Removals are conditional on the sequence
  * number ({@code remove(key, seq)}), so forgetting an old row never forgets a newer row with the same
- * key, whatever order the threads run in. {@link #answerCommitted} and {@link #forget} (expiry) run on
- * the store's writer thread, {@link #answered} at open; so {@code order} and {@code orderSize} change
- * on one thread at a time.
+ * key, whatever order the threads run in. Any thread may call {@link #contains}, {@link #pending},
+ * {@link #settled} and {@link #forgetPending}, which touch only the two maps. {@code order} and
+ * {@code orderSize} change only in {@link #answered} (at open, before the writer starts) and in
+ * {@link #answerCommitted}, {@link #answerNotRecorded} and {@link #expired}, which the store calls
+ * only from its writer thread (its {@code StoreWriter.Events}); so they change on one thread at a
+ * time, and {@code orderSize} is the length of {@code order} whenever that thread is not inside them.
  */
 final class SeenKeys {
 
-    /** An answered key held in heap, oldest first in {@code order}. */
-    private record Answered(String key, long seq, long settledAt) {
+    /** An answered key held in heap, oldest first in {@code order}; {@code onDisk}: the database can answer for it. */
+    private record Answered(String key, long seq, long settledAt, boolean onDisk) {
     }
 
     private final int maxAnswered;
@@ -37,7 +43,8 @@ final class SeenKeys {
     private final Map<String, Long> seqByKey = new ConcurrentHashMap<>();
     // seq -> message key, for pending rows that have a key (what settle needs to find the key)
     private final Map<Long, String> pendingKeyBySeq = new ConcurrentHashMap<>();
-    // committed answered keys in heap, oldest first (entries whose key was since forgotten are skipped)
+    // answered keys in heap, committed or not recorded, oldest first (entries whose key was since
+    // forgotten are skipped); changed on one thread at a time, see the class comment
     private final Queue<Answered> order = new ConcurrentLinkedQueue<>();
     private final AtomicInteger orderSize = new AtomicInteger();
     // epoch millis until which an evicted answered key may still be within the retention on disk
@@ -69,7 +76,7 @@ final class SeenKeys {
     void answered(long seq, String key, long settledAt) {
         if (key != null) {
             seqByKey.put(key, seq);
-            remember(new Answered(key, seq, settledAt));
+            remember(new Answered(key, seq, settledAt, true));
         }
     }
 
@@ -91,18 +98,35 @@ final class SeenKeys {
         return key;
     }
 
-    /** The answered record of {@code seq} is committed: the database can now answer for it. */
+    /** Writer thread: the answered record of {@code seq} is committed; the database can now answer for it. */
     void answerCommitted(long seq, String key, long settledAt) {
-        Long held = seqByKey.get(key);
-        if (held != null && held == seq) {
-            remember(new Answered(key, seq, settledAt));
+        if (isHeld(key, seq)) {
+            remember(new Answered(key, seq, settledAt, true));
         }
     }
 
-    /** The append of this row failed, or its answered record expired: forget it. */
-    void forget(long seq, String key) {
+    /**
+     * Writer thread: the answered record of {@code seq} could not be written (its row stays pending on
+     * disk and runs again after a restart). The key stays known, so a redelivery is not answered
+     * twice now, but it is evictable like any answered key.
+     */
+    void answerNotRecorded(long seq, String key, long settledAt) {
+        if (isHeld(key, seq)) {
+            remember(new Answered(key, seq, settledAt, false));
+        }
+    }
+
+    /** Any thread: the append of this pending row failed (or was refused): forget it. */
+    void forgetPending(long seq, String key) {
         if (key != null) {
             pendingKeyBySeq.remove(seq, key);
+            seqByKey.remove(key, seq);
+        }
+    }
+
+    /** Writer thread: this answered record expired and was deleted. */
+    void expired(long seq, String key) {
+        if (key != null) {
             seqByKey.remove(key, seq);
         }
         dropForgottenHead();
@@ -125,22 +149,22 @@ final class SeenKeys {
             return;
         }
         orderSize.decrementAndGet();
-        if (seqByKey.remove(oldest.key(), oldest.seq())) {
+        if (seqByKey.remove(oldest.key(), oldest.seq()) && oldest.onDisk()) {
             diskUntil.accumulateAndGet(oldest.settledAt() + retentionMillis, Math::max);
         }
     }
 
     /** Expired keys sit at the head of {@code order}: drop them so they do not hold heap slots. */
     private void dropForgottenHead() {
-        for (Answered head = order.peek(); head != null && !isHeld(head); head = order.peek()) {
+        for (Answered head = order.peek(); head != null && !isHeld(head.key(), head.seq()); head = order.peek()) {
             if (order.remove(head)) {
                 orderSize.decrementAndGet();
             }
         }
     }
 
-    private boolean isHeld(Answered answered) {
-        Long held = seqByKey.get(answered.key());
-        return held != null && held == answered.seq();
+    private boolean isHeld(String key, long seq) {
+        Long held = seqByKey.get(key);
+        return held != null && held == seq;
     }
 }

@@ -162,7 +162,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         lastSequence.accumulateAndGet(entry.seq(), Math::max);
         CompletableFuture<Void> done = writer.submit(new WriteOp.Append(entry, entry.acceptedAt().toEpochMilli()));
         if (done.isCompletedExceptionally()) {
-            seen.forget(entry.seq(), key); // closed: never queued
+            seen.forgetPending(entry.seq(), key); // closed: never queued
         }
         return done;
     }
@@ -171,11 +171,11 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     public void settled(long seq, boolean answered) {
         String answeredKey = seen.settled(seq, answered);
         long at = options.clock().millis();
-        CompletableFuture<Void> done = writer.submit(new WriteOp.Settle(seq, answered, at));
+        // once committed, the writer thread makes the key evictable (WriterEvents.committed)
+        CompletableFuture<Void> done = writer.submit(new WriteOp.Settle(seq, answered, at, answeredKey));
         if (done.isCompletedExceptionally()) {
+            // the key stays held (not evictable): this closed store takes no more messages anyway
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
-        } else if (answeredKey != null) {
-            done.thenRun(() -> seen.answerCommitted(seq, answeredKey, at));
         }
     }
 
@@ -354,15 +354,27 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         }
     }
 
-    /** Keeps memory in step with what the writer could (not) commit. */
+    /** Keeps memory in step with what the writer could (not) commit. Called on the writer thread. */
     private final class WriterEvents implements StoreWriter.Events {
+
+        @Override
+        public void committed(WriteOp op) {
+            if (op instanceof WriteOp.Settle settle && settle.answeredKey() != null) {
+                seen.answerCommitted(settle.seq(), settle.answeredKey(), settle.atMillis());
+            }
+        }
 
         @Override
         public void failed(WriteOp op, Throwable error) {
             switch (op) {
-                case WriteOp.Append append -> seen.forget(append.entry().seq(), append.entry().messageKey());
-                case WriteOp.Settle settle -> log.error("store: the end of message {} could not be recorded ({});"
-                        + " it stays pending and runs again after a restart", settle.seq(), error.toString());
+                case WriteOp.Append append -> seen.forgetPending(append.entry().seq(), append.entry().messageKey());
+                case WriteOp.Settle settle -> {
+                    log.error("store: the end of message {} could not be recorded ({}); it stays pending and runs"
+                            + " again after a restart", settle.seq(), error.toString());
+                    if (settle.answeredKey() != null) {
+                        seen.answerNotRecorded(settle.seq(), settle.answeredKey(), settle.atMillis());
+                    }
+                }
                 case WriteOp.AppendHistory history -> log.error("store: {} history entr(ies) of session {} were not"
                         + " saved: {}", history.entries().size(), history.session(), error.toString());
                 case WriteOp.ClearHistory clear -> log.error("store: the history of session {} was not cleared: {}",
@@ -373,7 +385,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
 
         @Override
         public void expired(List<WriteStatements.Expired> rows) {
-            rows.forEach(row -> seen.forget(row.seq(), row.key()));
+            rows.forEach(row -> seen.expired(row.seq(), row.key()));
         }
     }
 }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       {@code lastSeqWritten} and {@code nextExpiry}.</li>
  *   <li>Any thread may {@link #submit} a {@link WriteOp}: it goes into {@code queue} (a
  *       {@link LinkedBlockingQueue}) with a future that completes after the op's transaction commits
- *       (or exceptionally if it cannot be committed). Futures complete on the writer thread.</li>
+ *       (or exceptionally if it cannot be committed). Futures complete on the writer thread, after
+ *       {@link Events} heard of the op, so the store's memory is updated before any waiter resumes.</li>
  *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so "still open? then
  *       enqueue" is atomic against close, which marks the writer closed and enqueues {@link WriteOp.Stop}
  *       under the write side. Stop is therefore the last op ever queued: everything before it is
@@ -52,7 +53,10 @@ final class StoreWriter implements AutoCloseable {
 
     /** What the store hears from the writer thread. Called on that thread: must be quick. */
     interface Events {
-        /** An op could not be committed; its future has already failed. */
+        /** A write was committed; called before its future completes. */
+        void committed(WriteOp op);
+
+        /** An op could not be committed; called before its future fails. */
         void failed(WriteOp op, Throwable error);
 
         /** Answered rows were deleted by expiry (committed). */
@@ -197,6 +201,11 @@ final class StoreWriter implements AutoCloseable {
                 }
             }
         }
+        for (Queued queued : writes) {
+            if (!failed.contains(queued)) {
+                report(queued.op());
+            }
+        }
         for (Queued queued : batch) {
             if (!failed.contains(queued) && !(queued.op() instanceof WriteOp.Stop)) {
                 queued.done().complete(null);
@@ -230,12 +239,20 @@ final class StoreWriter implements AutoCloseable {
     }
 
     private void fail(Queued queued, Exception error) {
-        queued.done().completeExceptionally(
-                new StoreException("could not write to the store " + file + ": " + error.getMessage(), error));
         try {
             events.failed(queued.op(), error);
         } catch (RuntimeException e) {
             log.warn("store: failure listener threw", e);
+        }
+        queued.done().completeExceptionally(
+                new StoreException("could not write to the store " + file + ": " + error.getMessage(), error));
+    }
+
+    private void report(WriteOp committed) {
+        try {
+            events.committed(committed);
+        } catch (RuntimeException e) {
+            log.warn("store: commit listener threw", e);
         }
     }
 

@@ -16,7 +16,8 @@ sealed interface WriteOp {
 
     record Append(JournalEntry entry, long atMillis) implements WriteOp { }
 
-    record Settle(long seq, boolean answered, long atMillis) implements WriteOp { }
+    /** @param answeredKey the message key of an answered message (kept for dedupe), else null */
+    record Settle(long seq, boolean answered, long atMillis, String answeredKey) implements WriteOp { }
 
     record AppendHistory(String session, List<HistoryEntry> entries, long atMillis) implements WriteOp { }
 

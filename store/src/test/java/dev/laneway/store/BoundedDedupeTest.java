@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,6 +102,31 @@ class BoundedDedupeTest {
 
             assertEquals(10, store.seenKeyCount());
             assertEquals(0, store.diskLookups());
+        }
+    }
+
+    @Test
+    void anAnsweredMessageWhoseEndCouldNotBeRecorded_staysKnown_butIsEvictableLikeAnyOther() throws Exception {
+        try (SqliteStore store = open()) {
+            String lost = Fixtures.entry(1).messageKey();
+            store.append(Fixtures.entry(1)).join();
+            try (Connection raw = Fixtures.raw(dir); Statement statement = raw.createStatement()) {
+                statement.execute("CREATE TRIGGER no_settle BEFORE UPDATE ON messages WHEN OLD.seq = 1"
+                        + " BEGIN SELECT RAISE(ABORT, 'disk says no'); END");
+            }
+            store.settled(1, true);
+            store.flush();
+            assertEquals("pending", Fixtures.text(dir, "SELECT state FROM messages WHERE seq = 1"), "the write failed");
+            assertTrue(store.seen(lost), "still known: a redelivery now is not answered twice");
+
+            for (long seq = 2; seq <= IN_HEAP + 1; seq++) {
+                store.append(Fixtures.entry(seq)).join();
+                store.settled(seq, true);
+                clock.advance(Duration.ofMinutes(1));
+            }
+            store.flush();
+            assertEquals(IN_HEAP, store.seenKeyCount(), "the unrecorded key was evicted: failures cannot fill the heap");
+            assertFalse(store.seen(lost), "the disk holds no answered record for it (it runs again after a restart)");
         }
     }
 }

@@ -3,9 +3,11 @@ package dev.laneway.channels.slack;
 import com.google.gson.JsonObject;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,9 +16,11 @@ import org.slf4j.LoggerFactory;
  * the order Slack sent them: convert, drop a message already delivered (Slack sends both
  * {@code message} and {@code app_mention} for one mention), note where a slash command's answer
  * goes, and remember threads the bot was drawn into. Then, per Slack conversation
- * ({@link KeyedExecutor}), so a slow or rate-limited {@code users.info} holds up only its own
+ * ({@link KeyedSerialExecutor}), so a slow or rate-limited {@code users.info} holds up only its own
  * conversation: look the sender up (cached), decide whether a slash command's {@code D...} channel
- * is the bot's own DM, and call the gateway, which returns at once. Nothing here waits for a run.
+ * is the bot's own DM ({@link DirectChannels}), and call the gateway, which returns at once. When
+ * Slack cannot be asked whether it is (both lookups failed), the command is not handed over under a
+ * guessed session: the user gets a private hint to try again. Nothing here waits for a run.
  *
  * <p>Only a message from a sender the bot may talk to ({@code channels.slack.allowFrom}; empty =
  * everyone) that mentions the bot, or follows up in a thread it is already in, draws the bot into
@@ -38,13 +42,16 @@ final class InboundProcessor {
     private final RecentKeys delivered;
     private final RecentKeys engagedThreads;
     private final Set<String> allowFrom;
-    private final KeyedExecutor conversations;
+    private final KeyedSerialExecutor conversations;
     private final InboundSink sink;
+    private final BiConsumer<String, String> privateAnswer;
     private final InstantSource clock;
 
+    /** @param privateAnswer posts mrkdwn to a slash command's {@code response_url}, seen only by its user */
     InboundProcessor(EventConverter events, SenderDirectory senders, DirectChannels directChannels,
                      SlashResponses slashResponses, RecentKeys delivered, RecentKeys engagedThreads,
-                     Set<String> allowFrom, KeyedExecutor conversations, InboundSink sink, InstantSource clock) {
+                     Set<String> allowFrom, KeyedSerialExecutor conversations, InboundSink sink,
+                     BiConsumer<String, String> privateAnswer, InstantSource clock) {
         this.events = events;
         this.senders = senders;
         this.directChannels = directChannels;
@@ -54,6 +61,7 @@ final class InboundProcessor {
         this.allowFrom = Set.copyOf(allowFrom);
         this.conversations = conversations;
         this.sink = sink;
+        this.privateAnswer = privateAnswer;
         this.clock = clock;
     }
 
@@ -102,11 +110,37 @@ final class InboundProcessor {
                 log.debug("Slack message {} in {} ignored: posted by a bot user", draft.messageId(), draft.chatId());
                 return;
             }
-            InboundDraft placed = slash && SlackChannel.isDirect(draft.chatId())
-                    ? draft.withDirect(directChannels.isBotDm(draft.chatId()))
-                    : draft;
+            InboundDraft placed = draft;
+            if (slash && SlackChannel.isDirect(draft.chatId())) {
+                switch (directChannels.classify(draft.chatId())) {
+                    case BOTS_DM -> placed = draft.withDirect(true);
+                    case OTHER -> placed = draft.withDirect(false);
+                    case UNKNOWN -> {
+                        answerUnplaced(draft);
+                        return;
+                    }
+                }
+            }
             sink.accept(placed.toMessage(sender, receivedAt));
         });
+    }
+
+    /** A slash command in a DM Slack could not place: not run, and its user is told so, privately. */
+    private void answerUnplaced(InboundDraft draft) {
+        String command = draft.text().split("\\s+", 2)[0];
+        var target = slashResponses.target(draft.messageId());
+        if (target.isEmpty()) {
+            log.warn("Slack slash command {} in {} was not run (could not tell whether it is the bot's DM) and "
+                    + "has no response_url to say so", command, draft.chatId());
+            return;
+        }
+        privateAnswer.accept(target.get().url(), MrkdwnFormatter.escape(unplacedHint(command)));
+    }
+
+    /** What the user sees when Slack could not say whether this is their DM with the bot. */
+    static String unplacedHint(String command) {
+        return "⚠️ " + command + " was not run: I could not check with Slack whether this is your DM with me. "
+                + "Please try again in a moment.";
     }
 
     private boolean allowed(String senderId) {

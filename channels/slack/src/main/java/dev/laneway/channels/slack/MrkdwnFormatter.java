@@ -122,7 +122,7 @@ final class MrkdwnFormatter {
         List<String> parked = new ArrayList<>();
         s = AUTOLINK.matcher(s).replaceAll(m -> park(parked, "<" + m.group(1) + ">"));
         s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> LINK_TARGET.matcher(m.group(2)).matches()
-                ? park(parked, "<" + m.group(2) + "|" + m.group(1).replace("|", "¦") + ">")
+                ? park(parked, "<" + m.group(2) + "|" + label(m.group(1), parked) + ">")
                 : Matcher.quoteReplacement(m.group()));
         s = BARE_URL.matcher(s).replaceAll(m -> park(parked, m.group()));
         s = STRONG.matcher(s).replaceAll(m ->
@@ -136,6 +136,24 @@ final class MrkdwnFormatter {
     /** Slack's three control characters as entities: text can then never open {@code <...>}. */
     static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /**
+     * A link's label as plain text. A link parked inside it ({@code [<http://a>](http://b)}) shows
+     * as its bare URL: Slack links do not nest, and the label is parked whole with the outer link, so
+     * a placeholder left in it would never be restored.
+     */
+    private static String label(String text, List<String> parked) {
+        String plain = PARKED.matcher(text).replaceAll(m ->
+                Matcher.quoteReplacement(bare(parked.get(Integer.parseInt(m.group(1))))));
+        return plain.replace("|", "¦");
+    }
+
+    /** {@code <url>} or {@code <url|label>} as the text a reader sees: the label, else the URL. */
+    private static String bare(String link) {
+        String inner = link.substring(1, link.length() - 1);
+        int bar = inner.indexOf('|');
+        return bar < 0 ? inner : inner.substring(bar + 1);
     }
 
     private static String park(List<String> parked, String link) {

@@ -8,6 +8,7 @@ import com.slack.api.socket_mode.queue.impl.ConcurrentLinkedMessageQueue;
 import com.slack.api.socket_mode.response.AckResponse;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -54,17 +55,22 @@ final class SlackConnection {
     static SlackConnection open(ChannelsConfig.Slack config, SlackOptions options, RetryAfterGate gate,
                                 RecentKeys engagedThreads, InboundSink sink) throws Exception {
         Slack slack = Slack.getInstance(sdkConfig(config));
-        Executor inbound = new SerialExecutor("slack-inbound");
+        // one key: the whole channel's payloads, converted in the order Slack sent them
+        KeyedSerialExecutor serial = KeyedSerialExecutor.onVirtualThreads("slack", "slack-inbound");
+        Executor inbound = task -> serial.execute("inbound", task);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("slack-reconnect").daemon().factory());
         SocketModeClient client = null;
         try {
             SlackWeb web = new SlackWeb(slack, slack.methods(config.botToken().value()), gate, options.maxSendAttempts(),
                     () -> sink.rateLimited(SlackChannel.NAME));
-            BotIdentity bot = web.authTest();
+            SlackWeb.Auth auth = web.authTest();
+            BotIdentity bot = auth.bot();
+            reportScopes(auth.scopes());
             ProgressReactions reactions = progressReactions(web);
             SlashResponses slashResponses = new SlashResponses(options.clock());
-            InboundProcessor processor = inboundProcessor(config, options, web, bot, engagedThreads, slashResponses, sink);
+            InboundProcessor processor = inboundProcessor(config, options, web, auth, engagedThreads, slashResponses,
+                    sink);
             client = socketMode(slack, config.appToken().value());
             SocketModeClient socket = client;
             ConnectionKeeper keeper = new ConnectionKeeper(client, timer, options.reconnectBackoff(),
@@ -100,17 +106,28 @@ final class SlackConnection {
         });
     }
 
+    /** One ERROR line at start naming every missing scope and what it breaks (an app installed before it was needed). */
+    private static void reportScopes(BotScopes scopes) {
+        String report = scopes.missingReport();
+        if (report != null) {
+            log.error("Slack: {}", report);
+        } else if (!scopes.known()) {
+            log.debug("Slack did not list the bot token's scopes (no x-oauth-scopes header); not checked");
+        }
+    }
+
     private static InboundProcessor inboundProcessor(ChannelsConfig.Slack config, SlackOptions options, SlackWeb web,
-                                                     BotIdentity bot, RecentKeys engagedThreads,
+                                                     SlackWeb.Auth auth, RecentKeys engagedThreads,
                                                      SlashResponses slashResponses, InboundSink sink) {
+        BotIdentity bot = auth.bot();
         SenderDirectory senders =
                 new SenderDirectory(web::userInfo, options.clock(), options.userCacheTtl(), Duration.ofSeconds(30));
         EventConverter events = new EventConverter(bot, config.channelsRequireMention(), engagedThreads::contains);
         RecentKeys delivered = new RecentKeys(options.clock(), options.dedupeTtl(), 50_000);
-        DirectChannels directChannels = new DirectChannels(web::isBotIm, options.clock());
+        DirectChannels directChannels = new DirectChannels(web::isBotIm, web::isImMember, auth.scopes(), options.clock());
         return new InboundProcessor(events, senders, directChannels, slashResponses, delivered, engagedThreads,
-                java.util.Set.copyOf(config.allowFrom()), KeyedExecutor.virtualThreads("slack-conversation"), sink,
-                options.clock());
+                java.util.Set.copyOf(config.allowFrom()), KeyedSerialExecutor.onVirtualThreads("slack", "slack-conversation"), sink,
+                (url, mrkdwn) -> web.respond(url, mrkdwn, true), options.clock());
     }
 
     private static SlackConfig sdkConfig(ChannelsConfig.Slack config) {

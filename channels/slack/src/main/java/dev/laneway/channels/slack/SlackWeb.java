@@ -7,6 +7,7 @@ import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.methods.response.auth.AuthTestResponse;
 import com.slack.api.methods.response.chat.ChatPostMessageResponse;
+import com.slack.api.methods.response.conversations.ConversationsHistoryResponse;
 import com.slack.api.methods.response.conversations.ConversationsInfoResponse;
 import com.slack.api.methods.response.users.UsersInfoResponse;
 import com.slack.api.model.User;
@@ -46,14 +47,26 @@ final class SlackWeb {
         this.rateLimited = rateLimited;
     }
 
-    /** Who the bot token belongs to; fails with Slack's error code when the token is refused. */
-    BotIdentity authTest() throws IOException, SlackApiException {
+    /** What {@code auth.test} says about the bot token: whose it is, and its scopes. */
+    record Auth(BotIdentity bot, BotScopes scopes) {
+    }
+
+    /** A method Slack refused for lack of an OAuth scope ({@code missing_scope}). */
+    static final class MissingScope extends Exception {
+        MissingScope(String method, String needed) {
+            super("Slack " + method + " needs the scope " + (needed != null ? needed : "(not named)"));
+        }
+    }
+
+    /** Who the bot token belongs to and what it may do; fails with Slack's error code when the token is refused. */
+    Auth authTest() throws IOException, SlackApiException {
         AuthTestResponse response = methods.authTest(r -> r);
         if (!response.isOk() || response.getUserId() == null) {
             throw new IllegalStateException("Slack auth.test with channels.slack.botToken failed: "
                     + (response.getError() != null ? response.getError() : "no user_id in the answer"));
         }
-        return new BotIdentity(response.getUserId(), response.getBotId(), response.getTeamId());
+        return new Auth(new BotIdentity(response.getUserId(), response.getBotId(), response.getTeamId()),
+                BotScopes.fromHeaders(response.getHttpResponseHeaders()));
     }
 
     /** Posts {@code mrkdwn} to {@code channel} (in {@code threadTs} when not null); returns its ts. */
@@ -106,10 +119,11 @@ final class SlackWeb {
     }
 
     /**
-     * Whether the bot sees {@code channel} as one of its own IMs ({@code conversations.info});
-     * false when Slack does not show it the channel at all (a DM between other people).
+     * Whether the bot sees {@code channel} as one of its own IMs ({@code conversations.info}, needs
+     * {@code im:read} for IMs); false when Slack does not show it the channel at all (a DM between
+     * other people).
      */
-    boolean isBotIm(String channel) throws IOException, SlackApiException {
+    boolean isBotIm(String channel) throws IOException, SlackApiException, MissingScope {
         ConversationsInfoResponse response;
         try {
             response = methods.conversationsInfo(r -> r.channel(channel));
@@ -120,7 +134,36 @@ final class SlackWeb {
         if (!response.isOk() && "channel_not_found".equals(response.getError())) {
             return false;
         }
+        requireScope("conversations.info", response);
         return check("conversations.info", channel, response).getChannel().isIm();
+    }
+
+    /**
+     * Whether the bot is a member of the IM {@code channel}, by reading at most one message of it
+     * ({@code conversations.history}, needs {@code im:history}, which a bot that gets DMs has): Slack
+     * lets a bot read only the IMs it is in. The message is not looked at.
+     */
+    boolean isImMember(String channel) throws IOException, SlackApiException, MissingScope {
+        ConversationsHistoryResponse response;
+        try {
+            response = methods.conversationsHistory(r -> r.channel(channel).limit(1));
+        } catch (SlackApiException e) {
+            reportRateLimit(e);
+            throw e;
+        }
+        if (!response.isOk() && ("channel_not_found".equals(response.getError())
+                || "not_in_channel".equals(response.getError()))) {
+            return false;
+        }
+        requireScope("conversations.history", response);
+        check("conversations.history", channel, response);
+        return true;
+    }
+
+    private static void requireScope(String method, SlackApiTextResponse response) throws MissingScope {
+        if (!response.isOk() && "missing_scope".equals(response.getError())) {
+            throw new MissingScope(method, response.getNeeded());
+        }
     }
 
     /** Adds reaction {@code name} to a message; Slack's error code when it failed, null when done. */

@@ -25,7 +25,10 @@ import java.util.function.Supplier;
  * every call (form parameters and bearer token) and answers like Slack. {@code chat.postMessage}
  * and the reaction methods can be told to answer 429 with {@code Retry-After} a number of times
  * first; {@code chat.postMessage} can refuse channels the bot is not in; {@code users.info} can be
- * held for one user until the test releases it; {@code conversations.info} knows the bot's IMs.
+ * held for one user until the test releases it; {@code conversations.info} and
+ * {@code conversations.history} know the bot's IMs and answer {@code missing_scope} without
+ * {@code im:read} / {@code im:history}, or can be made to fail. Every answer carries the granted
+ * scopes in {@code x-oauth-scopes} (all the manifest's, unless the test says otherwise).
  * Slash commands' {@code response_url}s are served under {@code /commands/} and recorded.
  */
 final class FakeSlackApi implements AutoCloseable {
@@ -55,6 +58,9 @@ final class FakeSlackApi implements AutoCloseable {
     private final java.util.Set<String> notInChannels = ConcurrentHashMap.newKeySet();
     private final Map<String, java.util.concurrent.CountDownLatch> heldUsers = new ConcurrentHashMap<>();
     private volatile int responseStatus = 200;
+    private volatile java.util.Set<String> scopes = BotScopes.NEEDED.keySet();
+    private volatile boolean advertiseScopes = true;
+    private volatile boolean failConversationLookups;
     private final AtomicLong nextTs = new AtomicLong(1);
     private volatile int retryAfterSeconds = 1;
     private volatile String authError;
@@ -90,6 +96,28 @@ final class FakeSlackApi implements AutoCloseable {
     /** {@code channel} is an IM between the bot and {@code user}; other D channels are not the bot's. */
     void botIm(String channel, String user) {
         botIms.put(channel, user);
+    }
+
+    /** The bot token has only these scopes. */
+    void scopes(java.util.Set<String> granted) {
+        scopes = java.util.Set.copyOf(granted);
+    }
+
+    /** The bot token has every scope the manifest lists but {@code missing}. */
+    void scopesWithout(String... missing) {
+        java.util.Set<String> granted = new java.util.HashSet<>(BotScopes.NEEDED.keySet());
+        List.of(missing).forEach(granted::remove);
+        scopes(granted);
+    }
+
+    /** Answers carry no {@code x-oauth-scopes} header (a proxy that drops it). */
+    void hideScopes() {
+        advertiseScopes = false;
+    }
+
+    /** {@code conversations.info} and {@code conversations.history} answer HTTP 503 while {@code failing}. */
+    void failConversationLookups(boolean failing) {
+        failConversationLookups = failing;
     }
 
     /** {@code chat.postMessage} to {@code channel} fails with {@code not_in_channel}. */
@@ -199,7 +227,12 @@ final class FakeSlackApi implements AutoCloseable {
                 }
                 case "conversations.info" -> {
                     String channel = params.get("channel");
-                    if (!botIms.containsKey(channel)) {
+                    if (failConversationLookups) {
+                        status = 503;
+                        body = error("service_unavailable");
+                    } else if (channel.startsWith("D") && !scopes.contains("im:read")) {
+                        body = missingScope("im:read");
+                    } else if (!botIms.containsKey(channel)) {
                         body = error("channel_not_found");
                     } else {
                         JsonObject conversation = new JsonObject();
@@ -207,6 +240,20 @@ final class FakeSlackApi implements AutoCloseable {
                         conversation.addProperty("is_im", true);
                         conversation.addProperty("user", botIms.get(channel));
                         body.add("channel", conversation);
+                    }
+                }
+                case "conversations.history" -> {
+                    String channel = params.get("channel");
+                    if (failConversationLookups) {
+                        status = 503;
+                        body = error("service_unavailable");
+                    } else if (channel.startsWith("D") && !scopes.contains("im:history")) {
+                        body = missingScope("im:history");
+                    } else if (!botIms.containsKey(channel)) {
+                        body = error("channel_not_found");
+                    } else {
+                        body.add("messages", new com.google.gson.JsonArray());
+                        body.addProperty("has_more", false);
                     }
                 }
                 case "users.info" -> {
@@ -226,6 +273,9 @@ final class FakeSlackApi implements AutoCloseable {
             calls.add(new Call(method, params, token, status));
             byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+            if (advertiseScopes) {
+                exchange.getResponseHeaders().add("X-OAuth-Scopes", String.join(",", scopes));
+            }
             exchange.sendResponseHeaders(status, bytes.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(bytes);
@@ -259,6 +309,13 @@ final class FakeSlackApi implements AutoCloseable {
     private static JsonObject ok() {
         JsonObject body = new JsonObject();
         body.addProperty("ok", true);
+        return body;
+    }
+
+    private static JsonObject missingScope(String needed) {
+        JsonObject body = error("missing_scope");
+        body.addProperty("needed", needed);
+        body.addProperty("provided", "(the test's scopes)");
         return body;
     }
 

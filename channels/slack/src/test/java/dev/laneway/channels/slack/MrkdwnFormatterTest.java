@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
-
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class MrkdwnFormatterTest {
@@ -77,6 +81,58 @@ class MrkdwnFormatterTest {
                     "a raw '<' that is not a web link in " + out);
         }
         assertEquals("[ping](!channel)", format("[ping](!channel)"), "only web links become Slack links");
+    }
+
+    @Test
+    void aLinkInsideALinkLabel_showsAsItsUrl_andLeavesNoPlaceholderBehind() {
+        assertEquals("<http://b|http://a>", format("[<http://a>](http://b)"));
+        assertEquals("<https://b|mail mailto:x@y.z>", format("[mail <mailto:x@y.z>](https://b)"));
+        assertEquals("<http://z|a http://x b http://y>", format("[a <http://x> b <http://y>](http://z)"));
+        assertEquals("*<http://b|http://a>*", format("**[<http://a>](http://b)**"));
+        assertEquals("<http://x|a¦b>", format("[a|b](http://x)"));
+    }
+
+    @Test
+    void adversarialLinks_neverLeakControlCharactersOrMentions() {
+        List<String> hostile = List.of(
+                "[<http://a>](http://b)",
+                "[<!here>](http://x) [<@U1>](https://y) [<#C1|general>](mailto:a@b.c)",
+                "[x](http://a|<!here>) [y](http://a><!channel>)",
+                "<http://a|<!channel>> <https://b|@here> <mailto:x@y.z|<@U1>>",
+                "[![img](http://a)](http://b) [[nested](http://a)](http://b)",
+                "[<http://a>](javascript:alert(1)) [<http://a>](<!here>)",
+                "[`<!here>`](http://a) [**<http://a>**](http://b)",
+                "<!subteam^S123|@team> [t](<!subteam^S123>)",
+                "# [<http://a>](http://b)\n> [<http://a>](http://b)\n* [<http://a>](http://b)");
+        for (String text : hostile) {
+            assertSafe(text, format(text));
+        }
+    }
+
+    /** Whatever the model writes: no placeholder survives, and every {@code <} opens a web link. */
+    @Property(tries = 2000)
+    void anyMixOfMarkupAndSlackSyntax_isSafe(@ForAll("tokens") List<String> tokens) {
+        String text = String.join("", tokens);
+        assertSafe(text, format(text));
+    }
+
+    @Provide
+    Arbitrary<List<String>> tokens() {
+        // link pieces appear twice, so links inside links and labels come up often
+        return Arbitraries.of("[", "[", "]", "(", ")", "<", ">", "<http://a>", "<http://a>", "](http://b)",
+                "](http://b)", "http://a", "https://b.c/x_y", "mailto:m@n.o", "!here",
+                "!channel", "!everyone", "@U1", "#C1", "!subteam^S1", "|", "*", "**", "_", "__", "~~", "`", "```",
+                "\n", "# ", "> ", "- ", " ", "x", "&", "&lt;", "!", "\u0001", "\u0002", "0", "1")
+                .list().ofMaxSize(30);
+    }
+
+    private static void assertSafe(String in, String out) {
+        assertFalse(out.contains("\u0001") || out.contains("\u0002"), "a placeholder in " + out + " (from " + in + ")");
+        for (String opener : List.of("<!", "<@", "<#")) {
+            assertFalse(out.contains(opener), "'" + opener + "' in " + out + " (from " + in + ")");
+        }
+        assertFalse(out.replaceAll("<(?:https?://|mailto:)[^|<>\\s]+(?:\\|[^<>]*)?>", "").contains("<"),
+                "a raw '<' that is not a web link in " + out + " (from " + in + ")");
     }
 
     @Test

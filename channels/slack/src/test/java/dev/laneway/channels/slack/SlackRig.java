@@ -87,7 +87,14 @@ final class SlackRig implements AutoCloseable {
      * records what the channel handed over.
      */
     static SlackRig gateway(boolean requireMention, CommandHandler commands) throws Exception {
+        return gateway(requireMention, commands, api -> { });
+    }
+
+    /** As {@link #gateway(boolean, CommandHandler)}, with the fake Slack set up by {@code before} before the channel starts. */
+    static SlackRig gateway(boolean requireMention, CommandHandler commands,
+                            java.util.function.Consumer<FakeSlackApi> before) throws Exception {
         SlackRig rig = new SlackRig(requireMention, List.of());
+        before.accept(rig.api);
         rig.scheduler = new SystemScheduler();
         rig.executor = Executors.newVirtualThreadPerTaskExecutor();
         GatewaySettings settings = GatewaySettings.builder()

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,11 +21,17 @@ import org.slf4j.LoggerFactory;
  * commands that need authority, and waits for an answer at most {@code bound}: a slow or failing
  * lookup then counts the sender as a member for that one command (they are told they may not),
  * but holds up neither polling nor the chat for long. A failure is not remembered, so the next
- * command asks again; a lookup that answers after its bound is still kept for the next one.
+ * command asks again; a lookup that answers after its bound is still kept for the next one. The
+ * exception is a flood wait (HTTP 429, {@link FloodWait}): asking again before its
+ * {@code retry_after} has passed would only prolong it, so until then no lookup is made for that
+ * chat and every sender counts as a member (not known to be an admin).
  *
- * <p>Concurrency: {@code entries} and {@code inflight} are concurrent maps of immutable values;
- * at most one lookup per chat is in flight (put-if-absent), run on {@code lookups}; it stores its
- * answer before it leaves {@code inflight}, so a caller always finds one or the other.
+ * <p>Concurrency: {@code entries}, {@code floodWaits} and {@code inflight} are concurrent maps of
+ * immutable values. At most one lookup per chat is in flight: a caller that misses the cache claims
+ * the chat with put-if-absent on {@code inflight}, then reads {@code entries} and
+ * {@code floodWaits} again (a lookup that finished between its first read and its claim has
+ * already stored its answer, so this finds it and no second lookup starts). The lookup runs on
+ * {@code lookups} and stores its answer (or flood wait) before it leaves {@code inflight}.
  */
 final class AdminCache {
 
@@ -34,7 +41,22 @@ final class AdminCache {
     /** Where administrator lists come from. */
     @FunctionalInterface
     interface Source {
+        /** The chat's administrators; throws {@link FloodWait} when Telegram answered 429. */
         Set<Long> administrators(long chatId) throws Exception;
+    }
+
+    /** Telegram answered 429: no lookup for this chat until {@code retryAfter} has passed. */
+    static final class FloodWait extends Exception {
+        private final Duration retryAfter;
+
+        FloodWait(Duration retryAfter, Throwable cause) {
+            super("rate limited (429); retry after " + retryAfter.toSeconds() + " s", cause);
+            this.retryAfter = retryAfter;
+        }
+
+        Duration retryAfter() {
+            return retryAfter;
+        }
     }
 
     private final Source source;
@@ -44,6 +66,8 @@ final class AdminCache {
     private final Executor lookups;
     // chat id -> its administrators and when that list expires
     private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
+    // chat id -> the instant before which Telegram asked not to look it up again (a 429's retry_after)
+    private final Map<Long, Instant> floodWaits = new ConcurrentHashMap<>();
     // chat id -> the lookup running for it
     private final Map<Long, CompletableFuture<Set<Long>>> inflight = new ConcurrentHashMap<>();
 
@@ -60,9 +84,9 @@ final class AdminCache {
     }
 
     boolean isAdmin(long chatId, long userId) {
-        Entry entry = entries.get(chatId);
-        if (entry != null && clock.instant().isBefore(entry.expires())) {
-            return entry.admins().contains(userId);
+        Optional<Set<Long>> known = known(chatId);
+        if (known.isPresent()) {
+            return known.get().contains(userId);
         }
         try {
             return lookup(chatId).get(bound.toNanos(), TimeUnit.NANOSECONDS).contains(userId);
@@ -78,11 +102,37 @@ final class AdminCache {
         }
     }
 
+    /**
+     * What the cache can answer without Telegram: the chat's current list, or an empty one while a
+     * flood wait lasts (nobody known to be an admin); empty when a lookup is needed.
+     */
+    private Optional<Set<Long>> known(long chatId) {
+        Entry entry = entries.get(chatId);
+        Instant floodUntil = floodWaits.get(chatId);
+        Instant now = clock.instant();
+        if (entry != null && now.isBefore(entry.expires())) {
+            return Optional.of(entry.admins());
+        }
+        if (floodUntil != null && now.isBefore(floodUntil)) {
+            log.debug("telegram: chat {} is in a flood wait until {}; its administrators are not looked up",
+                    chatId, floodUntil);
+            return Optional.of(Set.of());
+        }
+        return Optional.empty();
+    }
+
     private CompletableFuture<Set<Long>> lookup(long chatId) {
         CompletableFuture<Set<Long>> fresh = new CompletableFuture<>();
         CompletableFuture<Set<Long>> running = inflight.putIfAbsent(chatId, fresh);
         if (running != null) {
             return running;
+        }
+        // claimed: a lookup that ended since the caller's first read has stored its answer by now
+        Optional<Set<Long>> known = known(chatId);
+        if (known.isPresent()) {
+            inflight.remove(chatId, fresh);
+            fresh.complete(known.get());
+            return fresh;
         }
         try {
             lookups.execute(() -> load(chatId, fresh));
@@ -97,11 +147,17 @@ final class AdminCache {
         try {
             Set<Long> admins = Set.copyOf(source.administrators(chatId));
             Instant now = clock.instant();
-            if (entries.size() > PRUNE_ABOVE) {
-                entries.values().removeIf(e -> !now.isBefore(e.expires()));
-            }
+            prune(now);
             entries.put(chatId, new Entry(admins, now.plus(ttl)));
+            floodWaits.remove(chatId);
             result.complete(admins);
+        } catch (FloodWait e) {
+            Instant until = clock.instant().plus(e.retryAfter());
+            floodWaits.put(chatId, until);
+            log.warn("telegram: getChatAdministrators for chat {} was rate limited (429); not asking again for {} s, "
+                    + "as Telegram asks: until then group commands there that need admin rights are refused",
+                    chatId, e.retryAfter().toSeconds());
+            result.completeExceptionally(e);
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -111,6 +167,15 @@ final class AdminCache {
             result.completeExceptionally(e);
         } finally {
             inflight.remove(chatId, result);
+        }
+    }
+
+    private void prune(Instant now) {
+        if (entries.size() > PRUNE_ABOVE) {
+            entries.values().removeIf(e -> !now.isBefore(e.expires()));
+        }
+        if (floodWaits.size() > PRUNE_ABOVE) {
+            floodWaits.values().removeIf(until -> !now.isBefore(until));
         }
     }
 

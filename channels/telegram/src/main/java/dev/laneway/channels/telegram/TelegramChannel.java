@@ -6,6 +6,7 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
@@ -207,7 +208,8 @@ public final class TelegramChannel implements ChannelAdapter {
         }
     }
 
-    private Set<Long> administrators(long chatId) throws TelegramApiException {
+    /** The chat's administrators; a 429 becomes a {@link AdminCache.FloodWait} with its {@code retry_after}. */
+    private Set<Long> administrators(long chatId) throws TelegramApiException, AdminCache.FloodWait {
         Set<Long> ids = new HashSet<>();
         List<ChatMember> members;
         try {
@@ -215,6 +217,7 @@ public final class TelegramChannel implements ChannelAdapter {
         } catch (TelegramApiRequestException e) {
             if (TelegramSender.isRateLimit(e)) {
                 reportRateLimit();
+                throw new AdminCache.FloodWait(TelegramSender.retryAfter(e), e);
             }
             throw e;
         }
@@ -295,7 +298,7 @@ public final class TelegramChannel implements ChannelAdapter {
                     channel.clock, task -> lookups.newThread(task).start());
             UpdateHandler handler = new UpdateHandler(channel.deduper,
                     new UpdateConverter(bot, settings.groupsRequireMention(), channel.clock),
-                    new KeyedSequencer(inbound), admins, sink, settings.allowFrom(), sink::reply);
+                    new KeyedSerialExecutor("telegram", inbound), admins, sink, settings.allowFrom(), sink::reply);
             TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
                     () -> channel.mapper, () -> http, () -> poller, () -> backOff);
             Polling polling = new Polling(backOff, http, poller, inbound, app);

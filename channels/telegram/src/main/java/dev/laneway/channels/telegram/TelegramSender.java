@@ -172,7 +172,8 @@ final class TelegramSender {
         return e.getErrorCode() != null && e.getErrorCode() == 429;
     }
 
-    private static Duration retryAfter(TelegramApiRequestException e) {
+    /** A 429's {@code retry_after} (at least 1 s). */
+    static Duration retryAfter(TelegramApiRequestException e) {
         Integer seconds = e.getParameters() == null ? null : e.getParameters().getRetryAfter();
         return Duration.ofSeconds(seconds == null || seconds < 1 ? 1 : seconds);
     }

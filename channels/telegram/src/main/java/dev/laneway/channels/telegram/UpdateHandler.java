@@ -3,6 +3,7 @@ package dev.laneway.channels.telegram;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.telegram.telegrambots.meta.api.objects.Update;
 
 /**
  * What the SDK's polling thread calls with each batch of updates. It only dedupes, converts and
- * hands over: each chat's messages go, in order, to a {@link KeyedSequencer} task that, for a group
+ * hands over: each chat's messages go, in order, to a {@link KeyedSerialExecutor} task that, for a group
  * command that needs authority, looks up the sender's admin status (cached, and waited for only
  * briefly: {@link AdminCache}) and calls the gateway's {@link InboundSink}, which returns at once.
  * A "text only" notice goes through the gateway's outbox ({@code notices}), paced and ordered with
@@ -35,13 +36,13 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
 
     private final UpdateDeduper deduper;
     private final UpdateConverter converter;
-    private final KeyedSequencer chats;
+    private final KeyedSerialExecutor chats;
     private final AdminCache admins;
     private final InboundSink sink;
     private final Set<String> allowFrom;
     private final BiConsumer<Route, String> notices;
 
-    UpdateHandler(UpdateDeduper deduper, UpdateConverter converter, KeyedSequencer chats, AdminCache admins,
+    UpdateHandler(UpdateDeduper deduper, UpdateConverter converter, KeyedSerialExecutor chats, AdminCache admins,
                   InboundSink sink, Set<String> allowFrom, BiConsumer<Route, String> notices) {
         this.deduper = deduper;
         this.converter = converter;
@@ -102,7 +103,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
             case Inbound.Deliver deliver -> {
                 InboundMessage message = deliver.message();
                 CompletableFuture<Void> handedOver = new CompletableFuture<>();
-                boolean queued = chats.submit(message.chatId(), () -> {
+                boolean queued = chats.execute(message.chatId(), () -> {
                     try {
                         sink.accept(deliver.checkAdmin() ? withAdminStatus(message) : message);
                     } finally {

@@ -31,7 +31,8 @@ import java.util.function.IntFunction;
  * {@code getUpdates} is held until an update arrives or its {@code timeout} passes, an update is
  * confirmed by a later {@code getUpdates} with a higher {@code offset}, and {@code allowed_updates}
  * is honoured. It can go away and come back on the same port (pending updates survive, like on the
- * real server), fail the next {@code sendMessage} with a 429 or a parse error, and forget its
+ * real server), fail the next {@code sendMessage} with a 429 or a parse error (and
+ * {@code getChatAdministrators} with a 429), and forget its
  * confirmations (a server restored from an old state). Tests can hand out several updates in one
  * batch, or one without its {@code update_id}, and wait on the {@link PollLog} of every
  * {@code getUpdates} (e.g. {@link #awaitCaughtUp}) instead of waiting for time to pass.
@@ -57,6 +58,9 @@ final class FakeBotApi implements AutoCloseable {
     private final Condition updatesChanged = lock.newCondition();
     private final List<Queued> updates = new ArrayList<>();              // every update ever pushed, in order
     private final SendFaults sendFaults = new SendFaults();
+    private final java.util.concurrent.atomic.AtomicInteger rateLimitedAdminLookups =
+            new java.util.concurrent.atomic.AtomicInteger();
+    private volatile int adminLookupRetryAfter;
     private final Map<Long, List<Tg.Person>> admins = new HashMap<>();   // chat id -> its administrators
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final PollLog polls = new PollLog();
@@ -161,6 +165,12 @@ final class FakeBotApi implements AutoCloseable {
     void rateLimitNextSend(String chatId, int retryAfterSeconds) {
         sendFaults.add(new SendFaults.Fault(chatId, false, 429, "Too Many Requests: retry after " + retryAfterSeconds,
                 retryAfterSeconds));
+    }
+
+    /** The next {@code times} {@code getChatAdministrators} calls get a 429 with {@code retry_after}. */
+    void rateLimitAdminLookups(int times, int retryAfterSeconds) {
+        adminLookupRetryAfter = retryAfterSeconds;
+        rateLimitedAdminLookups.set(times);
     }
 
     /** The next {@code sendMessage} with a {@code parse_mode} gets "can't parse entities". */
@@ -325,6 +335,13 @@ final class FakeBotApi implements AutoCloseable {
                 }
                 calls.add(new Call(method, body, Instant.now(), result));
                 respond(exchange, 200, BotApiAnswers.ok(result));
+                return;
+            }
+            if (method.equals("getChatAdministrators")
+                    && rateLimitedAdminLookups.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                calls.add(new Call(method, body, Instant.now(), null));
+                respond(exchange, 429, BotApiAnswers.error(429, "Too Many Requests: retry after "
+                        + adminLookupRetryAfter, adminLookupRetryAfter));
                 return;
             }
             SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body) : null;

@@ -135,4 +135,30 @@ class GroupChatTest {
             assertEquals(2, rig.dispositions.size(), "the run and /status; /stop@OtherBot never arrived");
         }
     }
+
+    @Test
+    void anAdminLookupAnswered429_isNotRepeatedBeforeItsRetryAfter_andCommandsThereAreRefusedUntilThen()
+            throws Exception {
+        try (Rig rig = Rig.start()) {
+            rig.api.setAdmins(Tg.GROUP, Tg.ANN);
+            rig.api.rateLimitAdminLookups(1, 30);
+            rig.api.group(Tg.ANN, "/queue@LanewayBot followup");
+            Await.until("the first refusal", () -> rig.api.sentTo(Tg.GROUP).size() == 1);
+            rig.api.group(Tg.ANN, "/stop@LanewayBot");
+            rig.api.group(Tg.ANN, "/queue@LanewayBot collect");
+            Await.until("two more refusals", () -> rig.api.sentTo(Tg.GROUP).size() == 3);
+            assertEquals(1, rig.api.calls("getChatAdministrators").size(),
+                    "no lookup during the flood wait: asking again would prolong it");
+            assertEquals(List.of(false, false, false), rig.dispositions.entries().stream()
+                    .map(e -> e.message().senderIsAdmin()).toList());
+            assertEquals("⛔ You are not allowed to change queue settings here.", rig.api.textsTo(Tg.GROUP).get(0));
+            assertTrue(rig.rateLimits.contains("telegram"), "the 429 is counted for operators");
+
+            rig.time.sleep(java.time.Duration.ofSeconds(30));
+            rig.api.group(Tg.ANN, "/queue@LanewayBot followup");
+            Await.until("the confirmation", () -> rig.api.sentTo(Tg.GROUP).size() == 4);
+            assertEquals("⚙️ Queue mode set to followup.", rig.api.textsTo(Tg.GROUP).get(3));
+            assertEquals(2, rig.api.calls("getChatAdministrators").size(), "asked again once the wait was over");
+        }
+    }
 }

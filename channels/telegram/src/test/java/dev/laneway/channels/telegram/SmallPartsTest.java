@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.telegram.telegrambots.meta.TelegramUrl;
 
-/** Dedupe, admin cache, sequencing, backoff and settings. */
+/** Dedupe, admin cache, backoff and settings (per-chat sequencing: gateway-core's KeyedSerialExecutorTest). */
 class SmallPartsTest {
 
     @Test
@@ -86,37 +86,64 @@ class SmallPartsTest {
         assertEquals(1, pending.size());
     }
 
+    @Test
+    void adminCache_aFloodWait_isRespected_noLookupUntilItsRetryAfterHasPassed() {
+        VirtualTime time = new VirtualTime();
+        AtomicInteger lookups = new AtomicInteger();
+        AdminCache cache = new AdminCache(chat -> {
+            if (lookups.incrementAndGet() == 1) {
+                throw new AdminCache.FloodWait(Duration.ofSeconds(30), null);
+            }
+            return Set.of(1L);
+        }, Duration.ofMinutes(2), Duration.ofSeconds(5), time, Runnable::run);
+
+        assertFalse(cache.isAdmin(-5, 1), "429: not known to be an admin");
+        advance(time, Duration.ofSeconds(29));
+        assertFalse(cache.isAdmin(-5, 1), "still waiting: counts as a member, and Telegram is not asked");
+        assertEquals(1, lookups.get());
+        assertTrue(cache.isAdmin(-6, 1), "another chat is not held up");
+        advance(time, Duration.ofSeconds(1));
+        assertTrue(cache.isAdmin(-5, 1), "the wait is over: asked again");
+        assertEquals(3, lookups.get());
+    }
+
+    @Test
+    void adminCache_aLookupThatEndsJustBeforeACallerClaimsTheChat_isUsed_notRepeated() {
+        List<Runnable> beforeNextRead = new ArrayList<>();
+        VirtualTime time = new VirtualTime() {
+            @Override
+            public Instant instant() {
+                List<Runnable> due = List.copyOf(beforeNextRead);
+                beforeNextRead.clear();
+                due.forEach(Runnable::run);
+                return super.instant();
+            }
+        };
+        AtomicInteger lookups = new AtomicInteger();
+        List<Runnable> pending = new ArrayList<>();              // lookups run when the test says
+        AdminCache cache = new AdminCache(chat -> {
+            lookups.incrementAndGet();
+            return Set.of(1L);
+        }, Duration.ofMinutes(2), Duration.ofNanos(1), time, pending::add);
+
+        assertFalse(cache.isAdmin(-5, 1), "first lookup still running");
+        pending.get(0).run();
+        advance(time, Duration.ofMinutes(2));                    // the list expired
+        assertFalse(cache.isAdmin(-5, 1), "second lookup still running");
+        assertEquals(2, pending.size());
+        // the second lookup ends right after the next caller saw the expired list, before it claims the chat
+        beforeNextRead.add(pending.get(1));
+        assertTrue(cache.isAdmin(-5, 1), "the answer that just arrived is used");
+        assertEquals(2, pending.size(), "no third lookup for an answer already in the cache");
+        assertEquals(2, lookups.get());
+    }
+
     private static void advance(VirtualTime time, Duration by) {
         try {
             time.sleep(by);
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
-    }
-
-    @Test
-    void sequencer_keepsOrderPerKey_andContainsFailures() {
-        List<Runnable> submitted = new ArrayList<>();
-        KeyedSequencer sequencer = new KeyedSequencer(submitted::add);   // drains run when the test says
-        List<String> ran = new ArrayList<>();
-        sequencer.submit("a", () -> ran.add("a1"));
-        sequencer.submit("a", () -> {
-            throw new IllegalStateException("boom");
-        });
-        sequencer.submit("a", () -> ran.add("a3"));
-        sequencer.submit("b", () -> ran.add("b1"));
-        assertEquals(2, submitted.size(), "one drain per key");
-        submitted.get(1).run();
-        submitted.get(0).run();
-        assertEquals(List.of("b1", "a1", "a3"), ran);
-        sequencer.submit("a", () -> ran.add("a4"));
-        assertEquals(3, submitted.size(), "a drained key starts a new drain");
-
-        KeyedSequencer stopping = new KeyedSequencer(task -> {
-            throw new java.util.concurrent.RejectedExecutionException("shut down");
-        });
-        assertFalse(stopping.submit("a", () -> ran.add("never")));
-        assertFalse(stopping.submit("a", () -> ran.add("never")), "a refused key is not left owned");
     }
 
     @Test

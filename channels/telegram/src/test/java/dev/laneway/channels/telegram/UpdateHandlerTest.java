@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -30,7 +31,7 @@ class UpdateHandlerTest {
 
     private UpdateHandler handler(Set<String> allowFrom) {
         return new UpdateHandler(new UpdateDeduper(100), new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)),
-                new KeyedSequencer(Runnable::run), admins, accepted::add, allowFrom,
+                new KeyedSerialExecutor("telegram", Runnable::run), admins, accepted::add, allowFrom,
                 (Route route, String text) -> notices.add(route.chatId() + ": " + text));
     }
 
@@ -54,10 +55,10 @@ class UpdateHandlerTest {
     void anUpdateThatCouldNotBeHandedOver_isTakenWhenItComesAgain() {
         UpdateDeduper deduper = new UpdateDeduper(100);
         UpdateConverter converter = new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH));
-        new UpdateHandler(deduper, converter, new KeyedSequencer(task -> {
+        new UpdateHandler(deduper, converter, new KeyedSerialExecutor("telegram", task -> {
             throw new java.util.concurrent.RejectedExecutionException("stopping");
         }), admins, accepted::add, Set.of(), (route, text) -> { }).consume(List.of(dm(1, Tg.ANN, "late")));
-        new UpdateHandler(deduper, converter, new KeyedSequencer(Runnable::run), admins, accepted::add, Set.of(),
+        new UpdateHandler(deduper, converter, new KeyedSerialExecutor("telegram", Runnable::run), admins, accepted::add, Set.of(),
                 (route, text) -> { }).consume(List.of(dm(1, Tg.ANN, "late")));
         assertEquals(List.of("late"), accepted.stream().map(InboundMessage::text).toList());
     }
@@ -66,7 +67,7 @@ class UpdateHandlerTest {
     void aBatch_isDoneOnlyWhenTheGatewayHasEveryMessage_soTheNextPollConfirmsNothingUnhanded() throws Exception {
         List<Runnable> drains = new java.util.concurrent.CopyOnWriteArrayList<>();
         UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
-                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSequencer(drains::add),
+                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", drains::add),
                 admins, accepted::add, Set.of(), (route, text) -> { });
         Thread poller = Thread.ofVirtual().start(() -> handler.consume(List.of(dm(1, Tg.ANN, "a"), dm(2, Tg.BOB, "b"))));
         Await.until("both chats queued", () -> drains.size() == 2);
@@ -102,7 +103,7 @@ class UpdateHandlerTest {
         AdminCache slow = new AdminCache(chatId -> Set.of(Tg.ANN.id()), Duration.ofMinutes(2), Duration.ofMillis(1),
                 InstantSource.fixed(Instant.EPOCH), neverRun::add);
         UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
-                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSequencer(Runnable::run),
+                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", Runnable::run),
                 slow, accepted::add, Set.of(), (route, text) -> { });
         handler.consume(List.of(group(1, Tg.ANN, "/queue@LanewayBot steer"), dm(2, Tg.BOB, "hi")));
         assertEquals(List.of("/queue steer", "hi"), accepted.stream().map(InboundMessage::text).toList(),
@@ -124,7 +125,7 @@ class UpdateHandlerTest {
     @Test
     void aFailingSink_neverEscapesIntoTheSdk() {
         UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
-                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSequencer(Runnable::run),
+                new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", Runnable::run),
                 admins, message -> {
                     if (message.text().equals("boom")) {
                         throw new IllegalStateException("sink failed");
