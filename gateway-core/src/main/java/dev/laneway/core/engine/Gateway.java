@@ -197,14 +197,18 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
     }
 
-    /** Ends an accepted-so-far message as refused (REJECTED_BUSY) with the failure notice. */
+    /**
+     * Ends an accepted-so-far message as refused (REJECTED_BUSY) with the failure notice, and forgets
+     * it so a redelivery is processed. A message the session queue already ended (dropped, rejected)
+     * before the failure keeps its disposition and stays remembered: a redelivery is a duplicate.
+     */
     private void refuse(Intake intake) {
         InboundMessage message = intake.message;
+        if (intake.ticket != null && intake.ticket.disposition() != null) {
+            return; // the session queue settled it before the failure
+        }
         dedupe.forget(message);
         if (intake.ticket != null) {
-            if (intake.ticket.disposition() != null) {
-                return; // the session queue settled it before the failure
-            }
             // settles it unanswered in the journal too: a late commit must not come back after a restart
             ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
         } else {
