@@ -69,8 +69,14 @@ final class EngineContext {
         return "r" + runIds.incrementAndGet();
     }
 
-    /** Records a ticket's disposition once and gives back its admission slot. */
-    void settle(Ticket ticket, Disposition disposition) {
+    /**
+     * Ends a ticket: records its disposition once and gives back its admission slot now; what follows
+     * from it outside the engine (the journal record, listeners, the channel's settled hook) is added
+     * to {@code fx}, so a caller holding a session lock makes no foreign call, and a notice the caller
+     * queued into {@code fx} before this call reaches the chat's outbox before the message's answered
+     * record and settled hook: the user is told before the message counts as ended.
+     */
+    void settle(Ticket ticket, Disposition disposition, Effects fx) {
         if (!ticket.settle(disposition)) {
             log.error("bug: message {} already ended as {}, not recording {}", ticket.seq(), ticket.disposition(), disposition);
             return;
@@ -78,6 +84,17 @@ final class EngineContext {
         if (ticket.admitted()) {
             admission.release();
         }
+        fx.add(() -> settled(ticket, disposition));
+    }
+
+    /** As {@link #settle(Ticket, Disposition, Effects)}, for a caller holding no lock: the effects run at once. */
+    void settle(Ticket ticket, Disposition disposition) {
+        Effects fx = new Effects();
+        settle(ticket, disposition, fx);
+        fx.run();
+    }
+
+    private void settled(Ticket ticket, Disposition disposition) {
         if (answered(disposition)) {
             // "answered" only once the answer went out: a crash before that runs the message again
             outbox.afterDelivered(ticket.message().route(), () -> recordSettled(ticket.seq(), true));
@@ -138,8 +155,9 @@ final class EngineContext {
         return disposition == Disposition.RAN || disposition == Disposition.COLLECTED || disposition == Disposition.STEERED;
     }
 
-    void settleAll(QueuedItem item, Disposition disposition) {
-        item.tickets().forEach(ticket -> settle(ticket, disposition));
+    /** Settles every message of {@code item} (see {@link #settle(Ticket, Disposition, Effects)}). */
+    void settleAll(QueuedItem item, Disposition disposition, Effects fx) {
+        item.tickets().forEach(ticket -> settle(ticket, disposition, fx));
     }
 
     /** How often typing must be refreshed in a channel; empty when it has no typing indicator. */

@@ -208,14 +208,22 @@ public final class Gateway implements InboundSink, GatewayControl {
             return; // the session queue settled it before the failure
         }
         dedupe.forget(message);
-        if (intake.ticket != null) {
+        if (intake.ticket == null) {
+            record(message, Disposition.REJECTED_BUSY);
+            notifyFailure(intake);
+            return;
+        }
+        try {
+            notifyFailure(intake); // before the settle: told before the message counts as ended
+        } finally {
             // settles it unanswered in the journal too: a late commit must not come back after a restart
             ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
-        } else {
-            record(message, Disposition.REJECTED_BUSY);
         }
+    }
+
+    private void notifyFailure(Intake intake) {
         if (mayAnswer(intake)) {
-            ctx.outbox.send(message.route(), Notices.failure(intake.reason));
+            ctx.outbox.send(intake.message.route(), Notices.failure(intake.reason));
         }
     }
 

@@ -6,6 +6,7 @@ import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.JournalEntry;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,26 +40,27 @@ final class JournalRestore {
         Instant horizon = ctx.clock.instant().minus(ctx.settings.queueTtl());
         // channel/chat/sender -> where that sender's expiry notice goes (one per sender)
         Map<String, Route> expiredSenders = new LinkedHashMap<>();
-        int expired = 0;
+        List<Ticket> expired = new ArrayList<>();
         for (JournalEntry entry : pending) {
             InboundMessage message = entry.message();
             dedupe.firstSighting(message, ctx.clock.instant());
             Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
             if (entry.acceptedAt().isBefore(horizon)) {
-                ctx.settle(ticket, Disposition.EXPIRED);
+                expired.add(ticket);
                 expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
-                expired++;
                 continue;
             }
             enqueue.accept(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
                     entry.settings(), entry.settings().mode(), entry.trusted()));
         }
-        if (expired > 0) {
-            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired,
+        if (!expired.isEmpty()) {
+            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired.size(),
                     ctx.settings.queueTtl().toMillis());
+            // the notices first, so each reaches its chat's outbox before the settles of the messages it is about
             String notice = Notices.expired(ctx.settings.queueTtl());
             expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
+            expired.forEach(ticket -> ctx.settle(ticket, Disposition.EXPIRED));
         }
-        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired);
+        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
     }
 }

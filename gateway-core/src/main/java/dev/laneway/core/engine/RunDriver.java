@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
@@ -194,14 +195,20 @@ final class RunDriver {
                 session.endForShutdown(run, fx);
                 return;
             }
-            steering.resolve(run, outcome, fx);
             if (shouldRetry(run, outcome)) {
+                steering.resolve(run, outcome, fx);
                 scheduleRetry(run);
                 return;
             }
-            // an aborted run sends nothing more, not even a failure notice
-            String failure = outcome instanceof RunOutcome.Failed failed && !run.aborted ? failed.reason() : null;
-            session.endRun(run, run.disposition, failure, fx);
+            // an aborted run sends nothing more, not even a failure notice; the notice goes into the
+            // outbox before any message of the run (or its steers) is settled, so the user is told first
+            if (outcome instanceof RunOutcome.Failed failed && !run.aborted) {
+                Route route = run.route;
+                String notice = Notices.failure(failed.reason());
+                fx.add(() -> ctx.outbox.send(route, notice));
+            }
+            steering.resolve(run, outcome, fx);
+            session.endRun(run, run.disposition, fx);
             RunLog.finished(run, session.key(), ctx.clock.instant(), outcome, run.agentName, ctx.observer);
         });
     }

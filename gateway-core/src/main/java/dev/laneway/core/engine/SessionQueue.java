@@ -178,16 +178,16 @@ final class SessionQueue {
     private void enqueue(QueuedItem item, Effects fx) {
         FollowupQueue.Offer offer = followups.offer(item, ctx.clock.instant());
         if (!offer.accepted()) {
-            ctx.settleAll(item, Disposition.REJECTED_NEW);
             if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
                 Route route = item.route();
                 String text = Notices.rejected(item.settings().cap());
-                fx.add(() -> ctx.outbox.send(route, text));
+                fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
             }
+            ctx.settleAll(item, Disposition.REJECTED_NEW, fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
-        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped));
+        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped, fx));
         if (active == null) {
             scheduleDrain(fx);
         }
@@ -262,15 +262,13 @@ final class SessionQueue {
     }
 
     /**
-     * Ends the active run (lock held): settles its messages, reports a failure, and starts what
-     * comes next: the interrupting successor, else a drain, else the session retires.
+     * Ends the active run (lock held): settles its messages and starts what comes next: the
+     * interrupting successor, else a drain, else the session retires. A notice about the run (its
+     * failure, a skip) must be in {@code fx} before this call, so it goes out before the settles.
      */
-    void endRun(Run run, Disposition disposition, String failureReason, Effects fx) {
+    void endRun(Run run, Disposition disposition, Effects fx) {
         run.state = Run.State.ENDED;
-        run.items.forEach(item -> ctx.settleAll(item, disposition));
-        if (failureReason != null && !run.aborted) {
-            fx.add(() -> ctx.outbox.send(run.route, Notices.failure(failureReason)));
-        }
+        run.items.forEach(item -> ctx.settleAll(item, disposition, fx));
         active = null;
         interrupts.runEnded();
         fx.add(ctx.idle::signal);

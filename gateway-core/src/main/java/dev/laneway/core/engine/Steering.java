@@ -74,24 +74,32 @@ final class Steering {
         Set<Long> unseen = new HashSet<>();
         outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
         boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
+        record Ending(QueuedItem item, Disposition disposition) { }
+        List<Ending> endings = new ArrayList<>();
         List<QueuedItem> interrupted = new ArrayList<>();
         for (Run.Steered steered : run.steered) {
             QueuedItem item = steered.item();
             if (steered.backlog()) {
                 continue;
             }
+            Disposition disposition = null;
             if (!unseen.contains(item.seq()) && !answeredNothing) {
-                ctx.settleAll(item, Disposition.STEERED);
+                disposition = Disposition.STEERED;
             } else if (run.abortCause == Run.AbortCause.STOP) {
-                ctx.settleAll(item, Disposition.STOPPED);
+                disposition = Disposition.STOPPED;
             } else if (run.abortCause == Run.AbortCause.INTERRUPT) {
-                ctx.settleAll(item, Disposition.INTERRUPTED);
+                disposition = Disposition.INTERRUPTED;
                 interrupted.add(item);
             } else {
                 followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
             }
+            if (disposition != null) {
+                endings.add(new Ending(item, disposition));
+            }
         }
+        // the skip notice first: it reaches the outbox before the settles of the messages it is about
         NoticeSender.oncePerSender(ctx, interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
+        endings.forEach(ending -> ctx.settleAll(ending.item(), ending.disposition(), fx));
         run.steered.clear();
     }
 
@@ -101,14 +109,14 @@ final class Steering {
      * that already delivered text are left to its outcome: those the model saw end as steered.
      * Returns how many messages it stopped.
      */
-    int stopUnanswered(Run run) {
+    int stopUnanswered(Run run, Effects fx) {
         if (run.delivered || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
             return 0;
         }
         int count = 0;
         for (Run.Steered steered : run.steered) {
             if (!steered.backlog()) {
-                ctx.settleAll(steered.item(), Disposition.STOPPED);
+                ctx.settleAll(steered.item(), Disposition.STOPPED, fx);
                 count += steered.item().tickets().size();
             }
         }

@@ -163,6 +163,11 @@ public final class FakeChannel implements ChannelAdapter {
         return List.copyOf(progress);
     }
 
+    /** Records an event of the test's own (a journal write, say) in {@link #progress} order. */
+    public void note(String event) {
+        progress.add(event);
+    }
+
     public void clear() {
         sent.clear();
         typing.clear();
