@@ -380,13 +380,20 @@ public final class Gateway implements InboundSink, GatewayControl {
     /**
      * Graceful shutdown: stops taking messages (late arrivals get the busy reply; {@link #shuttingDown}
      * turns true at once), starts no new run, lets active runs finish for up to {@code grace}, then
-     * aborts the rest, waits for their replies to be sent, and only then cancels pending channel
-     * start retries and stops the channels (replies during the grace period still need them).
-     * Messages not answered by then (queued, in an aborted run, or whose answer is held for a
-     * channel that never started) stay pending in the journal and run after the restart.
+     * aborts the rest, waits (up to 5 s) for their replies to be sent, and only then holds every
+     * reply still queued, cancels pending channel start retries and stops the channels (replies
+     * during the grace period still need them). Messages not answered by then (queued, in an
+     * aborted run, or whose answer is still queued or held for a channel that never started) stay
+     * pending in the journal and run after the restart: an answer still queued is never sent to a
+     * stopped channel, so its message never counts as answered without it.
      * Returns true when every active run finished within the grace period.
      */
     public boolean shutdown(Duration grace) throws InterruptedException {
+        return shutdown(grace, ABORT_WAIT);
+    }
+
+    /** {@link #shutdown(Duration)}, with the waits that follow the grace period ({@code waits}) given. */
+    boolean shutdown(Duration grace, Duration waits) throws InterruptedException {
         accepting = false;
         ctx.stopping = true;
         boolean finished = ctx.idle.await(this::noActiveRuns, grace);
@@ -394,15 +401,19 @@ public final class Gateway implements InboundSink, GatewayControl {
             log.warn("shutdown: {} run(s) still active after {} ms; aborting them, their messages stay queued",
                     ctx.sessions.values().stream().filter(SessionQueue::hasActiveRun).count(), grace.toMillis());
             ctx.sessions.values().forEach(SessionQueue::abortForShutdown);
-            ctx.idle.await(this::noActiveRuns, ABORT_WAIT);
+            ctx.idle.await(this::noActiveRuns, waits);
         }
-        if (!ctx.idle.await(ctx.outbox::isIdle, ABORT_WAIT)) {
-            log.warn("shutdown: replies were still being sent after {} ms", ABORT_WAIT.toMillis());
+        if (!ctx.idle.await(ctx.outbox::isIdle, waits)) {
+            log.warn("shutdown: replies were still being sent after {} ms; those not sent yet are kept, their"
+                    + " messages run again at the next start", waits.toMillis());
         }
+        // from here on nothing more is sent: a reply sent to a stopped channel would fail, and the
+        // "answered" record queued behind it would end its message all the same
+        ctx.outbox.holdForShutdown();
         int held = ctx.outbox.heldCount();
         if (held > 0) {
-            log.warn("shutdown: {} reply item(s) held for channels that never started; their messages stay pending"
-                    + " and run again at the next start", held);
+            log.warn("shutdown: {} reply item(s) not sent (still queued, or held for channels that never started);"
+                    + " their messages stay pending and run again at the next start", held);
         }
         starter.stopAll();
         return finished;
