@@ -144,7 +144,7 @@ final class Interrupts {
             case STARTING, RUNNING -> {
                 var handle = run.agentRun;
                 if (handle != null) {
-                    fx.add(() -> AgentCalls.abort(handle));
+                    fx.add(() -> AgentCalls.abort(handle, fx)); // a fatal error is rethrown once every effect ran
                 }
             }
             case ENDED -> { }

@@ -113,7 +113,10 @@ final class RunDriver {
 
     /**
      * Starts the agent of a run holding both permits. Whatever the agent throws, the run ends through
-     * {@link #finished} (permits back, failure reply); a fatal error is rethrown after that.
+     * {@link #finished} (permits back, failure reply), or is wired to its completion; a fatal error
+     * is rethrown only after that. A fatal error from asking the agent's name fails the run before
+     * its agent starts; one from an abort (the run was interrupted while starting) is rethrown once
+     * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
         boolean start = session.lockedGet(fx -> {
@@ -132,7 +135,12 @@ final class RunDriver {
         }
         var request = new RunRequest(run.id, session.key(), run.prompt, run.route, run.group, run.senderId, run.attempt);
         Agent agent = ctx.agents.apply(session.key());
-        String name = AgentCalls.name(agent);
+        var named = AgentCalls.name(agent);
+        if (AgentCalls.isFatal(named.failure())) {
+            failBeforeCompletion(run, named.failure());
+            return;
+        }
+        String name = named.value();
         var started = AgentCalls.start(agent, request, new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name)));
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = session.underLock(() -> {
@@ -143,20 +151,25 @@ final class RunDriver {
             }
             return run.abortCause != null;
         });
-        if (abortNow) {
-            AgentCalls.abort(handle);
+        Effects afterwards = new Effects(); // holds a fatal error from the abort until the run is wired or ended
+        try {
+            if (abortNow) {
+                AgentCalls.abort(handle, afterwards);
+            }
+            if (started.failure() != null) {
+                failBeforeCompletion(run, started.failure());
+                return;
+            }
+            var completion = AgentCalls.completion(handle, request);
+            if (completion.failure() != null) {
+                failBeforeCompletion(run, completion.failure());
+                return;
+            }
+            completion.value().whenComplete((outcome, error) -> dispatch(() ->
+                    finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
+        } finally {
+            afterwards.run();
         }
-        if (started.failure() != null) {
-            failBeforeCompletion(run, started.failure());
-            return;
-        }
-        var completion = AgentCalls.completion(handle, request);
-        if (completion.failure() != null) {
-            failBeforeCompletion(run, completion.failure());
-            return;
-        }
-        completion.value().whenComplete((outcome, error) -> dispatch(() ->
-                finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
     }
 
     /**
