@@ -141,9 +141,10 @@ public final class Gateway implements InboundSink, GatewayControl {
             CommandDecision decision = decide(message, session, trusted);
             switch (decision) {
                 case CommandDecision.Reply reply -> {
+                    // recorded first: once done is set, a failing send must not leave it with no disposition
+                    record(message, Disposition.COMMAND);
                     intake.done = true;
                     ctx.outbox.send(message.route(), reply.text());
-                    record(message, Disposition.COMMAND);
                     return;
                 }
                 case CommandDecision.Inline directive -> {

@@ -9,6 +9,7 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.InMemorySessionStore;
@@ -23,6 +24,8 @@ import dev.laneway.core.testing.TrampolineExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -203,6 +206,22 @@ class AcceptFailureTest {
                 .filter(e -> e.message().platformMessageId().equals("m3")).map(RecordingListener.Entry::disposition).toList(),
                 "ended once; the redelivery is recognised, not processed again");
         assertEquals(List.of("running"), agent.prompts());
+    }
+
+    @Test
+    void aCommandWhoseReplyCannotBeQueued_stillEndsInExactlyOneDisposition() {
+        ManualTime time = new ManualTime();
+        RecordingListener dispositions = new RecordingListener();
+        Executor refusing = task -> {
+            throw new RejectedExecutionException("outbox executor shut down");
+        };
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .outboxExecutor(refusing).agent(new ScriptedAgent()).listener(dispositions)
+                .commands((message, context) -> new CommandDecision.Reply("ok"))
+                .channel(new FakeChannel("test")).build();
+        gateway.accept(dm("m1", "/status", time));
+        assertEquals(List.of(Disposition.COMMAND),
+                dispositions.entries().stream().map(RecordingListener.Entry::disposition).toList());
     }
 
     private static InboundMessage dm(String id, String text, ManualTime time) {
