@@ -102,12 +102,18 @@ final class EngineContext {
             recordSettled(ticket.seq(), false);
         }
         observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
-        messageHook(ticket.message().route(), MessageHook.SETTLED);
+        if (ticket.announced()) { // a message refused before it was accepted was never announced
+            messageHook(ticket.message().route(), MessageHook.SETTLED);
+        }
     }
 
-    /** Tells the message's channel it was accepted (after journaling), in the chat's outbox order. */
-    void accepted(InboundMessage message) {
-        messageHook(message.route(), MessageHook.ACCEPTED);
+    /**
+     * Tells the message's channel it was accepted (after journaling), in the chat's outbox order;
+     * from then on the channel is also told when it ends.
+     */
+    void accepted(Ticket ticket) {
+        ticket.announce();
+        messageHook(ticket.message().route(), MessageHook.ACCEPTED);
     }
 
     /** Queues {@code hook} behind what the chat's outbox holds, so it never overtakes a reply. */

@@ -173,7 +173,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             return;
         }
         intake.reason = "internal error";
-        ctx.accepted(message);
+        ctx.accepted(intake.ticket);
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), inboundDebounce(message.channel()));
     }

@@ -45,6 +45,7 @@ final class JournalRestore {
             InboundMessage message = entry.message();
             dedupe.firstSighting(message, ctx.clock.instant());
             Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
+            ticket.announce(); // the channel was told before the restart; it hears how the message ends
             if (entry.acceptedAt().isBefore(horizon)) {
                 expired.add(ticket);
                 expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());

@@ -3,6 +3,7 @@ package dev.laneway.core.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.Disposition;
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
@@ -10,6 +11,10 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.Route;
 import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.FakeChannel;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
@@ -19,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -126,6 +132,51 @@ class MessageHooksTest {
         tasks.forEach(Runnable::run);
         runAll(queued);
         assertEquals(List.of("accepted m1", "send answer", "settled m1"), channel.progress());
+    }
+
+    @Test
+    void aMessageRefusedBecauseTheJournalFailed_wasNeverAccepted_soItsChannelHearsNothingOfIt() {
+        MessageJournal failing = new MessageJournal() {
+            @Override
+            public CompletableFuture<Void> append(JournalEntry entry) {
+                return CompletableFuture.failedFuture(new IllegalStateException("disk full"));
+            }
+
+            @Override
+            public void settled(long seq, boolean answered) {
+            }
+
+            @Override
+            public List<JournalEntry> pending() {
+                return List.of();
+            }
+
+            @Override
+            public boolean seen(String messageKey) {
+                return false;
+            }
+
+            @Override
+            public long lastSequence() {
+                return 0;
+            }
+        };
+        GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, failing, new ManualTime());
+        h.dm("hello");
+        assertEquals(List.of("send ⚠️ Sorry, something went wrong while answering. (storage unavailable)"),
+                h.channel.progress(), "no settled hook for a message that was never accepted");
+        assertEquals(Disposition.REJECTED_BUSY, h.dispositions.of("m1"));
+    }
+
+    @Test
+    void aMessageRestoredAfterARestart_isReportedSettledToItsChannel() {
+        InMemoryJournal journal = new InMemoryJournal();
+        GatewayHarness before = new GatewayHarness(s -> s, CommandHandler.NONE, journal, new ManualTime());
+        String id = before.dm("question");
+        GatewayHarness after = new GatewayHarness(s -> s, CommandHandler.NONE, journal,
+                new ManualTime(before.time.instant().plusSeconds(30)));
+        after.agent.run(0).complete("answer");
+        assertEquals(List.of("send answer", "settled " + id), after.channel.progress());
     }
 
     private static void runAll(ArrayDeque<Runnable> queued) {
