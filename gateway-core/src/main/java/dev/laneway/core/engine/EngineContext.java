@@ -6,12 +6,15 @@ import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -22,7 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every {@link SessionQueue} shares: settings, time, the executor, lanes, outbox, admission,
- * the agent and the session registry. Immutable references to thread-safe services.
+ * the agent, the channels and the session registry. Immutable references to thread-safe services.
+ * The channels' capabilities are read once, here, so the engine never calls into a channel while
+ * it holds a session lock.
  */
 final class EngineContext {
 
@@ -36,7 +41,9 @@ final class EngineContext {
     final Outbox outbox;
     final Admission admission;
     final Function<SessionKey, Agent> agents;
-    final Function<String, ChannelAdapter> channels;
+    private final Map<String, ChannelAdapter> channels;
+    // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
+    private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
     final MessageJournal journal;
     /** Set on shutdown: no new run starts; unfinished messages stay pending in the journal. */
@@ -44,13 +51,11 @@ final class EngineContext {
     private final AtomicLong runIds = new AtomicLong();
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
-    // channel name -> whether it overrides the accepted/settled hooks (others cost no outbox task)
-    private final Map<String, Boolean> tracksMessages = new ConcurrentHashMap<>();
     final IdleSignal idle = new IdleSignal();
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
-                  Function<String, ChannelAdapter> channels, GatewayObserver observer,
+                  Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
         this.settings = settings;
         this.clock = clock;
@@ -60,9 +65,19 @@ final class EngineContext {
         this.outbox = outbox;
         this.admission = admission;
         this.agents = agents;
-        this.channels = channels;
+        this.channels = Map.copyOf(channels);
         this.observer = observer;
         this.journal = journal;
+        Map<String, ChannelCapabilities> read = new HashMap<>();
+        this.channels.forEach((name, channel) -> {
+            try {
+                read.put(name, Objects.requireNonNull(channel.capabilities(), "capabilities"));
+            } catch (RuntimeException | LinkageError e) {
+                log.error("channel {} could not say what it can do; it gets no typing and no message hooks: {}",
+                        name, e.toString());
+            }
+        });
+        this.capabilities = Map.copyOf(read);
     }
 
     String nextRunId() {
@@ -118,9 +133,10 @@ final class EngineContext {
 
     /** Queues {@code hook} behind what the chat's outbox holds, so it never overtakes a reply. */
     private void messageHook(Route route, MessageHook hook) {
-        ChannelAdapter channel = channels.apply(route.channel());
-        if (channel == null || !tracksMessages.computeIfAbsent(route.channel(), name -> overridesHooks(channel))) {
-            return;
+        ChannelAdapter channel = channels.get(route.channel());
+        ChannelCapabilities can = capabilities.get(route.channel());
+        if (channel == null || can == null || !can.tracksMessages()) {
+            return; // the channel wants no hooks: no outbox work for them
         }
         outbox.afterDelivered(route, () -> {
             try {
@@ -134,16 +150,6 @@ final class EngineContext {
                         route.channel(), route.replyToMessageId(), e.toString());
             }
         });
-    }
-
-    private static boolean overridesHooks(ChannelAdapter channel) {
-        try {
-            Class<?> type = channel.getClass();
-            return type.getMethod("accepted", Route.class).getDeclaringClass() != ChannelAdapter.class
-                    || type.getMethod("settled", Route.class).getDeclaringClass() != ChannelAdapter.class;
-        } catch (NoSuchMethodException e) {
-            return true;
-        }
     }
 
     private enum MessageHook { ACCEPTED, SETTLED }
@@ -168,10 +174,10 @@ final class EngineContext {
 
     /** How often typing must be refreshed in a channel; empty when it has no typing indicator. */
     Optional<Duration> typingRefresh(String channel) {
-        ChannelAdapter adapter = channels.apply(channel);
-        if (adapter == null || !adapter.capabilities().typing()) {
+        ChannelCapabilities can = capabilities.get(channel);
+        if (can == null || !can.typing()) {
             return Optional.empty();
         }
-        return Optional.of(adapter.capabilities().typingRefresh());
+        return Optional.of(can.typingRefresh());
     }
 }

@@ -87,7 +87,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, this.channels::get, observer, journal);
+                session -> agent, this.channels, observer, journal);
         this.starter = new ChannelStarter(this.channels, outbox, b.scheduler, b.executor);
     }
 

@@ -8,6 +8,7 @@ import dev.laneway.core.agent.RunRequest;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.Lanes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -222,7 +223,8 @@ final class RunDriver {
             }
             steering.resolve(run, outcome, fx);
             session.endRun(run, run.disposition, fx);
-            RunLog.finished(run, session.key(), ctx.clock.instant(), outcome, run.agentName, ctx.observer);
+            Instant now = ctx.clock.instant();
+            fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
         });
     }
 

@@ -57,11 +57,15 @@ import java.util.function.Supplier;
  * One {@code lock} per session guards every mutable field of this class, of the helpers above and of
  * its {@link Run}s (except the run's volatile event-gate flags). Helper methods are called with the
  * lock held, unless their doc says they take it: timer, lane, executor and agent callbacks take it
- * through {@link #locked}, {@link #lockedGet} or {@link #underLock}. Decisions are made under the lock; side effects (sends, lane requests,
- * aborts, agent starts) are collected in {@link Effects} and carried out after the lock is
- * released. The one foreign call made under the lock is {@code AgentRun.steer}, which the SPI
- * requires to be non-blocking; it makes "steer accepted" and "run completed" totally ordered.
- * Agent completions arrive on the executor and re-enter through {@link RunDriver}.
+ * through {@link #locked}, {@link #lockedGet} or {@link #underLock}. Decisions are made under the
+ * lock; side effects (sends, lane requests, aborts, agent starts, and what follows from a message's
+ * end: its journal record, listeners and metrics, the channel's settled hook) are collected in
+ * {@link Effects} and carried out, in the order collected, after the lock is released: a notice is
+ * collected before the settles of the messages it is about, so it reaches the outbox first. Channel
+ * capabilities are read once, when the gateway is built ({@link EngineContext}). So the one foreign
+ * call made under the lock is {@code AgentRun.steer}, which the SPI requires to be non-blocking; it
+ * makes "steer accepted" and "run completed" totally ordered. Agent completions arrive on the
+ * executor and re-enter through {@link RunDriver}.
  */
 final class SessionQueue {
 
@@ -223,7 +227,7 @@ final class SessionQueue {
     /** Starts the next turn off the queue (see {@link Turn#drained}), after telling senders of drops. */
     private void drainNow(Effects fx) {
         FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
-        ctx.observer.drainDelayed(drain.delay());
+        fx.add(() -> ctx.observer.drainDelayed(drain.delay()));
         NoticeSender.drops(ctx, drain.notices(), false, fx);
         startRun(Turn.drained(drain), fx);
     }
@@ -379,6 +383,11 @@ final class SessionQueue {
 
     boolean hasActiveRun() {
         return underLock(() -> active != null);
+    }
+
+    /** Whether the calling thread holds this session's lock (for checks of the lock discipline). */
+    boolean lockHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
     }
 
     // ---------------------------------------------------------------- the lock

@@ -10,6 +10,9 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.store.InMemoryJournal;
@@ -19,6 +22,7 @@ import dev.laneway.core.testing.FakeChannel;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.core.testing.TrampolineExecutor;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -177,6 +181,69 @@ class MessageHooksTest {
                 new ManualTime(before.time.instant().plusSeconds(30)));
         after.agent.run(0).complete("answer");
         assertEquals(List.of("send answer", "settled " + id), after.channel.progress());
+    }
+
+    @Test
+    void aChannelThatDoesNotTrackMessages_getsNoHooks_evenIfItImplementsThem() {
+        var untracked = new FakeChannel("test", new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true));
+        var time = new ManualTime();
+        var agent = new ScriptedAgent();
+        var executor = new TrampolineExecutor();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(executor).agent(agent)
+                .channel(untracked).build();
+        gateway.start();
+        gateway.accept(InboundMessage.builder("test").text("q").platformMessageId("m1").build());
+        agent.run(0).complete("answer");
+        assertEquals(List.of("send answer"), untracked.progress(), "the capability decides, not the class");
+    }
+
+    @Test
+    void aDecoratingChannel_thatForwardsTheHooksAndDeclaresTracking_getsThem() {
+        var inner = new FakeChannel("test");
+        ChannelAdapter decorated = new ChannelAdapter() {
+            @Override
+            public String name() {
+                return inner.name();
+            }
+
+            @Override
+            public ChannelCapabilities capabilities() {
+                return inner.capabilities();
+            }
+
+            @Override
+            public void start(InboundSink sink) throws Exception {
+                inner.start(sink);
+            }
+
+            @Override
+            public void send(Route route, String text) {
+                inner.send(route, text);
+            }
+
+            @Override
+            public void accepted(Route route) {
+                inner.accepted(route);
+            }
+
+            @Override
+            public void settled(Route route) {
+                inner.settled(route);
+            }
+
+            @Override
+            public void stop() {
+                inner.stop();
+            }
+        };
+        var time = new ManualTime();
+        var agent = new ScriptedAgent();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor()).agent(agent)
+                .channel(decorated).build();
+        gateway.start();
+        gateway.accept(InboundMessage.builder("test").text("q").platformMessageId("m1").build());
+        agent.run(0).complete("answer");
+        assertEquals(List.of("accepted m1", "send answer", "settled m1"), inner.progress());
     }
 
     private static void runAll(ArrayDeque<Runnable> queued) {

@@ -34,7 +34,7 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile Runnable duringStart = () -> { };
 
     public FakeChannel(String name) {
-        this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true));
+        this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true, true));
     }
 
     public FakeChannel(String name, ChannelCapabilities capabilities) {
