@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * flight at a crash. Each entry is offered as its own item, bypassing inbound debounce (each was
  * already its own journal entry with its own mode; joining them would change what the user gets).
  * Messages the gateway accepted longer than {@code messages.queue.ttl} ago are dropped instead:
- * one log line, one notice per sender. Runs once, on the thread that starts the gateway, before
- * any channel takes traffic.
+ * one log line, one notice per sender in each session (at their last expired message), sent before
+ * those messages are settled. Runs once, on the thread that starts the gateway, before any channel
+ * takes traffic.
  */
 final class JournalRestore {
 
@@ -38,7 +39,8 @@ final class JournalRestore {
             return;
         }
         Instant horizon = ctx.clock.instant().minus(ctx.settings.queueTtl());
-        // channel/chat/sender -> where that sender's expiry notice goes (one per sender)
+        // session and sender key -> where that sender's expiry notice goes: once per sender in each
+        // session, as the engine's own notices (with dmScope: main, once across every DM)
         Map<String, Route> expiredSenders = new LinkedHashMap<>();
         List<Ticket> expired = new ArrayList<>();
         for (JournalEntry entry : pending) {
@@ -48,7 +50,7 @@ final class JournalRestore {
             ticket.announce(); // the channel was told before the restart; it hears how the message ends
             if (entry.acceptedAt().isBefore(horizon)) {
                 expired.add(ticket);
-                expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
+                expiredSenders.put(entry.session() + '\u0000' + QueuedItem.senderKey(message), message.route());
                 continue;
             }
             enqueue.accept(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),

@@ -120,6 +120,18 @@ class DurabilityTest {
     }
 
     @Test
+    void expiryNotices_areSentOncePerSender_tellingApartTheSameIdOnTwoAccounts() {
+        GatewayHarness before = start(new ManualTime());
+        before.send(before.message("to bot a").account("a"));
+        before.send(before.message("to bot a, again").account("a"));
+        before.send(before.message("to bot b").account("b"));
+        GatewayHarness after = start(new ManualTime(before.time.instant().plus(Duration.ofHours(2))));
+        assertEquals(List.of("a", "b"), after.channel.sent().stream().map(sent -> sent.route().account()).toList(),
+                "one notice to each bot's user, though chat and sender ids are the same");
+        assertEquals(List.of(), journal.pending());
+    }
+
+    @Test
     void gracefulShutdown_letsTheActiveRunFinish_andKeepsQueuedMessagesForTheRestart() throws Exception {
         GatewayHarness before = start(new ManualTime());
         String running = before.dm("running");
