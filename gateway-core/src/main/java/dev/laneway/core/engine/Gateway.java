@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final AtomicLong sequence;
     private final ChannelStarter starter;
     private volatile boolean accepting = true;
+    private final AtomicBoolean started = new AtomicBoolean();
     private boolean restored;
     private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration ABORT_WAIT = Duration.ofSeconds(5);
@@ -350,9 +352,14 @@ public final class Gateway implements InboundSink, GatewayControl {
      * lost to a channel that cannot send yet) and go out in order once it has. A channel that fails
      * to start is logged and retried in the background (1 s doubling to 60 s) until it starts or the
      * gateway shuts down; the others start regardless. Restore comes first, so restored messages
-     * keep their place ahead of anything that arrives once the channels take traffic.
+     * keep their place ahead of anything that arrives once the channels take traffic. A second call
+     * does nothing (it would hold the replies of channels already started and start them again).
      */
     public void start() {
+        if (!started.compareAndSet(false, true)) {
+            log.warn("gateway already started; ignoring a second start");
+            return;
+        }
         starter.holdAll();
         restore();
         starter.startAll(this);

@@ -220,4 +220,17 @@ class ChannelStartTest {
         time.advance(Duration.ofSeconds(1));
         assertTrue(gateway.channelStarted("broken"), "and it was retried");
     }
+
+    @Test
+    void aSecondStart_doesNothing() {
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test").sendsOnlyOnceStarted();
+        Gateway gateway = gateway(time, channel);
+        gateway.start();
+        gateway.start();
+        assertEquals(1, channel.startAttempts(), "the channel is not started twice");
+        gateway.accept(dm("m1", "hi", time.instant()));
+        agent.run(0).complete("hello");
+        assertEquals(List.of("hello"), channel.texts(), "and its replies are not held again");
+    }
 }
