@@ -1,7 +1,6 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
-import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;

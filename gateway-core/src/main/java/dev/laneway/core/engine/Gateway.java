@@ -1,6 +1,5 @@
 package dev.laneway.core.engine;
 
-import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
@@ -9,19 +8,15 @@ import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.InboundSink;
-import dev.laneway.core.command.CommandContext;
-import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
-import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,19 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine's front door. {@link #accept} takes one inbound message and returns at once:
- * dedupe, access policy, commands, settings resolution, admission, then the session's
- * {@link SessionQueue} decides (run now, steer, queue, interrupt). Also the {@link GatewayControl}
+ * The engine's front door: wiring, lifecycle (start, restore, graceful shutdown) and status. Its
+ * {@link #accept} hands one inbound message to {@link Reception} and returns at once (dedupe,
+ * access policy, commands, settings resolution, admission, journal, then the session's
+ * {@link SessionQueue} decides: run now, steer, queue, interrupt). Also the {@link GatewayControl}
  * that chat commands use.
  *
  * <p>Concurrency: {@code accept} may be called from any number of SDK threads; each session's
@@ -56,41 +48,27 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final GatewaySettings settings;
     private final EngineContext ctx;
     private final SessionStore store;
-    private final CommandHandler commands;
-    private final AccessPolicy access;
-    private final Authorization authorization;
-    private final DedupeCache dedupe;
     private final GatewayObserver observer;
-    private final Map<String, ChannelAdapter> channels;
-    private final MessageJournal journal;
-    private final AtomicLong sequence;
     private final ChannelStarter starter;
-    private volatile boolean accepting = true;
+    private final Reception reception;
     private final AtomicBoolean started = new AtomicBoolean();
-    private boolean restored;
-    private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration ABORT_WAIT = Duration.ofSeconds(5);
 
     private Gateway(Builder b) {
         this.settings = b.settings;
         this.store = b.store;
-        this.commands = b.commands;
-        this.access = b.access;
         this.observer = ObserverFanout.of(b.listener, b.observer);
-        this.channels = Map.copyOf(b.channels);
-        this.journal = b.journal;
-        this.sequence = new AtomicLong(journal.lastSequence());
-        this.authorization = new Authorization(settings.commandAllowFrom());
-        this.dedupe = new DedupeCache(settings.dedupeWindow());
+        Map<String, ChannelAdapter> channels = Map.copyOf(b.channels);
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
         caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
         Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
-        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, this.channels::get, observer);
+        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, this.channels, observer, journal);
-        this.starter = new ChannelStarter(this.channels, outbox, b.scheduler, b.executor);
+                session -> agent, channels, observer, b.journal);
+        this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
+        this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
 
     public static Builder builder() {
@@ -111,204 +89,14 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     @Override
     public void accept(InboundMessage message) {
-        Intake intake = new Intake(message);
-        try {
-            route(intake);
-        } catch (RuntimeException | LinkageError e) {
-            failed(intake, e);
-        }
-    }
-
-    private void route(Intake intake) {
-        InboundMessage message = intake.message;
-        Instant now = ctx.clock.instant();
-        intake.firstSighting = dedupe.firstSighting(message, now);
-        if (!intake.firstSighting || seenBefore(message)) {
-            intake.done = true;
-            record(message, Disposition.DUPLICATE);
-            return;
-        }
-        intake.allowed = access.allows(message);
-        if (!intake.allowed) {
-            intake.done = true;
-            record(message, Disposition.DENIED);
-            return;
-        }
-        SessionKey session = settings.sessionScope().keyOf(message);
-        boolean trusted = authorization.trusted(message);
-        InboundMessage effective = message;
-        QueueOverride inline = QueueOverride.NONE;
-        if (message.text().startsWith("/")) {
-            flushInbound(session, message.senderId());
-            CommandDecision decision = decide(message, session, trusted);
-            switch (decision) {
-                case CommandDecision.Reply reply -> {
-                    // recorded first: once done is set, a failing send must not leave it with no disposition
-                    record(message, Disposition.COMMAND);
-                    intake.done = true;
-                    ctx.outbox.send(message.route(), reply.text());
-                    return;
-                }
-                case CommandDecision.Inline directive -> {
-                    if (directive.notice() != null) {
-                        ctx.outbox.send(message.route(), directive.notice());
-                    }
-                    effective = message.withText(directive.text());
-                    inline = directive.override();
-                }
-                case CommandDecision.NotACommand none -> { }
-            }
-        }
-        if (!accepting || !ctx.admission.tryAdmit()) {
-            intake.done = true;
-            record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
-            return;
-        }
-        intake.ticket = new Ticket(sequence.incrementAndGet(), message, true);
-        intake.reason = "storage unavailable";
-        QueueSettings resolved = resolve(session, message.channel(), inline);
-        JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
-                trusted, now);
-        if (!journaled(entry)) {
-            refuse(intake);
-            return;
-        }
-        intake.reason = "internal error";
-        ctx.accepted(intake.ticket);
-        enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), inboundDebounce(message.channel()));
-    }
-
-    /**
-     * Something failed after dedupe (a store read, a policy, a bug): the message still ends in
-     * exactly one disposition, its slot is given back, its sender hears about it, and it is not
-     * remembered as seen, so a platform redelivery is processed.
-     */
-    private void failed(Intake intake, Throwable e) {
-        InboundMessage message = intake.message;
-        log.error("inbound message {} from {} chat {} could not be handled", message.platformMessageId(), message.channel(),
-                message.chatId(), e);
-        if (!intake.firstSighting || intake.done) {
-            return; // a duplicate, or its disposition is already recorded
-        }
-        try {
-            refuse(intake);
-        } catch (RuntimeException | LinkageError again) {
-            log.error("inbound message {} from {} could not be refused cleanly either: {}", message.platformMessageId(),
-                    message.channel(), again.toString());
-        }
-    }
-
-    /**
-     * Ends an accepted-so-far message as refused (REJECTED_BUSY) with the failure notice, and forgets
-     * it so a redelivery is processed. A message the session queue already ended (dropped, rejected)
-     * before the failure keeps its disposition and stays remembered: a redelivery is a duplicate.
-     */
-    private void refuse(Intake intake) {
-        InboundMessage message = intake.message;
-        if (intake.ticket != null && intake.ticket.disposition() != null) {
-            return; // the session queue settled it before the failure
-        }
-        dedupe.forget(message);
-        if (intake.ticket == null) {
-            record(message, Disposition.REJECTED_BUSY);
-            notifyFailure(intake);
-            return;
-        }
-        try {
-            notifyFailure(intake); // before the settle: told before the message counts as ended
-        } finally {
-            // settles it unanswered in the journal too: a late commit must not come back after a restart
-            ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
-        }
-    }
-
-    private void notifyFailure(Intake intake) {
-        if (mayAnswer(intake)) {
-            ctx.outbox.send(intake.message.route(), Notices.failure(intake.reason));
-        }
-    }
-
-    /** Whether the sender may hear back: never when the access policy refuses them or cannot tell. */
-    private boolean mayAnswer(Intake intake) {
-        if (intake.allowed != null) {
-            return intake.allowed;
-        }
-        try {
-            return access.allows(intake.message);
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    private Duration inboundDebounce(String channel) {
-        return settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
-    }
-
-    private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
-        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
-            Thread.onSpinWait();
-        }
-    }
-
-    /** A message the journal knows from before (pending or answered): a platform redelivery. */
-    private boolean seenBefore(InboundMessage message) {
-        String key = JournalEntry.keyOf(message);
-        return key != null && journal.seen(key);
-    }
-
-    /** Appends to the journal and waits for the group commit: only then is the message accepted. */
-    private boolean journaled(JournalEntry entry) {
-        try {
-            journal.append(entry).get(JOURNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            log.error("message {} could not be recorded durably, refusing it: {}", entry.seq(), e.toString());
-            return false;
-        }
-    }
-
-    private CommandDecision decide(InboundMessage message, SessionKey session, boolean trusted) {
-        try {
-            CommandDecision decision = commands.handle(message, new CommandContext(session, trusted, this));
-            return decision == null ? CommandDecision.NOT_A_COMMAND : decision;
-        } catch (RuntimeException e) {
-            log.error("command handler failed on a message from {}", message.channel(), e);
-            return new CommandDecision.Reply(Notices.failure("command failed"));
-        }
-    }
-
-    private void flushInbound(SessionKey session, String senderId) {
-        SessionQueue queue = ctx.sessions.get(session);
-        if (queue != null) {
-            queue.flushInbound(senderId);
-        }
-    }
-
-    private SessionQueue sessionQueue(SessionKey session) {
-        return ctx.sessions.computeIfAbsent(session, key -> new SessionQueue(key, ctx));
-    }
-
-    private void record(InboundMessage message, Disposition disposition) {
-        observer.recorded(message, disposition); // ObserverFanout guards it
-    }
-
-    /** Settings resolution, first hit wins: inline, session override, byChannel, global, defaults. */
-    private QueueSettings resolve(SessionKey session, String channel, QueueOverride inline) {
-        QueueSettings resolved = settings.queueDefaults().with(settings.queueByChannel().get(channel));
-        resolved = resolved.with(store.queueOverride(session).orElse(null));
-        return resolved.with(inline);
+        reception.accept(message);
     }
 
     // ---------------------------------------------------------------- GatewayControl
 
     @Override
     public QueueSettings effectiveSettings(SessionKey session, String channel) {
-        return resolve(session, channel, QueueOverride.NONE);
+        return reception.resolve(session, channel, QueueOverride.NONE);
     }
 
     @Override
@@ -347,7 +135,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     // ---------------------------------------------------------------- lifecycle and observation
 
     /**
-     * Restores what the journal still holds (see {@link #restore}), then starts every channel. Until
+     * Restores what the journal still holds (see {@link JournalRestore}), then starts every channel. Until
      * a channel has started its replies are held (so restored answers and expiry notices are not
      * lost to a channel that cannot send yet) and go out in order once it has. A channel that fails
      * to start is logged and retried in the background (1 s doubling to 60 s) until it starts or the
@@ -361,7 +149,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             return;
         }
         starter.holdAll();
-        restore();
+        reception.restore();
         starter.startAll(this);
     }
 
@@ -372,17 +160,7 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     /** True once {@link #shutdown} has begun: no new message is taken. */
     public boolean shuttingDown() {
-        return !accepting;
-    }
-
-    /** Runs again what the journal still holds (see {@link JournalRestore}); once per process. */
-    void restore() {
-        if (restored) {
-            return;
-        }
-        restored = true;
-        JournalRestore.run(journal.pending(), ctx, dedupe,
-                (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
+        return reception.closed();
     }
 
     /**
@@ -402,7 +180,7 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     /** {@link #shutdown(Duration)}, with the waits that follow the grace period ({@code waits}) given. */
     boolean shutdown(Duration grace, Duration waits) throws InterruptedException {
-        accepting = false;
+        reception.close();
         ctx.stopping = true;
         boolean finished = ctx.idle.await(this::noActiveRuns, grace);
         if (!finished) {
