@@ -29,6 +29,7 @@ public interface ChannelAdapter {
      * admission and was recorded; commands, duplicates, denials and refusals are not accepted).
      * Called once per accepted message, in the chat's outbox sequence, so it never comes after
      * {@link #settled} for the same message. For a per-message progress marker (Slack's 👀).
+     * Only called when {@link ChannelCapabilities#tracksMessages()} says so.
      */
     default void accepted(Route route) throws Exception {
     }
@@ -37,8 +38,10 @@ public interface ChannelAdapter {
      * An accepted message ended, whatever its disposition (answered, collected, steered, dropped,
      * stopped, interrupted, expired, ...). Called once per accepted message, in the chat's outbox
      * sequence after every reply queued for the chat before it ended, so it never overtakes the
-     * answer. Not called for a message that is still pending when the gateway shuts down (it runs
-     * again after the restart).
+     * answer, and after any notice about the message (a failure, a skip). Not called for a message
+     * that is still pending when the gateway shuts down (it runs again after the restart), nor for
+     * one that was never {@link #accepted}. Only called when
+     * {@link ChannelCapabilities#tracksMessages()} says so.
      */
     default void settled(Route route) throws Exception {
     }

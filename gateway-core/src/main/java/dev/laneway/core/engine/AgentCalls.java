@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Every call the engine makes into agent code, each in a guard: whatever the agent throws (an
  * {@link Error} too, such as NoClassDefFoundError or StackOverflowError) is logged and turned into
- * a result the engine can act on, so no run is left holding its lanes. A fatal error
- * ({@link VirtualMachineError}) is not swallowed: the caller gets it back to rethrow once its own
- * clean-up is done. Stateless.
+ * a result the engine can act on, so no run is left holding its lanes. No call here throws: a
+ * fatal error ({@link VirtualMachineError}) is not swallowed but handed back (in a {@link Call}, or
+ * to an {@link Effects}) for the caller to rethrow once its own clean-up is done. Stateless.
  */
 final class AgentCalls {
 
@@ -65,15 +65,17 @@ final class AgentCalls {
         }
     }
 
-    /** The agent's name, or {@code agent} when asking fails. */
-    static String name(Agent agent) {
+    /**
+     * The agent's name, or {@code agent} when it has none or asking fails; the failure is handed back
+     * too, so the caller can tell a fatal one (the value is {@code agent} then, never null).
+     */
+    static Call<String> name(Agent agent) {
         try {
             String name = agent.name();
-            return name != null ? name : "agent";
+            return new Call<>(name != null ? name : "agent", null);
         } catch (Throwable e) {
             log.warn("agent name failed: {}", e.toString());
-            rethrowIfFatal(e);
-            return "agent";
+            return new Call<>("agent", e);
         }
     }
 
@@ -89,13 +91,18 @@ final class AgentCalls {
         }
     }
 
-    static void abort(AgentRun handle) {
+    /** Asks the run to abort; a failure is logged (a fatal error is handed to {@code fx} to rethrow later). */
+    static void abort(AgentRun handle, Effects fx) {
         try {
             handle.abort();
         } catch (Throwable e) {
             log.warn("agent abort failed: {}", e.toString());
-            rethrowIfFatal(e);
+            fx.rethrowAfterwards(e);
         }
+    }
+
+    static boolean isFatal(Throwable e) {
+        return e instanceof VirtualMachineError;
     }
 
     static void rethrowIfFatal(Throwable e) {

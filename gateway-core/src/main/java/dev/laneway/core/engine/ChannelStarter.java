@@ -27,6 +27,12 @@ import org.slf4j.LoggerFactory;
  * {@link Scheduler} and run on the executor (a start may block on the network, timers must not).
  * {@code ChannelAdapter.start} and {@code stop} are called outside the lock; a start that succeeds
  * after {@link #stopAll} is stopped again at once.
+ *
+ * <p>Whatever a start throws (an {@link Error} from an SDK too: an AssertionError, a
+ * NoClassDefFoundError) counts as a failed start and is retried; the other channels start regardless.
+ * A fatal error ({@link VirtualMachineError}) is not swallowed: it is rethrown once the failing
+ * channel's next attempt is scheduled and, for {@link #startAll} and {@link #stopAll}, once every
+ * other channel was tried.
  */
 final class ChannelStarter {
 
@@ -60,7 +66,17 @@ final class ChannelStarter {
 
     /** Tries each channel once now; those that fail are retried in the background. */
     void startAll(InboundSink sink) {
-        channels.values().forEach(channel -> attempt(channel, sink, 1));
+        VirtualMachineError fatal = null;
+        for (ChannelAdapter channel : channels.values()) {
+            try {
+                attempt(channel, sink, 1);
+            } catch (VirtualMachineError e) {
+                fatal = fatal == null ? e : fatal; // its retry is scheduled; the others start first
+            }
+        }
+        if (fatal != null) {
+            throw fatal;
+        }
     }
 
     /** Whether the channel has started (false while it is failing and being retried). */
@@ -83,7 +99,17 @@ final class ChannelStarter {
         } finally {
             lock.unlock();
         }
-        channels.values().forEach(ChannelStarter::stop);
+        VirtualMachineError fatal = null;
+        for (ChannelAdapter channel : channels.values()) {
+            try {
+                stop(channel);
+            } catch (VirtualMachineError e) {
+                fatal = fatal == null ? e : fatal; // the others are stopped first
+            }
+        }
+        if (fatal != null) {
+            throw fatal;
+        }
     }
 
     private void attempt(ChannelAdapter channel, InboundSink sink, int attempt) {
@@ -98,8 +124,9 @@ final class ChannelStarter {
         }
         try {
             channel.start(sink);
-        } catch (Exception | LinkageError e) {
-            failed(channel, sink, attempt, e);
+        } catch (Throwable e) {
+            failed(channel, sink, attempt, e); // schedules the next attempt
+            rethrowIfFatal(e);
             return;
         }
         boolean late;
@@ -149,11 +176,19 @@ final class ChannelStarter {
         return delay.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay;
     }
 
+    private static void rethrowIfFatal(Throwable e) {
+        if (e instanceof VirtualMachineError fatal) {
+            throw fatal;
+        }
+    }
+
+    /** Stops a channel; whatever it throws is logged (a fatal error is rethrown after that). */
     private static void stop(ChannelAdapter channel) {
         try {
             channel.stop();
-        } catch (RuntimeException | LinkageError e) {
+        } catch (Throwable e) {
             log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
+            rethrowIfFatal(e);
         }
     }
 }

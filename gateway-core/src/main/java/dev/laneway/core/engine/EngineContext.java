@@ -1,17 +1,19 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
-import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -22,7 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every {@link SessionQueue} shares: settings, time, the executor, lanes, outbox, admission,
- * the agent and the session registry. Immutable references to thread-safe services.
+ * the agent, the channels and the session registry. Immutable references to thread-safe services.
+ * The channels' capabilities are read once, here, so the engine never calls into a channel while
+ * it holds a session lock.
  */
 final class EngineContext {
 
@@ -36,7 +40,9 @@ final class EngineContext {
     final Outbox outbox;
     final Admission admission;
     final Function<SessionKey, Agent> agents;
-    final Function<String, ChannelAdapter> channels;
+    private final Map<String, ChannelAdapter> channels;
+    // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
+    private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
     final MessageJournal journal;
     /** Set on shutdown: no new run starts; unfinished messages stay pending in the journal. */
@@ -44,13 +50,11 @@ final class EngineContext {
     private final AtomicLong runIds = new AtomicLong();
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
-    // channel name -> whether it overrides the accepted/settled hooks (others cost no outbox task)
-    private final Map<String, Boolean> tracksMessages = new ConcurrentHashMap<>();
     final IdleSignal idle = new IdleSignal();
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
-                  Function<String, ChannelAdapter> channels, GatewayObserver observer,
+                  Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
         this.settings = settings;
         this.clock = clock;
@@ -60,17 +64,33 @@ final class EngineContext {
         this.outbox = outbox;
         this.admission = admission;
         this.agents = agents;
-        this.channels = channels;
+        this.channels = Map.copyOf(channels);
         this.observer = observer;
         this.journal = journal;
+        Map<String, ChannelCapabilities> read = new HashMap<>();
+        this.channels.forEach((name, channel) -> {
+            try {
+                read.put(name, Objects.requireNonNull(channel.capabilities(), "capabilities"));
+            } catch (RuntimeException | LinkageError e) {
+                log.error("channel {} could not say what it can do; it gets no typing and no message hooks: {}",
+                        name, e.toString());
+            }
+        });
+        this.capabilities = Map.copyOf(read);
     }
 
     String nextRunId() {
         return "r" + runIds.incrementAndGet();
     }
 
-    /** Records a ticket's disposition once and gives back its admission slot. */
-    void settle(Ticket ticket, Disposition disposition) {
+    /**
+     * Ends a ticket: records its disposition once and gives back its admission slot now; what follows
+     * from it outside the engine (the journal record, listeners, the channel's settled hook) is added
+     * to {@code fx}, so a caller holding a session lock makes no foreign call, and a notice the caller
+     * queued into {@code fx} before this call reaches the chat's outbox before the message's answered
+     * record and settled hook: the user is told before the message counts as ended.
+     */
+    void settle(Ticket ticket, Disposition disposition, Effects fx) {
         if (!ticket.settle(disposition)) {
             log.error("bug: message {} already ended as {}, not recording {}", ticket.seq(), ticket.disposition(), disposition);
             return;
@@ -78,6 +98,17 @@ final class EngineContext {
         if (ticket.admitted()) {
             admission.release();
         }
+        fx.add(() -> settled(ticket, disposition));
+    }
+
+    /** As {@link #settle(Ticket, Disposition, Effects)}, for a caller holding no lock: the effects run at once. */
+    void settle(Ticket ticket, Disposition disposition) {
+        Effects fx = new Effects();
+        settle(ticket, disposition, fx);
+        fx.run();
+    }
+
+    private void settled(Ticket ticket, Disposition disposition) {
         if (answered(disposition)) {
             // "answered" only once the answer went out: a crash before that runs the message again
             outbox.afterDelivered(ticket.message().route(), () -> recordSettled(ticket.seq(), true));
@@ -85,19 +116,26 @@ final class EngineContext {
             recordSettled(ticket.seq(), false);
         }
         observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
-        messageHook(ticket.message().route(), MessageHook.SETTLED);
+        if (ticket.announced()) { // a message refused before it was accepted was never announced
+            messageHook(ticket.message().route(), MessageHook.SETTLED);
+        }
     }
 
-    /** Tells the message's channel it was accepted (after journaling), in the chat's outbox order. */
-    void accepted(InboundMessage message) {
-        messageHook(message.route(), MessageHook.ACCEPTED);
+    /**
+     * Tells the message's channel it was accepted (after journaling), in the chat's outbox order;
+     * from then on the channel is also told when it ends.
+     */
+    void accepted(Ticket ticket) {
+        ticket.announce();
+        messageHook(ticket.message().route(), MessageHook.ACCEPTED);
     }
 
     /** Queues {@code hook} behind what the chat's outbox holds, so it never overtakes a reply. */
     private void messageHook(Route route, MessageHook hook) {
-        ChannelAdapter channel = channels.apply(route.channel());
-        if (channel == null || !tracksMessages.computeIfAbsent(route.channel(), name -> overridesHooks(channel))) {
-            return;
+        ChannelAdapter channel = channels.get(route.channel());
+        ChannelCapabilities can = capabilities.get(route.channel());
+        if (channel == null || can == null || !can.tracksMessages()) {
+            return; // the channel wants no hooks: no outbox work for them
         }
         outbox.afterDelivered(route, () -> {
             try {
@@ -111,16 +149,6 @@ final class EngineContext {
                         route.channel(), route.replyToMessageId(), e.toString());
             }
         });
-    }
-
-    private static boolean overridesHooks(ChannelAdapter channel) {
-        try {
-            Class<?> type = channel.getClass();
-            return type.getMethod("accepted", Route.class).getDeclaringClass() != ChannelAdapter.class
-                    || type.getMethod("settled", Route.class).getDeclaringClass() != ChannelAdapter.class;
-        } catch (NoSuchMethodException e) {
-            return true;
-        }
     }
 
     private enum MessageHook { ACCEPTED, SETTLED }
@@ -138,16 +166,17 @@ final class EngineContext {
         return disposition == Disposition.RAN || disposition == Disposition.COLLECTED || disposition == Disposition.STEERED;
     }
 
-    void settleAll(QueuedItem item, Disposition disposition) {
-        item.tickets().forEach(ticket -> settle(ticket, disposition));
+    /** Settles every message of {@code item} (see {@link #settle(Ticket, Disposition, Effects)}). */
+    void settleAll(QueuedItem item, Disposition disposition, Effects fx) {
+        item.tickets().forEach(ticket -> settle(ticket, disposition, fx));
     }
 
     /** How often typing must be refreshed in a channel; empty when it has no typing indicator. */
     Optional<Duration> typingRefresh(String channel) {
-        ChannelAdapter adapter = channels.apply(channel);
-        if (adapter == null || !adapter.capabilities().typing()) {
+        ChannelCapabilities can = capabilities.get(channel);
+        if (can == null || !can.typing()) {
             return Optional.empty();
         }
-        return Optional.of(adapter.capabilities().typingRefresh());
+        return Optional.of(can.typingRefresh());
     }
 }

@@ -1,6 +1,5 @@
 package dev.laneway.core.engine;
 
-import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
@@ -9,19 +8,15 @@ import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.InboundSink;
-import dev.laneway.core.command.CommandContext;
-import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
-import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,18 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine's front door. {@link #accept} takes one inbound message and returns at once:
- * dedupe, access policy, commands, settings resolution, admission, then the session's
- * {@link SessionQueue} decides (run now, steer, queue, interrupt). Also the {@link GatewayControl}
+ * The engine's front door: wiring, lifecycle (start, restore, graceful shutdown) and status. Its
+ * {@link #accept} hands one inbound message to {@link Reception} and returns at once (dedupe,
+ * access policy, commands, settings resolution, admission, journal, then the session's
+ * {@link SessionQueue} decides: run now, steer, queue, interrupt). Also the {@link GatewayControl}
  * that chat commands use.
  *
  * <p>Concurrency: {@code accept} may be called from any number of SDK threads; each session's
@@ -55,40 +48,27 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final GatewaySettings settings;
     private final EngineContext ctx;
     private final SessionStore store;
-    private final CommandHandler commands;
-    private final AccessPolicy access;
-    private final Authorization authorization;
-    private final DedupeCache dedupe;
     private final GatewayObserver observer;
-    private final Map<String, ChannelAdapter> channels;
-    private final MessageJournal journal;
-    private final AtomicLong sequence;
     private final ChannelStarter starter;
-    private volatile boolean accepting = true;
-    private boolean restored;
-    private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
+    private final Reception reception;
+    private final AtomicBoolean started = new AtomicBoolean();
     private static final Duration ABORT_WAIT = Duration.ofSeconds(5);
 
     private Gateway(Builder b) {
         this.settings = b.settings;
         this.store = b.store;
-        this.commands = b.commands;
-        this.access = b.access;
         this.observer = ObserverFanout.of(b.listener, b.observer);
-        this.channels = Map.copyOf(b.channels);
-        this.journal = b.journal;
-        this.sequence = new AtomicLong(journal.lastSequence());
-        this.authorization = new Authorization(settings.commandAllowFrom());
-        this.dedupe = new DedupeCache(settings.dedupeWindow());
+        Map<String, ChannelAdapter> channels = Map.copyOf(b.channels);
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
         caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
         Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
-        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, this.channels::get, observer);
+        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, this.channels::get, observer, journal);
-        this.starter = new ChannelStarter(this.channels, outbox, b.scheduler, b.executor);
+                session -> agent, channels, observer, b.journal);
+        this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
+        this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
 
     public static Builder builder() {
@@ -109,191 +89,14 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     @Override
     public void accept(InboundMessage message) {
-        Intake intake = new Intake(message);
-        try {
-            route(intake);
-        } catch (RuntimeException | LinkageError e) {
-            failed(intake, e);
-        }
-    }
-
-    private void route(Intake intake) {
-        InboundMessage message = intake.message;
-        Instant now = ctx.clock.instant();
-        intake.firstSighting = dedupe.firstSighting(message, now);
-        if (!intake.firstSighting || seenBefore(message)) {
-            intake.done = true;
-            record(message, Disposition.DUPLICATE);
-            return;
-        }
-        intake.allowed = access.allows(message);
-        if (!intake.allowed) {
-            intake.done = true;
-            record(message, Disposition.DENIED);
-            return;
-        }
-        SessionKey session = settings.sessionScope().keyOf(message);
-        boolean trusted = authorization.trusted(message);
-        InboundMessage effective = message;
-        QueueOverride inline = QueueOverride.NONE;
-        if (message.text().startsWith("/")) {
-            flushInbound(session, message.senderId());
-            CommandDecision decision = decide(message, session, trusted);
-            switch (decision) {
-                case CommandDecision.Reply reply -> {
-                    intake.done = true;
-                    ctx.outbox.send(message.route(), reply.text());
-                    record(message, Disposition.COMMAND);
-                    return;
-                }
-                case CommandDecision.Inline directive -> {
-                    if (directive.notice() != null) {
-                        ctx.outbox.send(message.route(), directive.notice());
-                    }
-                    effective = message.withText(directive.text());
-                    inline = directive.override();
-                }
-                case CommandDecision.NotACommand none -> { }
-            }
-        }
-        if (!accepting || !ctx.admission.tryAdmit()) {
-            intake.done = true;
-            record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
-            return;
-        }
-        intake.ticket = new Ticket(sequence.incrementAndGet(), message, true);
-        intake.reason = "storage unavailable";
-        QueueSettings resolved = resolve(session, message.channel(), inline);
-        JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
-                trusted, now);
-        if (!journaled(entry)) {
-            refuse(intake);
-            return;
-        }
-        intake.reason = "internal error";
-        ctx.accepted(message);
-        enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), inboundDebounce(message.channel()));
-    }
-
-    /**
-     * Something failed after dedupe (a store read, a policy, a bug): the message still ends in
-     * exactly one disposition, its slot is given back, its sender hears about it, and it is not
-     * remembered as seen, so a platform redelivery is processed.
-     */
-    private void failed(Intake intake, Throwable e) {
-        InboundMessage message = intake.message;
-        log.error("inbound message {} from {} chat {} could not be handled", message.platformMessageId(), message.channel(),
-                message.chatId(), e);
-        if (!intake.firstSighting || intake.done) {
-            return; // a duplicate, or its disposition is already recorded
-        }
-        try {
-            refuse(intake);
-        } catch (RuntimeException | LinkageError again) {
-            log.error("inbound message {} from {} could not be refused cleanly either: {}", message.platformMessageId(),
-                    message.channel(), again.toString());
-        }
-    }
-
-    /** Ends an accepted-so-far message as refused (REJECTED_BUSY) with the failure notice. */
-    private void refuse(Intake intake) {
-        InboundMessage message = intake.message;
-        dedupe.forget(message);
-        if (intake.ticket != null) {
-            if (intake.ticket.disposition() != null) {
-                return; // the session queue settled it before the failure
-            }
-            // settles it unanswered in the journal too: a late commit must not come back after a restart
-            ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
-        } else {
-            record(message, Disposition.REJECTED_BUSY);
-        }
-        if (mayAnswer(intake)) {
-            ctx.outbox.send(message.route(), Notices.failure(intake.reason));
-        }
-    }
-
-    /** Whether the sender may hear back: never when the access policy refuses them or cannot tell. */
-    private boolean mayAnswer(Intake intake) {
-        if (intake.allowed != null) {
-            return intake.allowed;
-        }
-        try {
-            return access.allows(intake.message);
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    private Duration inboundDebounce(String channel) {
-        return settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
-    }
-
-    private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
-        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
-            Thread.onSpinWait();
-        }
-    }
-
-    /** A message the journal knows from before (pending or answered): a platform redelivery. */
-    private boolean seenBefore(InboundMessage message) {
-        String key = JournalEntry.keyOf(message);
-        return key != null && journal.seen(key);
-    }
-
-    /** Appends to the journal and waits for the group commit: only then is the message accepted. */
-    private boolean journaled(JournalEntry entry) {
-        try {
-            journal.append(entry).get(JOURNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            log.error("message {} could not be recorded durably, refusing it: {}", entry.seq(), e.toString());
-            return false;
-        }
-    }
-
-    private CommandDecision decide(InboundMessage message, SessionKey session, boolean trusted) {
-        try {
-            CommandDecision decision = commands.handle(message, new CommandContext(session, trusted, this));
-            return decision == null ? CommandDecision.NOT_A_COMMAND : decision;
-        } catch (RuntimeException e) {
-            log.error("command handler failed on a message from {}", message.channel(), e);
-            return new CommandDecision.Reply(Notices.failure("command failed"));
-        }
-    }
-
-    private void flushInbound(SessionKey session, String senderId) {
-        SessionQueue queue = ctx.sessions.get(session);
-        if (queue != null) {
-            queue.flushInbound(senderId);
-        }
-    }
-
-    private SessionQueue sessionQueue(SessionKey session) {
-        return ctx.sessions.computeIfAbsent(session, key -> new SessionQueue(key, ctx));
-    }
-
-    private void record(InboundMessage message, Disposition disposition) {
-        observer.recorded(message, disposition); // ObserverFanout guards it
-    }
-
-    /** Settings resolution, first hit wins: inline, session override, byChannel, global, defaults. */
-    private QueueSettings resolve(SessionKey session, String channel, QueueOverride inline) {
-        QueueSettings resolved = settings.queueDefaults().with(settings.queueByChannel().get(channel));
-        resolved = resolved.with(store.queueOverride(session).orElse(null));
-        return resolved.with(inline);
+        reception.accept(message);
     }
 
     // ---------------------------------------------------------------- GatewayControl
 
     @Override
     public QueueSettings effectiveSettings(SessionKey session, String channel) {
-        return resolve(session, channel, QueueOverride.NONE);
+        return reception.resolve(session, channel, QueueOverride.NONE);
     }
 
     @Override
@@ -332,16 +135,21 @@ public final class Gateway implements InboundSink, GatewayControl {
     // ---------------------------------------------------------------- lifecycle and observation
 
     /**
-     * Restores what the journal still holds (see {@link #restore}), then starts every channel. Until
+     * Restores what the journal still holds (see {@link JournalRestore}), then starts every channel. Until
      * a channel has started its replies are held (so restored answers and expiry notices are not
      * lost to a channel that cannot send yet) and go out in order once it has. A channel that fails
      * to start is logged and retried in the background (1 s doubling to 60 s) until it starts or the
      * gateway shuts down; the others start regardless. Restore comes first, so restored messages
-     * keep their place ahead of anything that arrives once the channels take traffic.
+     * keep their place ahead of anything that arrives once the channels take traffic. A second call
+     * does nothing (it would hold the replies of channels already started and start them again).
      */
     public void start() {
+        if (!started.compareAndSet(false, true)) {
+            log.warn("gateway already started; ignoring a second start");
+            return;
+        }
         starter.holdAll();
-        restore();
+        reception.restore();
         starter.startAll(this);
     }
 
@@ -352,45 +160,46 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     /** True once {@link #shutdown} has begun: no new message is taken. */
     public boolean shuttingDown() {
-        return !accepting;
-    }
-
-    /** Runs again what the journal still holds (see {@link JournalRestore}); once per process. */
-    void restore() {
-        if (restored) {
-            return;
-        }
-        restored = true;
-        JournalRestore.run(journal.pending(), ctx, dedupe,
-                (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
+        return reception.closed();
     }
 
     /**
      * Graceful shutdown: stops taking messages (late arrivals get the busy reply; {@link #shuttingDown}
      * turns true at once), starts no new run, lets active runs finish for up to {@code grace}, then
-     * aborts the rest, waits for their replies to be sent, and only then cancels pending channel
-     * start retries and stops the channels (replies during the grace period still need them).
-     * Messages not answered by then (queued, in an aborted run, or whose answer is held for a
-     * channel that never started) stay pending in the journal and run after the restart.
+     * aborts the rest, waits (up to 5 s) for their replies to be sent, and only then holds every
+     * reply still queued, cancels pending channel start retries and stops the channels (replies
+     * during the grace period still need them). Messages not answered by then (queued, in an
+     * aborted run, or whose answer is still queued or held for a channel that never started) stay
+     * pending in the journal and run after the restart: an answer still queued is never sent to a
+     * stopped channel, so its message never counts as answered without it.
      * Returns true when every active run finished within the grace period.
      */
     public boolean shutdown(Duration grace) throws InterruptedException {
-        accepting = false;
+        return shutdown(grace, ABORT_WAIT);
+    }
+
+    /** {@link #shutdown(Duration)}, with the waits that follow the grace period ({@code waits}) given. */
+    boolean shutdown(Duration grace, Duration waits) throws InterruptedException {
+        reception.close();
         ctx.stopping = true;
         boolean finished = ctx.idle.await(this::noActiveRuns, grace);
         if (!finished) {
             log.warn("shutdown: {} run(s) still active after {} ms; aborting them, their messages stay queued",
                     ctx.sessions.values().stream().filter(SessionQueue::hasActiveRun).count(), grace.toMillis());
             ctx.sessions.values().forEach(SessionQueue::abortForShutdown);
-            ctx.idle.await(this::noActiveRuns, ABORT_WAIT);
+            ctx.idle.await(this::noActiveRuns, waits);
         }
-        if (!ctx.idle.await(ctx.outbox::isIdle, ABORT_WAIT)) {
-            log.warn("shutdown: replies were still being sent after {} ms", ABORT_WAIT.toMillis());
+        if (!ctx.idle.await(ctx.outbox::isIdle, waits)) {
+            log.warn("shutdown: replies were still being sent after {} ms; those not sent yet are kept, their"
+                    + " messages run again at the next start", waits.toMillis());
         }
+        // from here on nothing more is sent: a reply sent to a stopped channel would fail, and the
+        // "answered" record queued behind it would end its message all the same
+        ctx.outbox.holdForShutdown();
         int held = ctx.outbox.heldCount();
         if (held > 0) {
-            log.warn("shutdown: {} reply item(s) held for channels that never started; their messages stay pending"
-                    + " and run again at the next start", held);
+            log.warn("shutdown: {} reply item(s) not sent (still queued, or held for channels that never started);"
+                    + " their messages stay pending and run again at the next start", held);
         }
         starter.stopAll();
         return finished;

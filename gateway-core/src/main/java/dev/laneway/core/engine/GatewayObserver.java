@@ -7,8 +7,8 @@ import java.time.Duration;
 /**
  * What the engine reports for metrics: every disposition, every finished run, lane waits,
  * drain delays, outbound sends, failed sends and rate limits, agent retries. Calls come from engine, agent and
- * channel threads, sometimes under a session lock: implementations must be thread-safe and must
- * not block (counters and timers only).
+ * channel threads (never under a session lock): implementations must be thread-safe and must not
+ * block (counters and timers only).
  */
 public interface GatewayObserver extends DispositionListener {
 

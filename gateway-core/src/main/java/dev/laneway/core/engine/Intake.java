@@ -3,7 +3,7 @@ package dev.laneway.core.engine;
 import dev.laneway.core.InboundMessage;
 
 /**
- * How far one inbound message got through {@code Gateway.accept}, so that a failure at any step
+ * How far one inbound message got through {@link Reception#accept}, so that a failure at any step
  * can still end it in exactly one disposition. Confined to the accepting thread.
  */
 final class Intake {

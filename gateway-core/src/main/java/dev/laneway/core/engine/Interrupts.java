@@ -82,7 +82,7 @@ final class Interrupts {
                 cleared += run.messageCount();
             }
             abort(run, Run.AbortCause.STOP, fx);
-            cleared += steering.stopUnanswered(run);
+            cleared += steering.stopUnanswered(run, fx);
         }
         session.retireIfIdle(fx);
         return cleared;
@@ -102,14 +102,15 @@ final class Interrupts {
      */
     private int discardWaiting(Disposition disposition, Set<String> told, Effects fx) {
         FollowupQueue.Cleared discarded = session.takeWaiting(disposition == Disposition.STOPPED);
-        int count = 0;
-        for (QueuedItem item : discarded.items()) {
-            ctx.settleAll(item, disposition);
-            count += item.tickets().size();
-        }
+        // notices first: each reaches the outbox before the settles of the messages it is about
         NoticeSender.drops(ctx, discarded.notices(), true, fx);
         if (disposition == Disposition.INTERRUPTED) {
             NoticeSender.oncePerSender(ctx, discarded.items(), Notices.INTERRUPTED, told, fx);
+        }
+        int count = 0;
+        for (QueuedItem item : discarded.items()) {
+            ctx.settleAll(item, disposition, fx);
+            count += item.tickets().size();
         }
         return count;
     }
@@ -143,7 +144,7 @@ final class Interrupts {
             case STARTING, RUNNING -> {
                 var handle = run.agentRun;
                 if (handle != null) {
-                    fx.add(() -> AgentCalls.abort(handle));
+                    fx.add(() -> AgentCalls.abort(handle, fx)); // a fatal error is rethrown once every effect ran
                 }
             }
             case ENDED -> { }
@@ -154,10 +155,10 @@ final class Interrupts {
     private void endWithoutAgent(Run run, Run.AbortCause cause, Effects fx) {
         switch (cause) {
             case SHUTDOWN -> session.endForShutdown(run, fx);
-            case STOP -> session.endRun(run, Disposition.STOPPED, null, fx);
+            case STOP -> session.endRun(run, Disposition.STOPPED, fx);
             case INTERRUPT -> {
                 NoticeSender.oncePerSender(ctx, run.items, Notices.INTERRUPTED, run.toldInterrupted, fx);
-                session.endRun(run, Disposition.INTERRUPTED, null, fx);
+                session.endRun(run, Disposition.INTERRUPTED, fx); // after the notice: told before it counts as ended
             }
         }
     }

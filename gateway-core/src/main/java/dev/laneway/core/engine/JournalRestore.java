@@ -6,6 +6,7 @@ import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.JournalEntry;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * flight at a crash. Each entry is offered as its own item, bypassing inbound debounce (each was
  * already its own journal entry with its own mode; joining them would change what the user gets).
  * Messages the gateway accepted longer than {@code messages.queue.ttl} ago are dropped instead:
- * one log line, one notice per sender. Runs once, on the thread that starts the gateway, before
- * any channel takes traffic.
+ * one log line, one notice per sender in each session (at their last expired message), sent before
+ * those messages are settled. Runs once, on the thread that starts the gateway, before any channel
+ * takes traffic.
  */
 final class JournalRestore {
 
@@ -37,28 +39,31 @@ final class JournalRestore {
             return;
         }
         Instant horizon = ctx.clock.instant().minus(ctx.settings.queueTtl());
-        // channel/chat/sender -> where that sender's expiry notice goes (one per sender)
+        // session and sender key -> where that sender's expiry notice goes: once per sender in each
+        // session, as the engine's own notices (with dmScope: main, once across every DM)
         Map<String, Route> expiredSenders = new LinkedHashMap<>();
-        int expired = 0;
+        List<Ticket> expired = new ArrayList<>();
         for (JournalEntry entry : pending) {
             InboundMessage message = entry.message();
             dedupe.firstSighting(message, ctx.clock.instant());
             Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
+            ticket.announce(); // the channel was told before the restart; it hears how the message ends
             if (entry.acceptedAt().isBefore(horizon)) {
-                ctx.settle(ticket, Disposition.EXPIRED);
-                expiredSenders.put(message.channel() + '/' + message.chatId() + '/' + message.senderId(), message.route());
-                expired++;
+                expired.add(ticket);
+                expiredSenders.put(entry.session() + '\u0000' + QueuedItem.senderKey(message), message.route());
                 continue;
             }
             enqueue.accept(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
                     entry.settings(), entry.settings().mode(), entry.trusted()));
         }
-        if (expired > 0) {
-            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired,
+        if (!expired.isEmpty()) {
+            log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired.size(),
                     ctx.settings.queueTtl().toMillis());
+            // the notices first, so each reaches its chat's outbox before the settles of the messages it is about
             String notice = Notices.expired(ctx.settings.queueTtl());
             expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
+            expired.forEach(ticket -> ctx.settle(ticket, Disposition.EXPIRED));
         }
-        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired);
+        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
     }
 }

@@ -30,9 +30,13 @@ import org.slf4j.LoggerFactory;
  * channel that failed to start) the channel cannot send, so its chats' queues are parked instead
  * of drained: nothing is attempted, nothing is lost, and {@code afterDelivered} actions behind
  * the parked replies wait too. {@link #release} resumes them, in order. A channel the gateway
- * never {@link #hold held} (tests that start channels themselves) is delivered to at once.
+ * never {@link #hold held} (tests that start channels themselves) is delivered to at once. At
+ * shutdown, before the channels stop, {@link #holdForShutdown} holds every channel for good: what
+ * is still queued stays parked (a reply sent to a stopped channel would fail, and the "answered"
+ * record behind it would then end a message the user never got), so its messages stay pending in
+ * the journal and run again after the restart.
  *
- * <p>Concurrency: {@code lock} guards {@code queues} and {@code held}. A chat has an entry while
+ * <p>Concurrency: {@code lock} guards {@code queues}, {@code held} and {@code closed}. A chat has an entry while
  * it has something queued or a drain task owns it; {@code ChatQueue.draining} says whether a task
  * owns it, so at most one thread sends to a chat at a time.
  */
@@ -48,6 +52,8 @@ final class Outbox {
     private final Map<String, ChatQueue> queues = new HashMap<>();
     // names of channels whose sends are held until they have started; guarded by lock
     private final Set<String> held = new HashSet<>();
+    // every channel is held for good: the gateway is shutting down; guarded by lock
+    private boolean closed;
 
     Outbox(Executor executor, Function<String, ChannelAdapter> channels, GatewayObserver observer) {
         this.executor = executor;
@@ -70,7 +76,7 @@ final class Outbox {
         try {
             ChatQueue queue = queues.computeIfAbsent(chat, key -> new ChatQueue(outgoing.route().channel()));
             queue.items.addLast(outgoing);
-            startDrain = !queue.draining && !held.contains(queue.channel);
+            startDrain = !queue.draining && !heldLocked(queue.channel);
             queue.draining |= startDrain;
         } finally {
             lock.unlock();
@@ -90,12 +96,25 @@ final class Outbox {
         }
     }
 
+    /**
+     * Holds every channel from now on, for good (a {@link #release} no longer resumes anything):
+     * the gateway is about to stop its channels. A send under way finishes; nothing after it starts.
+     */
+    void holdForShutdown() {
+        lock.lock();
+        try {
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The channel has started: delivers what was held for it, each chat in its order. */
     void release(String channel) {
         List<String> resume = new ArrayList<>();
         lock.lock();
         try {
-            if (!held.remove(channel)) {
+            if (!held.remove(channel) || closed) {
                 return;
             }
             queues.forEach((chat, queue) -> {
@@ -129,11 +148,12 @@ final class Outbox {
         }
     }
 
-    /** Replies and actions parked for channels that have not started yet. */
+    /** Replies and actions parked for channels that have not started yet (after a shutdown: all still queued). */
     int heldCount() {
         lock.lock();
         try {
-            return queues.values().stream().filter(queue -> !queue.draining).mapToInt(queue -> queue.items.size()).sum();
+            return queues.values().stream().filter(queue -> closed || !queue.draining)
+                    .mapToInt(queue -> queue.items.size()).sum();
         } finally {
             lock.unlock();
         }
@@ -158,10 +178,15 @@ final class Outbox {
     private boolean isHeld(String channel) {
         lock.lock();
         try {
-            return held.contains(channel);
+            return heldLocked(channel);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether sends to {@code channel} wait (lock held). */
+    private boolean heldLocked(String channel) {
+        return closed || held.contains(channel);
     }
 
     private void drain(String chat) {
@@ -174,8 +199,8 @@ final class Outbox {
                     queues.remove(chat);
                     return;
                 }
-                if (held.contains(queue.channel)) {
-                    queue.draining = false; // parked: release() starts a drain again
+                if (heldLocked(queue.channel)) {
+                    queue.draining = false; // parked: release() starts a drain again (never once closed)
                     return;
                 }
                 next = queue.items.pollFirst();

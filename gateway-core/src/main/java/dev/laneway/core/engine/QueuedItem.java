@@ -42,7 +42,11 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
      * {@code session.dmScope: main} one session holds senders of several channels, whose ids may clash.
      */
     String senderKey() {
-        InboundMessage message = last();
+        return senderKey(last());
+    }
+
+    /** The sender key (see {@link #senderKey()}) of one message. */
+    static String senderKey(InboundMessage message) {
         return message.channel() + '\u0000' + message.account() + '\u0000' + message.senderId();
     }
 

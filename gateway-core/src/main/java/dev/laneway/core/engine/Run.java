@@ -44,8 +44,8 @@ final class Run {
     final Disposition disposition;
     final boolean group;
     final String senderId;
-    /** The authority of the run's sender (see {@link Audience}): only its equals may steer it. */
-    final boolean trusted;
+    /** The run's conversation and its sender's authority: only a message of the same may steer it. */
+    final Audience audience;
     final String mode;
     final Instant createdAt;
 
@@ -77,7 +77,7 @@ final class Run {
         QueuedItem lead = turn.lead();
         this.group = !lead.last().direct();
         this.senderId = lead.last().senderId();
-        this.trusted = lead.trusted();
+        this.audience = lead.audience();
         this.mode = items.isEmpty() ? "overflow" : lead.settings().mode().id();
         this.createdAt = createdAt;
     }

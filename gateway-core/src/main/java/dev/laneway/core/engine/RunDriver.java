@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
@@ -7,6 +8,7 @@ import dev.laneway.core.agent.RunRequest;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.Lanes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,7 +114,10 @@ final class RunDriver {
 
     /**
      * Starts the agent of a run holding both permits. Whatever the agent throws, the run ends through
-     * {@link #finished} (permits back, failure reply); a fatal error is rethrown after that.
+     * {@link #finished} (permits back, failure reply), or is wired to its completion; a fatal error
+     * is rethrown only after that. A fatal error from asking the agent's name fails the run before
+     * its agent starts; one from an abort (the run was interrupted while starting) is rethrown once
+     * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
         boolean start = session.lockedGet(fx -> {
@@ -131,7 +136,12 @@ final class RunDriver {
         }
         var request = new RunRequest(run.id, session.key(), run.prompt, run.route, run.group, run.senderId, run.attempt);
         Agent agent = ctx.agents.apply(session.key());
-        String name = AgentCalls.name(agent);
+        var named = AgentCalls.name(agent);
+        if (AgentCalls.isFatal(named.failure())) {
+            failBeforeCompletion(run, named.failure());
+            return;
+        }
+        String name = named.value();
         var started = AgentCalls.start(agent, request, new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name)));
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = session.underLock(() -> {
@@ -142,20 +152,25 @@ final class RunDriver {
             }
             return run.abortCause != null;
         });
-        if (abortNow) {
-            AgentCalls.abort(handle);
+        Effects afterwards = new Effects(); // holds a fatal error from the abort until the run is wired or ended
+        try {
+            if (abortNow) {
+                AgentCalls.abort(handle, afterwards);
+            }
+            if (started.failure() != null) {
+                failBeforeCompletion(run, started.failure());
+                return;
+            }
+            var completion = AgentCalls.completion(handle, request);
+            if (completion.failure() != null) {
+                failBeforeCompletion(run, completion.failure());
+                return;
+            }
+            completion.value().whenComplete((outcome, error) -> dispatch(() ->
+                    finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
+        } finally {
+            afterwards.run();
         }
-        if (started.failure() != null) {
-            failBeforeCompletion(run, started.failure());
-            return;
-        }
-        var completion = AgentCalls.completion(handle, request);
-        if (completion.failure() != null) {
-            failBeforeCompletion(run, completion.failure());
-            return;
-        }
-        completion.value().whenComplete((outcome, error) -> dispatch(() ->
-                finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
     }
 
     /**
@@ -194,15 +209,22 @@ final class RunDriver {
                 session.endForShutdown(run, fx);
                 return;
             }
-            steering.resolve(run, outcome, fx);
             if (shouldRetry(run, outcome)) {
+                steering.resolve(run, outcome, fx);
                 scheduleRetry(run);
                 return;
             }
-            // an aborted run sends nothing more, not even a failure notice
-            String failure = outcome instanceof RunOutcome.Failed failed && !run.aborted ? failed.reason() : null;
-            session.endRun(run, run.disposition, failure, fx);
-            RunLog.finished(run, session.key(), ctx.clock.instant(), outcome, run.agentName, ctx.observer);
+            // an aborted run sends nothing more, not even a failure notice; the notice goes into the
+            // outbox before any message of the run (or its steers) is settled, so the user is told first
+            if (outcome instanceof RunOutcome.Failed failed && !run.aborted) {
+                Route route = run.route;
+                String notice = Notices.failure(failed.reason());
+                fx.add(() -> ctx.outbox.send(route, notice));
+            }
+            steering.resolve(run, outcome, fx);
+            session.endRun(run, run.disposition, fx);
+            Instant now = ctx.clock.instant();
+            fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
         });
     }
 

@@ -57,11 +57,15 @@ import java.util.function.Supplier;
  * One {@code lock} per session guards every mutable field of this class, of the helpers above and of
  * its {@link Run}s (except the run's volatile event-gate flags). Helper methods are called with the
  * lock held, unless their doc says they take it: timer, lane, executor and agent callbacks take it
- * through {@link #locked}, {@link #lockedGet} or {@link #underLock}. Decisions are made under the lock; side effects (sends, lane requests,
- * aborts, agent starts) are collected in {@link Effects} and carried out after the lock is
- * released. The one foreign call made under the lock is {@code AgentRun.steer}, which the SPI
- * requires to be non-blocking; it makes "steer accepted" and "run completed" totally ordered.
- * Agent completions arrive on the executor and re-enter through {@link RunDriver}.
+ * through {@link #locked}, {@link #lockedGet} or {@link #underLock}. Decisions are made under the
+ * lock; side effects (sends, lane requests, aborts, agent starts, and what follows from a message's
+ * end: its journal record, listeners and metrics, the channel's settled hook) are collected in
+ * {@link Effects} and carried out, in the order collected, after the lock is released: a notice is
+ * collected before the settles of the messages it is about, so it reaches the outbox first. Channel
+ * capabilities are read once, when the gateway is built ({@link EngineContext}). So the one foreign
+ * call made under the lock is {@code AgentRun.steer}, which the SPI requires to be non-blocking; it
+ * makes "steer accepted" and "run completed" totally ordered. Agent completions arrive on the
+ * executor and re-enter through {@link RunDriver}.
  */
 final class SessionQueue {
 
@@ -178,16 +182,16 @@ final class SessionQueue {
     private void enqueue(QueuedItem item, Effects fx) {
         FollowupQueue.Offer offer = followups.offer(item, ctx.clock.instant());
         if (!offer.accepted()) {
-            ctx.settleAll(item, Disposition.REJECTED_NEW);
             if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
                 Route route = item.route();
                 String text = Notices.rejected(item.settings().cap());
-                fx.add(() -> ctx.outbox.send(route, text));
+                fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
             }
+            ctx.settleAll(item, Disposition.REJECTED_NEW, fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
-        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped));
+        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped, fx));
         if (active == null) {
             scheduleDrain(fx);
         }
@@ -223,7 +227,7 @@ final class SessionQueue {
     /** Starts the next turn off the queue (see {@link Turn#drained}), after telling senders of drops. */
     private void drainNow(Effects fx) {
         FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
-        ctx.observer.drainDelayed(drain.delay());
+        fx.add(() -> ctx.observer.drainDelayed(drain.delay()));
         NoticeSender.drops(ctx, drain.notices(), false, fx);
         startRun(Turn.drained(drain), fx);
     }
@@ -262,15 +266,13 @@ final class SessionQueue {
     }
 
     /**
-     * Ends the active run (lock held): settles its messages, reports a failure, and starts what
-     * comes next: the interrupting successor, else a drain, else the session retires.
+     * Ends the active run (lock held): settles its messages and starts what comes next: the
+     * interrupting successor, else a drain, else the session retires. A notice about the run (its
+     * failure, a skip) must be in {@code fx} before this call, so it goes out before the settles.
      */
-    void endRun(Run run, Disposition disposition, String failureReason, Effects fx) {
+    void endRun(Run run, Disposition disposition, Effects fx) {
         run.state = Run.State.ENDED;
-        run.items.forEach(item -> ctx.settleAll(item, disposition));
-        if (failureReason != null && !run.aborted) {
-            fx.add(() -> ctx.outbox.send(run.route, Notices.failure(failureReason)));
-        }
+        run.items.forEach(item -> ctx.settleAll(item, disposition, fx));
         active = null;
         interrupts.runEnded();
         fx.add(ctx.idle::signal);
@@ -381,6 +383,11 @@ final class SessionQueue {
 
     boolean hasActiveRun() {
         return underLock(() -> active != null);
+    }
+
+    /** Whether the calling thread holds this session's lock (for checks of the lock discipline). */
+    boolean lockHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
     }
 
     // ---------------------------------------------------------------- the lock

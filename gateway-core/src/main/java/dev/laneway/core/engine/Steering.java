@@ -16,8 +16,8 @@ import java.util.Set;
  * Steering (spec section 4): whether a message steers the active run, and how the steers a run
  * accepted end with it. A steer counts as answered only when the model saw it and the run
  * answered; otherwise it runs again as a followup at its original position, unless the run was
- * interrupted or stopped, which ends it the same way. A sender of another authority than the run's
- * never steers it.
+ * interrupted or stopped, which ends it the same way. Only a message of the run's own conversation
+ * and sender authority steers it.
  *
  * <p>Not thread-safe: every method is called with the owning {@link SessionQueue}'s lock held. Its
  * one foreign call, {@code AgentRun.steer}, is made under that lock: the SPI requires it not to
@@ -35,14 +35,20 @@ final class Steering {
 
     /**
      * Offers {@code item} to the active run as a steer when the run can take one now (its agent is
-     * running and it is not being aborted), the item's sender has the run's authority, and
+     * running and it is not being aborted), the item is of the run's {@link Audience}, and
      * {@code steer.scope} lets this sender steer it. Returns whether the agent accepted it; an
      * accepted steer is remembered on the run, with {@code backlog} when the same item also waits as
      * a followup (steer-backlog).
+     *
+     * <p>The audience rule holds whatever {@code steer.scope} says. A steer is answered in the run's
+     * conversation, so a message of another one (another channel's DM with {@code dmScope: main},
+     * another thread with {@code groupScope: chat}) would get its answer in someone else's chat; and
+     * it runs with the run's permissions, so a guest's text never steers an admin's run (spec section
+     * 5). Such a message waits as a followup, in a turn of its own audience.
      */
     boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
         if (run == null || run.state != Run.State.RUNNING || run.abortCause != null || run.agentRun == null
-                || !sameAuthority(run, item) || !scopeAllows(run, item)) {
+                || !run.audience.equals(item.audience()) || !scopeAllows(run, item)) {
             return false;
         }
         var message = new SteerMessage(item.seq(), item.text(), item.last().senderName());
@@ -51,15 +57,6 @@ final class Steering {
         }
         run.steered.add(new Run.Steered(item, backlog));
         return true;
-    }
-
-    /**
-     * A steer runs with the run's permissions, so only a sender of the same authority may steer
-     * (spec section 5: "a guest's text never runs with an admin's permissions"), whatever
-     * {@code steer.scope} says; others wait as followups, in a turn of their own authority.
-     */
-    private static boolean sameAuthority(Run run, QueuedItem item) {
-        return item.trusted() == run.trusted;
     }
 
     private boolean scopeAllows(Run run, QueuedItem item) {
@@ -77,24 +74,32 @@ final class Steering {
         Set<Long> unseen = new HashSet<>();
         outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
         boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
+        record Ending(QueuedItem item, Disposition disposition) { }
+        List<Ending> endings = new ArrayList<>();
         List<QueuedItem> interrupted = new ArrayList<>();
         for (Run.Steered steered : run.steered) {
             QueuedItem item = steered.item();
             if (steered.backlog()) {
                 continue;
             }
+            Disposition disposition = null;
             if (!unseen.contains(item.seq()) && !answeredNothing) {
-                ctx.settleAll(item, Disposition.STEERED);
+                disposition = Disposition.STEERED;
             } else if (run.abortCause == Run.AbortCause.STOP) {
-                ctx.settleAll(item, Disposition.STOPPED);
+                disposition = Disposition.STOPPED;
             } else if (run.abortCause == Run.AbortCause.INTERRUPT) {
-                ctx.settleAll(item, Disposition.INTERRUPTED);
+                disposition = Disposition.INTERRUPTED;
                 interrupted.add(item);
             } else {
                 followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
             }
+            if (disposition != null) {
+                endings.add(new Ending(item, disposition));
+            }
         }
+        // the skip notice first: it reaches the outbox before the settles of the messages it is about
         NoticeSender.oncePerSender(ctx, interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
+        endings.forEach(ending -> ctx.settleAll(ending.item(), ending.disposition(), fx));
         run.steered.clear();
     }
 
@@ -104,14 +109,14 @@ final class Steering {
      * that already delivered text are left to its outcome: those the model saw end as steered.
      * Returns how many messages it stopped.
      */
-    int stopUnanswered(Run run) {
+    int stopUnanswered(Run run, Effects fx) {
         if (run.delivered || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
             return 0;
         }
         int count = 0;
         for (Run.Steered steered : run.steered) {
             if (!steered.backlog()) {
-                ctx.settleAll(steered.item(), Disposition.STOPPED);
+                ctx.settleAll(steered.item(), Disposition.STOPPED, fx);
                 count += steered.item().tickets().size();
             }
         }

@@ -15,6 +15,8 @@ final class Ticket {
     private final InboundMessage message;
     private final boolean admitted;
     private final AtomicReference<Disposition> disposition = new AtomicReference<>();
+    // the channel's accepted hook was queued for it (or, restored, by the process before the restart)
+    private volatile boolean announced;
 
     /** @param admitted whether the message holds an admission slot to give back when settled */
     Ticket(long seq, InboundMessage message, boolean admitted) {
@@ -33,6 +35,16 @@ final class Ticket {
 
     boolean admitted() {
         return admitted;
+    }
+
+    /** The channel is told the message was accepted: from now on its end is reported to the channel too. */
+    void announce() {
+        announced = true;
+    }
+
+    /** Whether the channel was told the message was accepted (only then is it told that it ended). */
+    boolean announced() {
+        return announced;
     }
 
     /** Records the disposition; returns false (and records nothing) if one was recorded already. */

@@ -3,9 +3,13 @@ package dev.laneway.core.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
+import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.InMemorySessionStore;
@@ -17,8 +21,11 @@ import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.RecordingListener;
 import dev.laneway.core.testing.ScriptedAgent;
 import dev.laneway.core.testing.TrampolineExecutor;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -168,5 +175,57 @@ class AcceptFailureTest {
         broken.set(false);
         gateway.accept(message);
         assertEquals(List.of("hello"), agent.prompts(), "the redelivery is processed");
+    }
+
+    @Test
+    void aMessageTheQueueAlreadyRejected_staysRemembered_whenAFailureFollows_soARedeliveryIsADuplicate() {
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test");
+        ScriptedAgent agent = new ScriptedAgent();
+        RecordingListener dispositions = new RecordingListener();
+        // a metrics listener that breaks after the queue has rejected the message: the failure reaches accept
+        DispositionListener breaksOnRejection = (message, disposition) -> {
+            dispositions.recorded(message, disposition);
+            if (disposition == Disposition.REJECTED_NEW) {
+                throw new NoClassDefFoundError("metrics/Counter");
+            }
+        };
+        GatewaySettings settings = GatewaySettings.builder()
+                .queueDefaults(new QueueSettings(QueueMode.FOLLOWUP, Duration.ZERO, 1, DropPolicy.NEW)).build();
+        Gateway gateway = Gateway.builder().settings(settings).clock(time).scheduler(time)
+                .executor(new TrampolineExecutor()).agent(agent).listener(breaksOnRejection).channel(channel).build();
+        gateway.start();
+        gateway.accept(dm("m1", "running", time));
+        gateway.accept(dm("m2", "queued", time));
+        InboundMessage rejected = dm("m3", "rejected", time);
+        gateway.accept(rejected);
+        assertEquals(Disposition.REJECTED_NEW, dispositions.of("m3"));
+
+        gateway.accept(rejected); // the platform redelivers it
+        assertEquals(List.of(Disposition.REJECTED_NEW, Disposition.DUPLICATE), dispositions.entries().stream()
+                .filter(e -> e.message().platformMessageId().equals("m3")).map(RecordingListener.Entry::disposition).toList(),
+                "ended once; the redelivery is recognised, not processed again");
+        assertEquals(List.of("running"), agent.prompts());
+    }
+
+    @Test
+    void aCommandWhoseReplyCannotBeQueued_stillEndsInExactlyOneDisposition() {
+        ManualTime time = new ManualTime();
+        RecordingListener dispositions = new RecordingListener();
+        Executor refusing = task -> {
+            throw new RejectedExecutionException("outbox executor shut down");
+        };
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .outboxExecutor(refusing).agent(new ScriptedAgent()).listener(dispositions)
+                .commands((message, context) -> new CommandDecision.Reply("ok"))
+                .channel(new FakeChannel("test")).build();
+        gateway.accept(dm("m1", "/status", time));
+        assertEquals(List.of(Disposition.COMMAND),
+                dispositions.entries().stream().map(RecordingListener.Entry::disposition).toList());
+    }
+
+    private static InboundMessage dm(String id, String text, ManualTime time) {
+        return InboundMessage.builder("test").text(text).platformMessageId(id).chatId("chat").senderId("user")
+                .receivedAt(time.instant()).build();
     }
 }

@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
@@ -109,5 +110,40 @@ class AgentErrorsTest {
         h.agent.run(0).finishAborted();
         assertEquals(0, h.gateway.busySessions());
         assertEquals(0, lane(h, "main").active());
+    }
+
+    @Test
+    void aFatalErrorFromTheAgentsName_failsTheRunBeforeItStarts_andGivesBothLanesBack() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+        h.agent.throwOnNextName(new StackOverflowError());
+        String first = h.dm("first");
+        assertEquals(List.of(), h.agent.runs(), "no agent started for it");
+        assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (agent error: StackOverflowError)"),
+                h.channel.texts());
+        assertEquals(Disposition.RAN, h.dispositions.of(first));
+        assertEquals(0, lane(h, "main").active());
+        assertEquals(0, lane(h, "session:test:dm:user").active());
+        assertEquals(0, h.gateway.busySessions());
+
+        h.send(h.message("other session").senderId("other").chatId("other"));
+        assertEquals(List.of("other session"), h.agent.prompts(), "main is free for the next run");
+    }
+
+    @Test
+    void aFatalErrorFromTheAbortOfARunStoppedWhileStarting_isRethrown_afterTheRunIsWiredToItsEnd() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+        h.agent.completesOnAbort(false).abortThrows(new StackOverflowError());
+        h.executor.pause();
+        h.dm("first"); // granted both lanes; its agent start waits on the executor
+        assertEquals(0, h.gateway.stop(SessionKey.of("test:dm:user")), "nothing queued to clear");
+        assertThrows(StackOverflowError.class, h.executor::resume, "the fatal error is not swallowed");
+        assertTrue(h.agent.run(0).abortRequested());
+
+        h.agent.run(0).finishAborted();
+        assertEquals(0, lane(h, "main").active(), "the run ended when its agent stopped");
+        assertEquals(0, lane(h, "session:test:dm:user").active());
+        assertEquals(0, h.gateway.busySessions());
+        h.send(h.message("other session").senderId("other").chatId("other"));
+        assertEquals("other session", h.agent.lastRun().prompt());
     }
 }

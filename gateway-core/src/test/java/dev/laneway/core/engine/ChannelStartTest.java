@@ -2,6 +2,7 @@ package dev.laneway.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.Disposition;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -179,5 +181,56 @@ class ChannelStartTest {
         gateway.accept(dm("m1", "hi", time.instant()));
         agent.run(0).complete("hello");
         assertEquals(List.of("hello"), channel.texts());
+    }
+
+    @Test
+    void anErrorThrownByAStartRetry_isRetriedAgain_untilTheChannelStarts() {
+        ManualTime time = new ManualTime();
+        AtomicInteger starts = new AtomicInteger();
+        FakeChannel channel = new FakeChannel("test").failStarts(1).duringStart(() -> {
+            if (starts.incrementAndGet() == 1) {
+                throw new AssertionError("SDK invariant broken"); // the second attempt, inside the SDK
+            }
+        });
+        Gateway gateway = gateway(time, channel);
+        gateway.start();
+        time.advance(Duration.ofSeconds(1));
+        assertEquals(2, channel.startAttempts());
+        assertFalse(gateway.channelStarted("test"));
+        time.advance(Duration.ofSeconds(2));
+        assertEquals(3, channel.startAttempts(), "the error was one more failed start, retried after 2 s");
+        assertTrue(gateway.channelStarted("test"));
+    }
+
+    @Test
+    void aFatalErrorFromAChannelsFirstStart_startsTheOtherChannelsFirst_retriesIt_andIsRethrown() {
+        ManualTime time = new ManualTime();
+        AtomicInteger starts = new AtomicInteger();
+        FakeChannel broken = new FakeChannel("broken").duringStart(() -> {
+            if (starts.incrementAndGet() == 1) {
+                throw new StackOverflowError();
+            }
+        });
+        FakeChannel other = new FakeChannel("other");
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .agent(agent).journal(journal).listener(dispositions).channel(broken).channel(other).build();
+        assertThrows(StackOverflowError.class, gateway::start, "a fatal error is not swallowed");
+        assertTrue(gateway.channelStarted("other"), "the channels after it still started");
+        assertFalse(gateway.channelStarted("broken"));
+        time.advance(Duration.ofSeconds(1));
+        assertTrue(gateway.channelStarted("broken"), "and it was retried");
+    }
+
+    @Test
+    void aSecondStart_doesNothing() {
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test").sendsOnlyOnceStarted();
+        Gateway gateway = gateway(time, channel);
+        gateway.start();
+        gateway.start();
+        assertEquals(1, channel.startAttempts(), "the channel is not started twice");
+        gateway.accept(dm("m1", "hi", time.instant()));
+        agent.run(0).complete("hello");
+        assertEquals(List.of("hello"), channel.texts(), "and its replies are not held again");
     }
 }

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.Disposition;
+import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.testing.FakeChannel;
@@ -110,5 +114,42 @@ class DmScopeMainTest {
         assertEquals(2, telegram.typing().size(), "the running telegram DM keeps typing");
         assertEquals(2, discord.typing().size(), "the waiting discord DM too");
         assertEquals(1, gateway.busySessions());
+    }
+
+    @Test
+    void steer_aDmFromAnotherChannel_neverSteersTheRunningDm_itGetsItsOwnTurnAndItsOwnAnswer() {
+        Gateway gateway = gateway(s -> s.queueDefaults(
+                new QueueSettings(QueueMode.STEER, Duration.ofSeconds(1), 20, DropPolicy.SUMMARIZE)));
+        dm(gateway, "telegram", "alice", "alice asks");
+        String fromBob = dm(gateway, "discord", "bob", "bob asks");
+        String aliceAgain = dm(gateway, "telegram", "alice", "alice adds");
+        assertEquals(List.of("alice adds"), agent.run(0).steerTexts(), "only Alice's own conversation steers her run");
+
+        agent.run(0).seeSteers().complete("answer for alice");
+        time.advance(Duration.ofSeconds(1));
+        assertEquals("bob asks", agent.run(1).prompt());
+        assertEquals("discord", agent.run(1).request().route().channel());
+        agent.run(1).complete("answer for bob");
+
+        assertEquals(List.of("answer for alice"), telegram.texts());
+        assertEquals(List.of("answer for bob"), discord.texts());
+        assertEquals(Disposition.STEERED, dispositions.of(aliceAgain));
+        assertEquals(Disposition.RAN, dispositions.of(fromBob));
+    }
+
+    @Test
+    void steerBacklog_aDmFromAnotherChannel_isNotSteered_andRunsOnceAsAFollowup() {
+        Gateway gateway = gateway(s -> s.queueDefaults(
+                new QueueSettings(QueueMode.STEER_BACKLOG, Duration.ofSeconds(1), 20, DropPolicy.SUMMARIZE)));
+        dm(gateway, "telegram", "alice", "alice asks");
+        String fromBob = dm(gateway, "discord", "bob", "bob asks");
+        assertEquals(List.of(), agent.run(0).steerTexts());
+        agent.run(0).complete("answer for alice");
+        time.advance(Duration.ofSeconds(1));
+        agent.run(1).complete("answer for bob");
+        time.advance(Duration.ofSeconds(5));
+        assertEquals(2, agent.runs().size(), "one followup turn, no second copy");
+        assertEquals(List.of("answer for bob"), discord.texts());
+        assertEquals(Disposition.RAN, dispositions.of(fromBob));
     }
 }

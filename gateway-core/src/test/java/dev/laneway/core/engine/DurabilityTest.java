@@ -120,6 +120,18 @@ class DurabilityTest {
     }
 
     @Test
+    void expiryNotices_areSentOncePerSender_tellingApartTheSameIdOnTwoAccounts() {
+        GatewayHarness before = start(new ManualTime());
+        before.send(before.message("to bot a").account("a"));
+        before.send(before.message("to bot a, again").account("a"));
+        before.send(before.message("to bot b").account("b"));
+        GatewayHarness after = start(new ManualTime(before.time.instant().plus(Duration.ofHours(2))));
+        assertEquals(List.of("a", "b"), after.channel.sent().stream().map(sent -> sent.route().account()).toList(),
+                "one notice to each bot's user, though chat and sender ids are the same");
+        assertEquals(List.of(), journal.pending());
+    }
+
+    @Test
     void gracefulShutdown_letsTheActiveRunFinish_andKeepsQueuedMessagesForTheRestart() throws Exception {
         GatewayHarness before = start(new ManualTime());
         String running = before.dm("running");
@@ -154,6 +166,27 @@ class DurabilityTest {
 
         GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
         assertEquals(List.of("slow"), after.agent.prompts());
+    }
+
+    @Test
+    void anAnswerStillQueuedWhenTheChannelsStop_isNotSent_andItsMessageRunsAgainAfterTheRestart() throws Exception {
+        GatewayHarness before = start(new ManualTime());
+        before.channel.sendsOnlyOnceStarted();
+        before.dm("hello");
+        before.outbox.pause(); // the answer waits in the outbox (behind a long retry_after, say)
+        before.agent.run(0).complete("hi");
+        assertTrue(before.gateway.shutdown(Duration.ZERO, Duration.ZERO), "the run itself had finished");
+        assertFalse(before.channel.started(), "the channels are stopped");
+
+        before.outbox.resume(); // the chat's drain goes on after the channels stopped
+        assertEquals(List.of(), before.channel.texts(), "nothing is sent to a stopped channel");
+        assertEquals(1, journal.pending().size(), "not counted as answered: the user never got the answer");
+
+        GatewayHarness after = start(new ManualTime(before.time.instant().plusSeconds(20)));
+        assertEquals(List.of("hello"), after.agent.prompts());
+        after.agent.run(0).complete("hi");
+        assertEquals(List.of("hi"), after.channel.texts());
+        assertEquals(List.of(), journal.pending());
     }
 
     @Test

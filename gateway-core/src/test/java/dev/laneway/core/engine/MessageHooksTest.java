@@ -3,22 +3,32 @@ package dev.laneway.core.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.Disposition;
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.FakeChannel;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.core.testing.TrampolineExecutor;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -126,6 +136,114 @@ class MessageHooksTest {
         tasks.forEach(Runnable::run);
         runAll(queued);
         assertEquals(List.of("accepted m1", "send answer", "settled m1"), channel.progress());
+    }
+
+    @Test
+    void aMessageRefusedBecauseTheJournalFailed_wasNeverAccepted_soItsChannelHearsNothingOfIt() {
+        MessageJournal failing = new MessageJournal() {
+            @Override
+            public CompletableFuture<Void> append(JournalEntry entry) {
+                return CompletableFuture.failedFuture(new IllegalStateException("disk full"));
+            }
+
+            @Override
+            public void settled(long seq, boolean answered) {
+            }
+
+            @Override
+            public List<JournalEntry> pending() {
+                return List.of();
+            }
+
+            @Override
+            public boolean seen(String messageKey) {
+                return false;
+            }
+
+            @Override
+            public long lastSequence() {
+                return 0;
+            }
+        };
+        GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, failing, new ManualTime());
+        h.dm("hello");
+        assertEquals(List.of("send ⚠️ Sorry, something went wrong while answering. (storage unavailable)"),
+                h.channel.progress(), "no settled hook for a message that was never accepted");
+        assertEquals(Disposition.REJECTED_BUSY, h.dispositions.of("m1"));
+    }
+
+    @Test
+    void aMessageRestoredAfterARestart_isReportedSettledToItsChannel() {
+        InMemoryJournal journal = new InMemoryJournal();
+        GatewayHarness before = new GatewayHarness(s -> s, CommandHandler.NONE, journal, new ManualTime());
+        String id = before.dm("question");
+        GatewayHarness after = new GatewayHarness(s -> s, CommandHandler.NONE, journal,
+                new ManualTime(before.time.instant().plusSeconds(30)));
+        after.agent.run(0).complete("answer");
+        assertEquals(List.of("send answer", "settled " + id), after.channel.progress());
+    }
+
+    @Test
+    void aChannelThatDoesNotTrackMessages_getsNoHooks_evenIfItImplementsThem() {
+        var untracked = new FakeChannel("test", new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true));
+        var time = new ManualTime();
+        var agent = new ScriptedAgent();
+        var executor = new TrampolineExecutor();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(executor).agent(agent)
+                .channel(untracked).build();
+        gateway.start();
+        gateway.accept(InboundMessage.builder("test").text("q").platformMessageId("m1").build());
+        agent.run(0).complete("answer");
+        assertEquals(List.of("send answer"), untracked.progress(), "the capability decides, not the class");
+    }
+
+    @Test
+    void aDecoratingChannel_thatForwardsTheHooksAndDeclaresTracking_getsThem() {
+        var inner = new FakeChannel("test");
+        ChannelAdapter decorated = new ChannelAdapter() {
+            @Override
+            public String name() {
+                return inner.name();
+            }
+
+            @Override
+            public ChannelCapabilities capabilities() {
+                return inner.capabilities();
+            }
+
+            @Override
+            public void start(InboundSink sink) throws Exception {
+                inner.start(sink);
+            }
+
+            @Override
+            public void send(Route route, String text) {
+                inner.send(route, text);
+            }
+
+            @Override
+            public void accepted(Route route) {
+                inner.accepted(route);
+            }
+
+            @Override
+            public void settled(Route route) {
+                inner.settled(route);
+            }
+
+            @Override
+            public void stop() {
+                inner.stop();
+            }
+        };
+        var time = new ManualTime();
+        var agent = new ScriptedAgent();
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor()).agent(agent)
+                .channel(decorated).build();
+        gateway.start();
+        gateway.accept(InboundMessage.builder("test").text("q").platformMessageId("m1").build());
+        agent.run(0).complete("answer");
+        assertEquals(List.of("accepted m1", "send answer", "settled m1"), inner.progress());
     }
 
     private static void runAll(ArrayDeque<Runnable> queued) {

@@ -35,7 +35,8 @@ import net.jqwik.api.constraints.Size;
  * <p>After every step: at most one active run per session and never more than the main cap. At the
  * end: every message ended in exactly one disposition; a session's runs started in arrival order;
  * no turn's prompt (its messages or its overflow summary) holds text from another route or another
- * sender authority than the turn's own; and no run was steered by a sender of another authority.
+ * sender authority than the turn's own; and no run was steered by a message of another conversation
+ * (another DM, chat or thread of the session) or another sender authority.
  */
 class QueueInvariantsPropertyTest {
 
@@ -113,7 +114,7 @@ class QueueInvariantsPropertyTest {
         assertEquals(sentIds.size(), h.dispositions.size());
         assertRunsStartInArrivalOrder(h);
         assertNoTurnMixesRoutesOrAuthorities(h, senderOf);
-        assertNoRunIsSteeredByAnotherAuthority(h, senderOf);
+        assertNoRunIsSteeredFromAnotherAudience(h, senderOf);
     }
 
     private static InboundMessage.Builder message(GatewayHarness h, Sender sender, String text) {
@@ -181,14 +182,20 @@ class QueueInvariantsPropertyTest {
         }
     }
 
-    /** A steer runs with the run's permissions: its sender must have the run's authority. */
-    private static void assertNoRunIsSteeredByAnotherAuthority(GatewayHarness h, Map<Integer, Sender> senderOf) {
+    /**
+     * A steer is answered in the run's conversation and with the run's permissions: its sender must be
+     * in the run's conversation (channel, chat, thread) and have the run's authority.
+     */
+    private static void assertNoRunIsSteeredFromAnotherAudience(GatewayHarness h, Map<Integer, Sender> senderOf) {
         for (ScriptedRun run : h.agent.runs()) {
-            boolean runTrusted = ADMINS.contains(run.request().senderId());
+            Route route = run.request().route();
+            String audience = route.channel() + "/" + route.chatId() + "/" + route.threadId() + "/"
+                    + ADMINS.contains(run.request().senderId());
             for (String steer : run.steerTexts()) {
                 for (int number : numbers(ANY, steer)) {
-                    assertEquals(runTrusted, senderOf.get(number).trusted(),
-                            "#m" + number + " steered a run of " + run.request().senderId() + ":\n" + run.prompt());
+                    assertEquals(audience, senderOf.get(number).audience(), "#m" + number
+                            + " steered a run of another conversation or authority (" + run.request().senderId() + "):\n"
+                            + run.prompt());
                 }
             }
         }

@@ -33,7 +33,7 @@ class ShutdownBeforeStartTest {
     private final Lanes lanes = new Lanes(Map.of(Lanes.MAIN, 1), time, Duration.ofSeconds(2));
     private final EngineContext ctx = new EngineContext(settings, time, time, executor, lanes,
             new Outbox(executor, name -> channel, GatewayObserver.NONE), new Admission(0, 1), key -> agent,
-            name -> channel, GatewayObserver.NONE, MessageJournal.NONE);
+            Map.of("test", channel), GatewayObserver.NONE, MessageJournal.NONE);
     private long seq;
 
     private Ticket accept(String sender, String text) {

@@ -8,6 +8,7 @@ import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.SessionScope;
 import dev.laneway.core.SteerScope;
 import dev.laneway.core.testing.GatewayHarness;
 import java.time.Duration;
@@ -155,6 +156,24 @@ class SteerAndStopTest {
         h.advance(Duration.ofSeconds(5));
         assertEquals(2, h.agent.runs().size(), "one followup turn, no second copy");
         assertEquals(Disposition.RAN, h.dispositions.of(admin));
+    }
+
+    @Test
+    void steer_withGroupScopeChat_aMessageFromAnotherThread_neverSteersTheRun_itIsAnsweredInItsOwnThread() {
+        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(steer())
+                .sessionScope(new SessionScope(SessionScope.DmScope.PER_PEER, SessionScope.GroupScope.CHAT)));
+        h.send(h.message("thread one asks").direct(false).chatId("group").threadId("t1").senderId("alice"));
+        String other = h.send(h.message("thread two asks").direct(false).chatId("group").threadId("t2").senderId("bob"));
+        String same = h.send(h.message("thread one adds").direct(false).chatId("group").threadId("t1").senderId("carol"));
+        assertEquals(List.of("thread one adds"), h.agent.run(0).steerTexts());
+
+        h.agent.run(0).seeSteers().complete("answer in t1");
+        h.advanceMillis(1000);
+        assertEquals("thread two asks", h.agent.run(1).prompt());
+        h.agent.run(1).complete("answer in t2");
+        assertEquals(List.of("t1", "t2"), h.channel.sent().stream().map(sent -> sent.route().threadId()).toList());
+        assertEquals(Disposition.STEERED, h.dispositions.of(same));
+        assertEquals(Disposition.RAN, h.dispositions.of(other));
     }
 
     /** A group message; {@code admin}: the platform reports the sender as a group admin (trusted). */

@@ -34,7 +34,7 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile Runnable duringStart = () -> { };
 
     public FakeChannel(String name) {
-        this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true));
+        this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true, true));
     }
 
     public FakeChannel(String name, ChannelCapabilities capabilities) {
@@ -161,6 +161,11 @@ public final class FakeChannel implements ChannelAdapter {
      */
     public List<String> progress() {
         return List.copyOf(progress);
+    }
+
+    /** Records an event of the test's own (a journal write, say) in {@link #progress} order. */
+    public void note(String event) {
+        progress.add(event);
     }
 
     public void clear() {

@@ -28,9 +28,22 @@ public final class ScriptedAgent implements Agent {
     private volatile int failedStarts;
     private final List<String> resets = new CopyOnWriteArrayList<>();
 
+    private volatile Throwable nameFailure;
+
     @Override
     public String name() {
+        Throwable failure = nameFailure;
+        if (failure != null) {
+            nameFailure = null;
+            throwUnchecked(failure);
+        }
         return "scripted";
+    }
+
+    /** Makes the next {@link #name} throw this. */
+    public ScriptedAgent throwOnNextName(Throwable failure) {
+        nameFailure = failure;
+        return this;
     }
 
     /** Whether new runs accept steers. */

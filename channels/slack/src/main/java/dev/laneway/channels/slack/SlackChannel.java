@@ -34,9 +34,9 @@ public final class SlackChannel implements ChannelAdapter {
     public static final String NAME = "slack";
     /** Slack truncates at 40,000 characters and recommends about 4,000 per message. */
     static final int MAX_TEXT_LENGTH = 4000;
-    /** No typing indicator: Slack bots have none; the 👀 reaction takes its place. */
+    /** No typing indicator: Slack bots have none; the 👀 reaction (the per-message hooks) takes its place. */
     private static final ChannelCapabilities CAPABILITIES =
-            new ChannelCapabilities(MAX_TEXT_LENGTH, false, null, true);
+            new ChannelCapabilities(MAX_TEXT_LENGTH, false, null, true, true);
 
     private final ChannelsConfig.Slack config;
     private final SlackOptions options;

@@ -1,0 +1,282 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.CommandContext;
+import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.command.GatewayControl;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.store.SessionStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The way in for one inbound message, from the channel's call to its session's queue: dedupe,
+ * access policy, commands, settings resolution, admission, the journal (a message counts as
+ * accepted only once it is durable), then the {@link SessionQueue} decides (run now, steer, queue,
+ * interrupt). Every message ends in exactly one disposition, also when a step fails on the way
+ * (see {@link Intake}). Also runs the journal's restore at start, through the same queues.
+ *
+ * <p>Concurrency: {@link #accept} may be called from any number of SDK threads; each message's
+ * progress is confined to its {@link Intake}; the collaborators are thread-safe, {@code closed} is
+ * volatile, and {@code restored} is touched only by the thread that starts the gateway.
+ */
+final class Reception {
+
+    // the gateway's logger, as before this was split out: operators may filter on it
+    private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+    private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final GatewaySettings settings;
+    private final EngineContext ctx;
+    private final SessionStore store;
+    private final CommandHandler commands;
+    private final GatewayControl control;
+    private final AccessPolicy access;
+    private final Authorization authorization;
+    private final DedupeCache dedupe;
+    private final MessageJournal journal;
+    private final AtomicLong sequence;
+    private volatile boolean closed;
+    private boolean restored;
+
+    Reception(EngineContext ctx, SessionStore store, CommandHandler commands, GatewayControl control, AccessPolicy access) {
+        this.settings = ctx.settings;
+        this.ctx = ctx;
+        this.store = store;
+        this.commands = commands;
+        this.control = control;
+        this.access = access;
+        this.journal = ctx.journal;
+        this.sequence = new AtomicLong(journal.lastSequence());
+        this.authorization = new Authorization(settings.commandAllowFrom());
+        this.dedupe = new DedupeCache(settings.dedupeWindow());
+    }
+
+    /** From now on every new message gets the busy reply (shutdown). */
+    void close() {
+        closed = true;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    /** Runs again what the journal still holds (see {@link JournalRestore}); once per process. */
+    void restore() {
+        if (restored) {
+            return;
+        }
+        restored = true;
+        JournalRestore.run(journal.pending(), ctx, dedupe,
+                (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
+    }
+
+    /** Takes one inbound message (see the class comment); returns at once, never throws for a bad one. */
+    void accept(InboundMessage message) {
+        Intake intake = new Intake(message);
+        try {
+            route(intake);
+        } catch (RuntimeException | LinkageError e) {
+            failed(intake, e);
+        }
+    }
+
+    private void route(Intake intake) {
+        InboundMessage message = intake.message;
+        Instant now = ctx.clock.instant();
+        intake.firstSighting = dedupe.firstSighting(message, now);
+        if (!intake.firstSighting || seenBefore(message)) {
+            intake.done = true;
+            record(message, Disposition.DUPLICATE);
+            return;
+        }
+        intake.allowed = access.allows(message);
+        if (!intake.allowed) {
+            intake.done = true;
+            record(message, Disposition.DENIED);
+            return;
+        }
+        SessionKey session = settings.sessionScope().keyOf(message);
+        boolean trusted = authorization.trusted(message);
+        InboundMessage effective = message;
+        QueueOverride inline = QueueOverride.NONE;
+        if (message.text().startsWith("/")) {
+            flushInbound(session, message.senderId());
+            CommandDecision decision = decide(message, session, trusted);
+            switch (decision) {
+                case CommandDecision.Reply reply -> {
+                    // recorded first: once done is set, a failing send must not leave it with no disposition
+                    record(message, Disposition.COMMAND);
+                    intake.done = true;
+                    ctx.outbox.send(message.route(), reply.text());
+                    return;
+                }
+                case CommandDecision.Inline directive -> {
+                    if (directive.notice() != null) {
+                        ctx.outbox.send(message.route(), directive.notice());
+                    }
+                    effective = message.withText(directive.text());
+                    inline = directive.override();
+                }
+                case CommandDecision.NotACommand none -> { }
+            }
+        }
+        if (closed || !ctx.admission.tryAdmit()) {
+            intake.done = true;
+            record(message, Disposition.REJECTED_BUSY);
+            ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
+            return;
+        }
+        intake.ticket = new Ticket(sequence.incrementAndGet(), message, true);
+        intake.reason = "storage unavailable";
+        QueueSettings resolved = resolve(session, message.channel(), inline);
+        JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
+                trusted, now);
+        if (!journaled(entry)) {
+            refuse(intake);
+            return;
+        }
+        intake.reason = "internal error";
+        ctx.accepted(intake.ticket);
+        enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
+                trusted), inboundDebounce(message.channel()));
+    }
+
+    /**
+     * Something failed after dedupe (a store read, a policy, a bug): the message still ends in
+     * exactly one disposition, its slot is given back, its sender hears about it, and it is not
+     * remembered as seen, so a platform redelivery is processed.
+     */
+    private void failed(Intake intake, Throwable e) {
+        InboundMessage message = intake.message;
+        log.error("inbound message {} from {} chat {} could not be handled", message.platformMessageId(), message.channel(),
+                message.chatId(), e);
+        if (!intake.firstSighting || intake.done) {
+            return; // a duplicate, or its disposition is already recorded
+        }
+        try {
+            refuse(intake);
+        } catch (RuntimeException | LinkageError again) {
+            log.error("inbound message {} from {} could not be refused cleanly either: {}", message.platformMessageId(),
+                    message.channel(), again.toString());
+        }
+    }
+
+    /**
+     * Ends an accepted-so-far message as refused (REJECTED_BUSY) with the failure notice, and forgets
+     * it so a redelivery is processed. A message the session queue already ended (dropped, rejected)
+     * before the failure keeps its disposition and stays remembered: a redelivery is a duplicate.
+     */
+    private void refuse(Intake intake) {
+        InboundMessage message = intake.message;
+        if (intake.ticket != null && intake.ticket.disposition() != null) {
+            return; // the session queue settled it before the failure
+        }
+        dedupe.forget(message);
+        if (intake.ticket == null) {
+            record(message, Disposition.REJECTED_BUSY);
+            notifyFailure(intake);
+            return;
+        }
+        try {
+            notifyFailure(intake); // before the settle: told before the message counts as ended
+        } finally {
+            // settles it unanswered in the journal too: a late commit must not come back after a restart
+            ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
+        }
+    }
+
+    private void notifyFailure(Intake intake) {
+        if (mayAnswer(intake)) {
+            ctx.outbox.send(intake.message.route(), Notices.failure(intake.reason));
+        }
+    }
+
+    /** Whether the sender may hear back: never when the access policy refuses them or cannot tell. */
+    private boolean mayAnswer(Intake intake) {
+        if (intake.allowed != null) {
+            return intake.allowed;
+        }
+        try {
+            return access.allows(intake.message);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private Duration inboundDebounce(String channel) {
+        return settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
+    }
+
+    /** Hands an item to its session's queue (creating the queue if the session was idle). */
+    private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
+        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A message the journal knows from before (pending or answered): a platform redelivery. */
+    private boolean seenBefore(InboundMessage message) {
+        String key = JournalEntry.keyOf(message);
+        return key != null && journal.seen(key);
+    }
+
+    /** Appends to the journal and waits for the group commit: only then is the message accepted. */
+    private boolean journaled(JournalEntry entry) {
+        try {
+            journal.append(entry).get(JOURNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            log.error("message {} could not be recorded durably, refusing it: {}", entry.seq(), e.toString());
+            return false;
+        }
+    }
+
+    private CommandDecision decide(InboundMessage message, SessionKey session, boolean trusted) {
+        try {
+            CommandDecision decision = commands.handle(message, new CommandContext(session, trusted, control));
+            return decision == null ? CommandDecision.NOT_A_COMMAND : decision;
+        } catch (RuntimeException e) {
+            log.error("command handler failed on a message from {}", message.channel(), e);
+            return new CommandDecision.Reply(Notices.failure("command failed"));
+        }
+    }
+
+    private void flushInbound(SessionKey session, String senderId) {
+        SessionQueue queue = ctx.sessions.get(session);
+        if (queue != null) {
+            queue.flushInbound(senderId);
+        }
+    }
+
+    private SessionQueue sessionQueue(SessionKey session) {
+        return ctx.sessions.computeIfAbsent(session, key -> new SessionQueue(key, ctx));
+    }
+
+    private void record(InboundMessage message, Disposition disposition) {
+        ctx.observer.recorded(message, disposition); // ObserverFanout guards it
+    }
+
+    /** Settings resolution, first hit wins: inline, session override, byChannel, global, defaults. */
+    QueueSettings resolve(SessionKey session, String channel, QueueOverride inline) {
+        QueueSettings resolved = settings.queueDefaults().with(settings.queueByChannel().get(channel));
+        resolved = resolved.with(store.queueOverride(session).orElse(null));
+        return resolved.with(inline);
+    }
+}
