@@ -16,10 +16,13 @@ final class Effects {
 
     private static final Logger log = LoggerFactory.getLogger(Effects.class);
 
-    private final List<Runnable> pending = new ArrayList<>(4);
+    private List<Runnable> pending; // created on the first effect: most locked steps have none
     private VirtualMachineError fatal;
 
     void add(Runnable effect) {
+        if (pending == null) {
+            pending = new ArrayList<>(4);
+        }
         pending.add(effect);
     }
 
@@ -31,15 +34,16 @@ final class Effects {
     }
 
     void run() {
-        for (Runnable effect : pending) {
+        // indexed: an effect may add another one, which then runs too
+        for (int i = 0; pending != null && i < pending.size(); i++) {
             try {
-                effect.run();
+                pending.get(i).run();
             } catch (Throwable e) {
                 log.error("engine side effect failed", e);
                 rethrowAfterwards(e);
             }
         }
-        pending.clear();
+        pending = null;
         VirtualMachineError error = fatal;
         fatal = null;
         if (error != null) {

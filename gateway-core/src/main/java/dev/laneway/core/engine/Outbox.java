@@ -286,7 +286,7 @@ final class Outbox {
     /** One chat's queue; fields guarded by the outbox's lock. */
     private static final class ChatQueue {
         final String channel;
-        final ArrayDeque<Outgoing> items = new ArrayDeque<>();
+        final ArrayDeque<Outgoing> items = new ArrayDeque<>(4); // most chats hold a reply or two
         boolean draining; // a drain task owns this chat now
 
         ChatQueue(String channel) {

@@ -51,6 +51,9 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
     }
 
     QueuedItem withMode(QueueMode newMode) {
+        if (newMode == mode) {
+            return this;
+        }
         return new QueuedItem(seq, tickets, text, settings, newMode, trusted);
     }
 }

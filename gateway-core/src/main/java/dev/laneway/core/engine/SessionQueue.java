@@ -110,12 +110,15 @@ final class SessionQueue {
                 return false;
             }
             typing.accepted(item.route(), fx);
-            String sender = item.senderKey();
-            if (InboundDebounce.applies(item, inboundDebounce) && (inbound.holds(sender) || isIdle())) {
-                inbound.add(item, inboundDebounce, inboundMaxWait);
-                return true;
+            boolean debounced = InboundDebounce.applies(item, inboundDebounce);
+            if (debounced || !inbound.isEmpty()) { // the sender key costs a string: only when buffers matter
+                String sender = item.senderKey();
+                if (debounced && (inbound.holds(sender) || isIdle())) {
+                    inbound.add(item, inboundDebounce, inboundMaxWait);
+                    return true;
+                }
+                offerBuffered(sender, fx);
             }
-            offerBuffered(sender, fx);
             offer(item, fx);
             return true;
         });
