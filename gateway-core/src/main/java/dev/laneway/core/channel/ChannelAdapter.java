@@ -38,7 +38,9 @@ public interface ChannelAdapter {
      * An accepted message ended, whatever its disposition (answered, collected, steered, dropped,
      * stopped, interrupted, expired, ...). Called once per accepted message, in the chat's outbox
      * sequence after every reply queued for the chat before it ended, so it never overtakes the
-     * answer, and after any notice about the message (a failure, a skip). Not called for a message
+     * answer, and after a failure, skip, rejection or expiry notice about the message (a drop
+     * notice is sent at the next drain and a {@code /stop} reply after the stop, so those two may
+     * come after it). Not called for a message
      * that is still pending when the gateway shuts down (it runs again after the restart), nor for
      * one that was never {@link #accepted}. Only called when
      * {@link ChannelCapabilities#tracksMessages()} says so.

@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Side effects decided under a session lock and carried out after it is released: sends, aborts,
- * lane requests. Keeps foreign code (channels, agents, lanes) out of locked sections. One failing
+ * lane requests and releases, the journal records, listener and observer calls and channel hooks
+ * of settled messages, run log lines. They run in the order they were added. Keeps foreign code (channels, agents, lanes) out of locked sections. One failing
  * effect is logged and the others still run, whatever it threw; a fatal error
  * ({@link VirtualMachineError}, also one handed to {@link #rethrowAfterwards}) is rethrown once
  * every effect has run, so it is never swallowed and never skips a permit release.

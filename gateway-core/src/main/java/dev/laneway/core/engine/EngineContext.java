@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -51,6 +52,8 @@ final class EngineContext {
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
     final IdleSignal idle = new IdleSignal();
+    // settles decided under a session lock whose effects (journal record, outbox task) have not run yet
+    private final AtomicInteger settling = new AtomicInteger();
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
@@ -98,7 +101,25 @@ final class EngineContext {
         if (ticket.admitted()) {
             admission.release();
         }
-        fx.add(() -> settled(ticket, disposition));
+        settling.incrementAndGet();
+        fx.add(() -> {
+            try {
+                settled(ticket, disposition);
+            } finally {
+                settling.decrementAndGet();
+                idle.signal();
+            }
+        });
+    }
+
+    /**
+     * Whether a settle is decided but its effects have not run: its session may already look idle
+     * while its answered record is not yet queued in the outbox. Shutdown waits for none to be left,
+     * so it never closes the outbox between the two (which would keep an answered message pending
+     * and answer it again after the restart).
+     */
+    boolean settling() {
+        return settling.get() > 0;
     }
 
     /** As {@link #settle(Ticket, Disposition, Effects)}, for a caller holding no lock: the effects run at once. */

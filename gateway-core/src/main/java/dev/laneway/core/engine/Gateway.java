@@ -206,12 +206,15 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     private boolean noActiveRuns() {
-        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun);
+        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun) && !ctx.settling();
     }
 
-    /** Waits until no session has work (runs, queued items, inbound buffers); true if reached. */
+    /**
+     * Waits until no session has work (runs, queued items, inbound buffers) and every ended message
+     * has been recorded (its answered record queued behind its reply); true if reached.
+     */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        return ctx.idle.await(ctx.sessions::isEmpty, timeout);
+        return ctx.idle.await(() -> ctx.sessions.isEmpty() && !ctx.settling(), timeout);
     }
 
     /** Sessions that currently have work (idle sessions are not kept). */

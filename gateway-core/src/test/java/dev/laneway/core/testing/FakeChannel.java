@@ -31,6 +31,7 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile boolean started;
     private volatile boolean sendsOnlyOnceStarted;
     private volatile boolean failSends;
+    private volatile java.util.function.Consumer<String> onSend = text -> { };
     private volatile Runnable duringStart = () -> { };
 
     public FakeChannel(String name) {
@@ -73,6 +74,7 @@ public final class FakeChannel implements ChannelAdapter {
         }
         sent.add(new Sent(route, text));
         progress.add("send " + text);
+        onSend.accept(text);
     }
 
     @Override
@@ -110,6 +112,12 @@ public final class FakeChannel implements ChannelAdapter {
     /** Runs {@code action} inside a successful start, before the channel counts as started. */
     public FakeChannel duringStart(Runnable action) {
         duringStart = action;
+        return this;
+    }
+
+    /** Runs {@code action} with each sent text, on the sending thread, after recording it. */
+    public FakeChannel onSend(java.util.function.Consumer<String> action) {
+        onSend = action;
         return this;
     }
 
