@@ -106,8 +106,9 @@ final class EngineContext {
             try {
                 settled(ticket, disposition);
             } finally {
-                settling.decrementAndGet();
-                idle.signal();
+                if (settling.decrementAndGet() == 0) {
+                    idle.signal(); // waiters only care about the last one
+                }
             }
         });
     }
