@@ -11,14 +11,12 @@ import static dev.laneway.agents.testing.Runs.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.settings.OpenAiSettings;
+import dev.laneway.core.testing.LogCapture;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -26,7 +24,6 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 class OpenAiErrorsTest {
 
@@ -118,17 +115,11 @@ class OpenAiErrorsTest {
     private void assertKeyNeverLogged(String key, String padding) {
         h.fake.then((exchange, fake) -> FakeOpenAi.send(exchange, 401, "application/json",
                 "{\"error\":{\"message\":\"" + padding + "Incorrect API key provided: " + key + ".\"}}"));
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        Logger logger = (Logger) LoggerFactory.getLogger(ChatClient.class);
-        logged.start();
-        logger.addAppender(logged);
-        try {
+        List<String> lines;
+        try (LogCapture logged = LogCapture.of(ChatClient.class)) {
             outcome(h.agent(h.settings().withApiKey(key)).start(request("hi"), h.events));
-        } finally {
-            logger.detachAppender(logged);
+            lines = logged.lines().stream().map(LogCapture.Line::message).toList();
         }
-
-        List<String> lines = logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
         assertTrue(lines.stream().anyMatch(line -> line.contains("HTTP 401") && line.contains("Incorrect API key provided: ***")),
                 lines.toString());
         String keyStart = key.substring(0, 12);

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.laneway.core.testing.LogCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /** Per-key order, keys in parallel, and no failure of any kind leaves a key stuck. */
 class KeyedSerialExecutorTest {
@@ -23,23 +20,20 @@ class KeyedSerialExecutorTest {
     private final List<Runnable> drains = new ArrayList<>();           // drains run when the test says
     private final KeyedSerialExecutor executor = new KeyedSerialExecutor("test", drains::add);
     private final List<String> ran = new ArrayList<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(KeyedSerialExecutor.class);
-    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private LogCapture log;
 
     @BeforeEach
     void capture() {
-        appender.start();
-        logger.addAppender(appender);
+        log = LogCapture.of(KeyedSerialExecutor.class);
     }
 
     @AfterEach
     void release() {
-        logger.detachAppender(appender);
+        log.close();
     }
 
     private List<String> logged(Level level) {
-        return appender.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage)
-                .toList();
+        return log.messages(level);
     }
 
     private Runnable record(String name) {

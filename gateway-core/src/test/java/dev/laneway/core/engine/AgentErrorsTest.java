@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.DropPolicy;
@@ -16,10 +13,10 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * An agent that throws an {@link Error} (not just a RuntimeException) never holds a lane or loses a
@@ -52,24 +49,18 @@ class AgentErrorsTest {
 
     @Test
     void aFatalErrorFromTheAgentStart_isLoggedWithItsStackTrace_afterTheLanesAreFreeAndTheUserWasTold() {
-        Logger logger = (Logger) LoggerFactory.getLogger(SessionQueue.class);
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        try {
+        try (LogCapture log = LogCapture.of(SessionQueue.class)) {
             GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
             h.agent.throwOnNextStart(new StackOverflowError());
             h.dm("deep");
             assertEquals(List.of("⚠️ Sorry, something went wrong while answering. (agent error: StackOverflowError)"),
                     h.channel.texts());
             assertEquals(0, lane(h, "main").active());
-            ILoggingEvent logged = appender.list.stream().filter(e -> e.getLevel() == Level.ERROR).findFirst().orElseThrow();
-            assertTrue(logged.getFormattedMessage().startsWith("agent failed to start run"), logged.getFormattedMessage());
-            assertEquals(StackOverflowError.class.getName(), logged.getThrowableProxy().getClassName());
+            LogCapture.Line logged = log.lines().stream().filter(line -> line.level() == Level.ERROR).findFirst().orElseThrow();
+            assertTrue(logged.message().startsWith("agent failed to start run"), logged.message());
+            assertTrue(logged.thrown().startsWith(StackOverflowError.class.getName() + ": "), logged.thrown());
             h.dm("next");
             assertEquals(List.of("next"), h.agent.prompts());
-        } finally {
-            logger.detachAppender(appender);
         }
     }
 

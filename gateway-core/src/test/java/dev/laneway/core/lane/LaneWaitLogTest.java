@@ -2,11 +2,8 @@ package dev.laneway.core.lane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.LogCapture;
 import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
@@ -14,27 +11,24 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /** Spec section 2: a wait longer than lanes.warnAfterMs logs exactly one line, with these fields. */
 class LaneWaitLogTest {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger(Lane.class);
-    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private LogCapture log;
 
     @BeforeEach
     void capture() {
-        appender.start();
-        logger.addAppender(appender);
+        log = LogCapture.of(Lane.class);
     }
 
     @AfterEach
     void release() {
-        logger.detachAppender(appender);
+        log.close();
     }
 
     private List<String> warnings() {
-        return appender.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
+        return log.warnings();
     }
 
     @Test

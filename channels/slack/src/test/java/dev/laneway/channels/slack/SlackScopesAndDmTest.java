@@ -6,17 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.testing.LogCapture;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * An app installed before {@code im:read} was in the manifest: the start names each missing scope
@@ -31,22 +28,20 @@ class SlackScopesAndDmTest {
             ? new CommandDecision.Reply("got " + message.text() + " authorized=" + context.authorized())
             : CommandDecision.NOT_A_COMMAND;
 
-    private final Logger root = (Logger) LoggerFactory.getLogger("dev.laneway.channels.slack");
-    private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    private LogCapture logs;
 
     @BeforeEach
     void capture() {
-        logs.start();
-        root.addAppender(logs);
+        logs = LogCapture.of("dev.laneway.channels.slack");
     }
 
     @AfterEach
     void release() {
-        root.detachAppender(logs);
+        logs.close();
     }
 
     private List<String> logged(Level level) {
-        return logs.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage).toList();
+        return logs.messages(level);
     }
 
     @Test

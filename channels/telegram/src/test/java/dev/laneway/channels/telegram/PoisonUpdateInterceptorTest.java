@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.laneway.core.testing.LogCapture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

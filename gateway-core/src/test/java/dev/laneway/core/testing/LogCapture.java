@@ -1,4 +1,4 @@
-package dev.laneway.channels.telegram;
+package dev.laneway.core.testing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -12,12 +12,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Records what is logged through one logger (and its children) while open; events may come from
  * any thread. Tests use it to check a log line is written, and that none gives a secret away.
+ * Needs logback-classic on the test classpath (the modules that use it have it in test scope).
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
     /** One recorded line: its level, its message with arguments filled in, its exception chain's text. */
-    record Line(Level level, String message, String thrown) {
-        boolean mentions(String text) {
+    public record Line(Level level, String message, String thrown) {
+        public boolean mentions(String text) {
             return message.contains(text) || (thrown != null && thrown.contains(text));
         }
     }
@@ -43,21 +44,31 @@ final class LogCapture implements AutoCloseable {
     }
 
     /** Everything logged by {@code type}'s logger. */
-    static LogCapture of(Class<?> type) {
+    public static LogCapture of(Class<?> type) {
         return new LogCapture(type.getName());
     }
 
+    /** Everything logged by the logger {@code name} and its children (a package, say). */
+    public static LogCapture of(String name) {
+        return new LogCapture(name);
+    }
+
     /** Everything logged anywhere (the root logger; loggers that do not add to it excepted). */
-    static LogCapture all() {
+    public static LogCapture all() {
         return new LogCapture(org.slf4j.Logger.ROOT_LOGGER_NAME);
     }
 
-    List<Line> lines() {
+    public List<Line> lines() {
         return List.copyOf(lines);
     }
 
-    List<String> warnings() {
-        return lines.stream().filter(line -> line.level() == Level.WARN).map(Line::message).toList();
+    /** The messages logged at {@code level}, in order. */
+    public List<String> messages(Level level) {
+        return lines.stream().filter(line -> line.level() == level).map(Line::message).toList();
+    }
+
+    public List<String> warnings() {
+        return messages(Level.WARN);
     }
 
     @Override
