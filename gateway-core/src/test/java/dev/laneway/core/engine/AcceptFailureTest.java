@@ -13,10 +13,10 @@ import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.InMemorySessionStore;
-import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.testing.FakeChannel;
+import dev.laneway.core.testing.ForwardingJournal;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.RecordingListener;
 import dev.laneway.core.testing.ScriptedAgent;
@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -133,33 +132,13 @@ class AcceptFailureTest {
         RecordingListener dispositions = new RecordingListener();
         AtomicBoolean broken = new AtomicBoolean(true);
         InMemoryJournal journal = new InMemoryJournal();
-        MessageJournal flaky = new MessageJournal() {
-            @Override
-            public CompletableFuture<Void> append(JournalEntry entry) {
-                return journal.append(entry);
-            }
-
-            @Override
-            public void settled(long seq, boolean answered) {
-                journal.settled(seq, answered);
-            }
-
-            @Override
-            public List<JournalEntry> pending() {
-                return journal.pending();
-            }
-
+        MessageJournal flaky = new ForwardingJournal(journal) {
             @Override
             public boolean seen(String messageKey) {
                 if (broken.get()) {
                     throw new IllegalStateException("store closed");
                 }
-                return journal.seen(messageKey);
-            }
-
-            @Override
-            public long lastSequence() {
-                return journal.lastSequence();
+                return super.seen(messageKey);
             }
         };
         Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())

@@ -11,6 +11,7 @@ import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.testing.ForwardingJournal;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
@@ -202,29 +203,10 @@ class DurabilityTest {
 
     @Test
     void aJournalThatCannotRecord_refusesTheMessageVisibly_andLosesNothingElse() {
-        var failing = new dev.laneway.core.store.MessageJournal() {
+        var failing = new ForwardingJournal(dev.laneway.core.store.MessageJournal.NONE) {
             @Override
             public CompletableFuture<Void> append(dev.laneway.core.store.JournalEntry entry) {
                 return CompletableFuture.failedFuture(new java.io.IOException("disk full"));
-            }
-
-            @Override
-            public void settled(long seq, boolean answered) {
-            }
-
-            @Override
-            public List<dev.laneway.core.store.JournalEntry> pending() {
-                return List.of();
-            }
-
-            @Override
-            public boolean seen(String messageKey) {
-                return false;
-            }
-
-            @Override
-            public long lastSequence() {
-                return 0;
             }
         };
         GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, failing, new ManualTime());

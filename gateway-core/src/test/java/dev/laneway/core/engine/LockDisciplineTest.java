@@ -15,6 +15,7 @@ import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.testing.ForwardingJournal;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
 import dev.laneway.core.testing.TrampolineExecutor;
@@ -109,30 +110,10 @@ class LockDisciplineTest {
         }
     };
 
-    private final MessageJournal journal = new MessageJournal() {
-        @Override
-        public java.util.concurrent.CompletableFuture<Void> append(dev.laneway.core.store.JournalEntry entry) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
-        }
-
+    private final MessageJournal journal = new ForwardingJournal(MessageJournal.NONE) {
         @Override
         public void settled(long sequence, boolean answered) {
             call("journal");
-        }
-
-        @Override
-        public List<dev.laneway.core.store.JournalEntry> pending() {
-            return List.of();
-        }
-
-        @Override
-        public boolean seen(String messageKey) {
-            return false;
-        }
-
-        @Override
-        public long lastSequence() {
-            return 0;
         }
     };
 

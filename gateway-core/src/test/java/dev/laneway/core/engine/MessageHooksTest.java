@@ -19,6 +19,7 @@ import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.FakeChannel;
+import dev.laneway.core.testing.ForwardingJournal;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
@@ -140,29 +141,10 @@ class MessageHooksTest {
 
     @Test
     void aMessageRefusedBecauseTheJournalFailed_wasNeverAccepted_soItsChannelHearsNothingOfIt() {
-        MessageJournal failing = new MessageJournal() {
+        MessageJournal failing = new ForwardingJournal(MessageJournal.NONE) {
             @Override
             public CompletableFuture<Void> append(JournalEntry entry) {
                 return CompletableFuture.failedFuture(new IllegalStateException("disk full"));
-            }
-
-            @Override
-            public void settled(long seq, boolean answered) {
-            }
-
-            @Override
-            public List<JournalEntry> pending() {
-                return List.of();
-            }
-
-            @Override
-            public boolean seen(String messageKey) {
-                return false;
-            }
-
-            @Override
-            public long lastSequence() {
-                return 0;
             }
         };
         GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, failing, new ManualTime());

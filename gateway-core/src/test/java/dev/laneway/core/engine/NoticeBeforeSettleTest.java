@@ -9,14 +9,13 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.store.InMemoryJournal;
-import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.FakeChannel;
+import dev.laneway.core.testing.ForwardingJournal;
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -37,31 +36,11 @@ class NoticeBeforeSettleTest {
     private final AtomicReference<FakeChannel> channel = new AtomicReference<>();
 
     /** The journal, noting each end of a message in the channel's progress list. */
-    private final MessageJournal noting = new MessageJournal() {
-        @Override
-        public CompletableFuture<Void> append(JournalEntry entry) {
-            return journal.append(entry);
-        }
-
+    private final MessageJournal noting = new ForwardingJournal(journal) {
         @Override
         public void settled(long seq, boolean answered) {
             channel.get().note((answered ? "answered " : "ended ") + seq);
-            journal.settled(seq, answered);
-        }
-
-        @Override
-        public List<JournalEntry> pending() {
-            return journal.pending();
-        }
-
-        @Override
-        public boolean seen(String messageKey) {
-            return journal.seen(messageKey);
-        }
-
-        @Override
-        public long lastSequence() {
-            return journal.lastSequence();
+            super.settled(seq, answered);
         }
     };
 
