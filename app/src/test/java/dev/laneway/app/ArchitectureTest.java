@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module arrows of architecture.md, checked on the sources: core imports no other module and
+ * The module arrows of docs/architecture.md §1, checked on the sources: core imports no other module and
  * no SDK, HTTP client or YAML; config, commands and agents import only core; no channel imports
  * another channel.
  */

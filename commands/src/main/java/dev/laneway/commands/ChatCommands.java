@@ -7,7 +7,7 @@ import dev.laneway.core.command.CommandHandler;
 
 /**
  * The chat commands: {@code /queue}, {@code /status}, {@code /stop}, {@code /new} and
- * {@code /reset} (spec section 6). The command word is case-insensitive and may carry a bot
+ * {@code /reset} (docs/behaviour.md §6). The command word is case-insensitive and may carry a bot
  * suffix ({@code /stop@MyBot}); anything else, other slash words included, is
  * {@link CommandDecision#NOT_A_COMMAND} so the agent sees it. Arguments of {@code /status},
  * {@code /stop} and {@code /new} are ignored.

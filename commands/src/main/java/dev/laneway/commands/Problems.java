@@ -1,6 +1,6 @@
 package dev.laneway.commands;
 
-/** The spec's texts (section 6) for {@code /queue} arguments that were not understood, byte-for-byte. */
+/** The texts (docs/behaviour.md §6.3) for {@code /queue} arguments that were not understood, byte-for-byte. */
 final class Problems {
 
     private Problems() {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the arguments of one {@code /queue} message mean (spec section 6). Produced by
+ * What the arguments of one {@code /queue} message mean (docs/behaviour.md §6.2). Produced by
  * {@link QueueCommandParser}; a {@code switch} over it fails to compile when a form is added.
  */
 public sealed interface QueueCommand {
@@ -28,7 +28,7 @@ public sealed interface QueueCommand {
         }
     }
 
-    /** Something was not understood: every problem, in message order, in the spec's words. Changes nothing. */
+    /** Something was not understood: every problem, in message order (docs/behaviour.md §6.3). Changes nothing. */
     record Invalid(List<String> problems) implements Settings {
         public Invalid {
             problems = List.copyOf(problems);
@@ -37,7 +37,7 @@ public sealed interface QueueCommand {
             }
         }
 
-        /** The one reply the spec asks for: every problem joined by one space. */
+        /** The one reply (docs/behaviour.md §6.3): every problem joined by one space. */
         public String message() {
             return String.join(" ", problems);
         }

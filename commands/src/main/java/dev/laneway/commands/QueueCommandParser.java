@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Parses the arguments of {@code /queue} (the text after the command word) per spec section 6.
+ * Parses the arguments of {@code /queue} (the text after the command word) per docs/behaviour.md §6.2.
  * Pure: no I/O, no state, and it never throws, whatever the input.
  *
  * <p>The text is split at whitespace; words starting with {@code @} (mentions) are ignored. A
@@ -107,7 +107,7 @@ public final class QueueCommandParser {
         };
     }
 
-    /** One settings word: either a value (one field set) or a problem in the spec's words. */
+    /** One settings word: either a value (one field set) or a problem in the words of docs/behaviour.md §6.3. */
     private record Setting(QueueOverride value, String problem) {
 
         /** The setting {@code word} names, or empty when it is not a setting at all. */

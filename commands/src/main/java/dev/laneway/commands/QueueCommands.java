@@ -7,7 +7,7 @@ import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.GatewayControl;
 
 /**
- * {@code /queue}: show, set, reset, or an inline directive (spec section 6). Showing is open to
+ * {@code /queue}: show, set, reset, or an inline directive (docs/behaviour.md §6.2). Showing is open to
  * anyone who may talk to the bot; every change needs {@link CommandContext#authorized()}. An
  * inline directive that is refused or not understood never loses the user's text: the text runs
  * with the session's settings and the refusal or problems go back as a notice.

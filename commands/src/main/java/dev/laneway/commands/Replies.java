@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The replies of the chat commands. Texts from the spec (sections 5 and 6) are byte-for-byte;
+ * The replies of the chat commands. Texts are byte-for-byte those of docs/behaviour.md §10.3;
  * emoji are written as escapes so no editor can change them: {@code \u2699\uFE0F} is ⚙️ (gear +
- * emoji presentation selector), {@code \u26D4} is ⛔ (no selector, as in the spec).
+ * emoji presentation selector), {@code \u26D4} is ⛔ (no selector, as docs/behaviour.md shows).
  */
 final class Replies {
 

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * environment; {@code $${} stands for a literal {@code ${}. As in a shell, the default is used
  * when the variable is unset or empty.
  *
- * <p>config.md says variables are replaced "before parsing". We replace them in each scalar
+ * <p>Not "before parsing" (docs/decisions.md D22): we replace variables in each scalar
  * after parsing instead: the visible result is the same for every value a variable can stand
  * for, but line and column numbers stay those of the file the user wrote, and a value holding
  * YAML syntax ({@code :}, {@code #}, quotes) cannot change the structure of the file.

@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param dataDir       the embedded store's directory, as written (relative paths are the app's to resolve)
  * @param http          the status/metrics/health endpoint
- * @param admission     global backpressure (queue-semantics.md section 8)
+ * @param admission     global backpressure (docs/behaviour.md §8.4)
  * @param shutdownGrace how long in-flight work may finish on SIGTERM ({@code shutdownGraceMs})
  */
 public record GatewayConfig(Path dataDir, Http http, Admission admission, Duration shutdownGrace) {

@@ -28,7 +28,7 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(channels, "channels");
     }
 
-    /** What an empty file means: console channel, echo agent {@code assistant}, spec defaults. */
+    /** What an empty file means: console, echo agent {@code assistant}, the defaults (docs/configuration.md §12). */
     public static LanewayConfig defaults() {
         return DEFAULTS;
     }

@@ -21,7 +21,7 @@ public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope
     }
 
     /**
-     * {@code messages.queue:} the followup queue (queue-semantics.md sections 3 and 5).
+     * {@code messages.queue:} the followup queue (docs/behaviour.md §3 and §5).
      *
      * @param maxWait   bound on a drain's total wait; null = 10 x debounce, zero = no bound
      * @param ttl       queued items older than this are dropped after a restart
@@ -47,11 +47,11 @@ public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope
     }
 
     /**
-     * {@code messages.inbound:} debounce of idle sessions (queue-semantics.md section 7).
+     * {@code messages.inbound:} debounce of idle sessions (docs/behaviour.md §7).
      *
      * @param debounce  zero = off
      * @param maxWait   bound on the total wait from the first buffered message; null = 10 x the
-     *                  effective debounce (as for the queue, section 5), zero = no bound
+     *                  effective debounce (as for the queue; docs/behaviour.md §7), zero = no bound
      * @param byChannel channel -> its debounce
      */
     public record Inbound(Duration debounce, Duration maxWait, Map<String, Duration> byChannel) {

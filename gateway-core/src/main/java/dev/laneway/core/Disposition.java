@@ -2,7 +2,7 @@ package dev.laneway.core;
 
 /**
  * How an inbound message ended. Every accepted inbound message ends in exactly one of these
- * (spec section 8), recorded once.
+ * (docs/behaviour.md §8.6), recorded once.
  */
 public enum Disposition {
     /** Ran as (part of) its own turn: it started a run, or drained as a followup turn. */

@@ -3,7 +3,7 @@ package dev.laneway.core;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What a message does when its session is active (spec section 3). */
+/** What a message does when its session is active (docs/behaviour.md §3). */
 public enum QueueMode {
     STEER("steer"),
     FOLLOWUP("followup"),

@@ -9,7 +9,7 @@ import java.util.Objects;
  */
 public record QueueSettings(QueueMode mode, Duration debounce, int cap, DropPolicy drop) {
 
-    /** The spec's defaults: collect, 1000 ms, 20, summarize. */
+    /** The defaults (docs/configuration.md §8.1): collect, 1000 ms, 20, summarize. */
     public static final QueueSettings DEFAULTS =
             new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 20, DropPolicy.SUMMARIZE);
 

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * The unit of serialization: one active run per session key. Plain strings so that a shared
- * store can key by them (see "Later, on paper now" in architecture.md).
+ * store can key by them (see docs/architecture.md §11).
  */
 public record SessionKey(String value) implements Comparable<SessionKey> {
 

@@ -3,7 +3,7 @@ package dev.laneway.core;
 import java.util.Objects;
 
 /**
- * How inbound messages map to session keys (spec section 1).
+ * How inbound messages map to session keys (docs/behaviour.md §1).
  *
  * @param dm    {@code per-peer} (one session per DM peer) or {@code main} (all DMs share one)
  * @param group {@code thread}, {@code chat} or {@code sender}

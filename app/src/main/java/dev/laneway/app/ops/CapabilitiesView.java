@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The body of {@code GET /capabilities}: the effective limits, shaped like the seed's
+ * The body of {@code GET /capabilities}: the effective limits (docs/architecture.md §8), shaped as
  * {@code {"limits": {...}}}. A disabled cap or bound is {@code null}, never 0 or a sentinel.
  * Built from {@link GatewaySettings}, which holds no secret.
  */

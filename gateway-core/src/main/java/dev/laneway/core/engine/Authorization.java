@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Who may change settings (spec section 6), also the "sender authority" that keeps collect batches
+ * Who may change settings (docs/behaviour.md §6.7), also the "sender authority" that keeps collect batches
  * apart: the channel's {@code commands.allowFrom} when set; otherwise anyone in a DM and group
  * admins (as the channel reports them) in groups.
  */

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The followup queue of one session (spec section 5): queued items in arrival order, the cap and
+ * The followup queue of one session (docs/behaviour.md §5): queued items in arrival order, the cap and
  * drop policy, the overflow summaries, the drop notices owed at the next drain, and when the next
  * drain is due. Pure bookkeeping: no I/O, no timers, time passed in. Not thread-safe: guarded by
  * the owning {@link SessionQueue}'s lock.

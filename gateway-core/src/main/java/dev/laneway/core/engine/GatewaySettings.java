@@ -132,7 +132,7 @@ public record GatewaySettings(
         return b;
     }
 
-    /** Builder with the spec's defaults. */
+    /** Builder with the defaults (docs/configuration.md §11, §12). */
     public static final class Builder {
         private QueueSettings queueDefaults = QueueSettings.DEFAULTS;
         private Map<String, QueueOverride> queueByChannel = Map.of();

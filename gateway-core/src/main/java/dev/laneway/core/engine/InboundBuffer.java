@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One sender's inbound-debounced messages of an idle session (spec section 7). Guarded by the
+ * One sender's inbound-debounced messages of an idle session (docs/behaviour.md §7). Guarded by the
  * owning {@link SessionQueue}'s lock.
  */
 final class InboundBuffer {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The inbound debounce of one session (spec section 7): per sender, the text messages that came
+ * The inbound debounce of one session (docs/behaviour.md §7): per sender, the text messages that came
  * while the session was idle, held until {@code debounce} has passed without another one from that
  * sender (but no longer than {@code maxWait} after the first), then offered as one item. Separate
  * from the followup queue.

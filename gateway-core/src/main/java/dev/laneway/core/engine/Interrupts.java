@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Interrupt, {@code /stop} and shutdown (spec section 3 "Interrupt details", section 5 "Stop"):
+ * Interrupt, {@code /stop} and shutdown (docs/behaviour.md §3.4, §6.4 and §9.4):
  * what aborting does to the active run in each of its states, what waiting work is discarded, and
  * who is told. An interrupt tells each affected sender once that their messages were skipped (the
  * queued ones, the waiting run's and the run's unanswered steers); an interrupting message that is

@@ -1,6 +1,6 @@
 package dev.laneway.core.engine;
 
-/** Every user-visible text the engine sends, byte-for-byte as queue-semantics.md gives them. */
+/** Every user-visible text the engine sends, byte-for-byte as docs/behaviour.md §10.1 lists them. */
 final class Notices {
 
     static final String INTERRUPTED = "⚠️ Skipped: a newer message interrupted this conversation.";

@@ -2,7 +2,7 @@ package dev.laneway.core.engine;
 
 import java.util.List;
 
-/** Builds the prompts of drained turns (spec section 5). */
+/** Builds the prompts of drained turns (docs/behaviour.md §5.2, §5.3, §5.5). */
 final class PromptFormatter {
 
     static final String COLLECT_HEADER = "[Queued messages while agent was busy]";

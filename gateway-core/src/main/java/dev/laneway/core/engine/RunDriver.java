@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a session's runs from their lane requests to their agents' outcomes (spec section 2, and
- * "Failure" in section 5): a run waits for its session lane, then {@code main}; its agent starts on
+ * Takes a session's runs from their lane requests to their agents' outcomes (docs/behaviour.md §2
+ * and §5.7): a run waits for its session lane, then {@code main}; its agent starts on
  * the executor, only while it holds both and the gateway is not stopping; its completion comes back
  * through the executor; a retryable failure of a run that delivered nothing waits for an
  * exponential backoff and queues for its lanes again. Every exit path gives both permits back.

@@ -15,7 +15,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The per-session state machine of queue-semantics.md sections 3 to 7: one active run at a time,
+ * The per-session state machine of docs/behaviour.md §3 to §7: one active run at a time,
  * a followup queue drained with debounce, cap and drop, steering, interrupt and stop.
  *
  * <h2>States</h2>
@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  *   <li><b>draining</b>: no active run but items queued, waiting for the debounce deadline. The
  *       session counts as active here, so a newcomer joins the queue instead of overtaking it.</li>
  * </ul>
- * Separately, inbound debounce buffers (spec section 7) collect an idle session's messages per
+ * Separately, inbound debounce buffers (docs/behaviour.md §7) collect an idle session's messages per
  * sender before they are offered.
  *
  * <h2>Runs</h2>
@@ -50,7 +50,7 @@ import java.util.function.Supplier;
  * retires), a drain starts the next {@link Turn}. Jobs with rules of their own work beside it, on
  * this session's state: {@link RunDriver} (a run's lanes, agent start, completion and retries),
  * {@link Steering} (who may steer, and how steers end), {@link Interrupts} (interrupt, {@code /stop}
- * and shutdown, and who is told), {@link InboundDebounce} (spec section 7), {@link FollowupQueue}
+ * and shutdown, and who is told), {@link InboundDebounce} (docs/behaviour.md §7), {@link FollowupQueue}
  * (the queue's bookkeeping) and {@link TypingIndicator}.
  *
  * <h2>Concurrency</h2>

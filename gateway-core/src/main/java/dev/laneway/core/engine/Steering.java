@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Steering (spec section 4): whether a message steers the active run, and how the steers a run
+ * Steering (docs/behaviour.md §4): whether a message steers the active run, and how the steers a run
  * accepted end with it. A steer counts as answered only when the model saw it and the run
  * answered; otherwise it runs again as a followup at its original position, unless the run was
  * interrupted or stopped, which ends it the same way. Only a message of the run's own conversation
@@ -43,8 +43,8 @@ final class Steering {
      * <p>The audience rule holds whatever {@code steer.scope} says. A steer is answered in the run's
      * conversation, so a message of another one (another channel's DM with {@code dmScope: main},
      * another thread with {@code groupScope: chat}) would get its answer in someone else's chat; and
-     * it runs with the run's permissions, so a guest's text never steers an admin's run (spec section
-     * 5). Such a message waits as a followup, in a turn of its own audience.
+     * it runs with the run's permissions, so a guest's text never steers an admin's run (docs/decisions.md
+     * D5). Such a message waits as a followup, in a turn of its own audience.
      */
     boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
         if (run == null || run.state != Run.State.RUNNING || run.abortCause != null || run.agentRun == null

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The typing indicator of one session (spec section 2): shown at once where a message is accepted,
+ * The typing indicator of one session (docs/behaviour.md §2): shown at once where a message is accepted,
  * then refreshed, for as long as the session has work, in every conversation it has work for (the
  * active run's first, then those of waiting messages), so a run in one thread keeps its indicator
  * when another thread of the same session posts. One timer per session, due at the shortest

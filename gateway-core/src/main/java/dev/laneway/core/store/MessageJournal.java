@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The durable record of accepted messages that have not ended yet, so a restart or crash loses
- * nothing and answers nothing twice (queue-semantics.md section 9).
+ * nothing and answers nothing twice (docs/behaviour.md §9).
  *
  * <ul>
  *   <li>The gateway {@link #append appends} a message and waits for the returned future before it

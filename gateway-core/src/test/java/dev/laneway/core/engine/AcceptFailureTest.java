@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A failure after dedupe (here: the store cannot be read while settings are resolved) still ends
  * the message in exactly one disposition with a notice to its sender, gives its admission slot
- * back, and leaves it unremembered, so a platform redelivery is processed (spec section 8).
+ * back, and leaves it unremembered, so a platform redelivery is processed (docs/behaviour.md §8.5).
  */
 class AcceptFailureTest {
 

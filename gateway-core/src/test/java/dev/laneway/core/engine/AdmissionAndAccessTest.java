@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Dedupe, access policy and the global admission cap (section 8). */
+/** Dedupe, access policy and the global admission cap (docs/behaviour.md §8). */
 class AdmissionAndAccessTest {
 
     @Test

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An agent that throws an {@link Error} (not just a RuntimeException) never holds a lane or loses a
- * message (spec section 2: a failed task never poisons a lane).
+ * message (docs/behaviour.md §2: a failed run never blocks a lane).
  */
 class AgentErrorsTest {
 

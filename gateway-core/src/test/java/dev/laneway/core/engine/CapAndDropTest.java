@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The cap and the three drop policies, with their notices (queue-semantics.md section 5). */
+/** The cap and the three drop policies, with their notices (docs/behaviour.md §5.4 to §5.6). */
 class CapAndDropTest {
 
     private static GatewayHarness harness(QueueMode mode, DropPolicy drop, boolean notify) {

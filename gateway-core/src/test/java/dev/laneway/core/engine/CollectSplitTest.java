@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Collect batches never mix routes or sender authorities (section 5). */
+/** Collect batches never mix routes or sender authorities (docs/behaviour.md §5.2). */
 class CollectSplitTest {
 
     @Test

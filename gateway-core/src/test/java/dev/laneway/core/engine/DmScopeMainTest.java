@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code session.dmScope: main} (spec section 1): all DMs share one session, across channels and
+ * {@code session.dmScope: main} (docs/behaviour.md §1): all DMs share one session, across channels and
  * accounts; each reply still goes to its own message's route, and collect drains split by route.
  */
 class DmScopeMainTest {

@@ -9,7 +9,7 @@ import dev.laneway.core.testing.GatewayHarness;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Debounce, maxWait and no overtaking (queue-semantics.md section 5). */
+/** Debounce, maxWait and no overtaking (docs/behaviour.md §5.1). */
 class DrainTimingTest {
 
     private static GatewayHarness harness(long debounceMs, Duration maxWait) {

@@ -20,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
-/** A restart or a crash loses no accepted message and answers nothing twice (spec section 9). */
+/** A restart or a crash loses no accepted message and answers nothing twice (docs/behaviour.md §9). */
 class DurabilityTest {
 
     private final InMemoryJournal journal = new InMemoryJournal();

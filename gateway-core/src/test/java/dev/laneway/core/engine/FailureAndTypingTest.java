@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Failed turns (section 5) and the typing indicator (section 2). */
+/** Failed turns (docs/behaviour.md §5.7) and the typing indicator (§2). */
 class FailureAndTypingTest {
 
     @Test

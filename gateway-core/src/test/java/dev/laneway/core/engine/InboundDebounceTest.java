@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Inbound debounce for idle sessions (section 7). */
+/** Inbound debounce for idle sessions (docs/behaviour.md §7). */
 class InboundDebounceTest {
 
     private static GatewayHarness harness() {

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Section 7: the inbound debounce's maxWait is bound as in section 5, 10 x debounce unless set. */
+/** docs/behaviour.md §7: the inbound debounce's maxWait is bound as the queue's (§5.1), 10 x debounce unless set. */
 class InboundMaxWaitDefaultTest {
 
     /** Sends {@code count} messages, one every 400 ms (faster than the 500 ms debounce). */

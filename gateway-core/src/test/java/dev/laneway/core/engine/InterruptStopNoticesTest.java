@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * What interrupt and /stop tell the user (spec sections 3 and 5): the skip notice once per sender,
+ * What interrupt and /stop tell the user (docs/behaviour.md §3.4 and §6.4): the skip notice once per sender,
  * nothing more from an aborted run, drop notices even when the queue is cleared first, and an
  * honest cleared count.
  */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An overflow summary belongs to the route and sender authority of the messages it summarizes
- * (spec section 5: items of different routes drain separately, and a guest's text never runs with
+ * (docs/behaviour.md §5.5: items of different routes drain separately, and a guest's text never runs with
  * an admin's permissions); one nobody of its kind can carry becomes a turn of its own.
  */
 class OverflowAudienceTest {

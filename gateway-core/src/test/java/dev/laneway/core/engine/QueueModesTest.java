@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The mode table of queue-semantics.md section 3: every mode, idle and active. */
+/** The mode table of docs/behaviour.md §3.2: every mode, idle and active. */
 class QueueModesTest {
 
     private static GatewayHarness harness(QueueMode mode) {

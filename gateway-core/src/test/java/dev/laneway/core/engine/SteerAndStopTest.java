@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Steering details (section 4) and /stop (section 5). */
+/** Steering details (docs/behaviour.md §4) and /stop (§6.4). */
 class SteerAndStopTest {
 
     private static QueueSettings steer() {

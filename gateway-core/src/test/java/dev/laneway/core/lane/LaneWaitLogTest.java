@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Spec section 2: a wait longer than lanes.warnAfterMs logs exactly one line, with these fields. */
+/** docs/behaviour.md §2: a wait longer than lanes.warnAfterMs logs exactly one line, with these fields. */
 class LaneWaitLogTest {
 
     private LogCapture log;

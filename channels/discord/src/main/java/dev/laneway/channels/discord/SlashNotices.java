@@ -2,9 +2,9 @@ package dev.laneway.channels.discord;
 
 /**
  * The texts this channel itself shows for a slash command, for the paths where the gateway gives
- * no answer. The failure line is the spec's ({@code queue-semantics.md}, "Failure"):
+ * no answer. The failure line is the engine's (docs/behaviour.md §10.1):
  * {@code ⚠️ Sorry, something went wrong while answering. (<short reason>)}; the refusal follows the
- * spec's {@code ⛔ You are not allowed to ...} wording. Emoji are escapes: {@code \u26A0\uFE0F} is
+ * commands' {@code ⛔ You are not allowed to ...} wording. Emoji are escapes: {@code \u26A0\uFE0F} is
  * ⚠️, {@code \u26D4} is ⛔.
  */
 final class SlashNotices {

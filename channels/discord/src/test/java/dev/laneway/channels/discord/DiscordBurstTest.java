@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A burst in a guild channel while a run is active: JDA's thread hands each message over without
  * waiting for the run, the gateway collects them, and one collected reply follows. (The senders
- * are all non-admins: a change of sender authority would start a new batch, by the spec.)
+ * are all non-admins: a change of sender authority would start a new batch: docs/behaviour.md §5.2.)
  */
 class DiscordBurstTest {
 
