@@ -40,6 +40,21 @@ public final class TextChunker {
     }
 
     /**
+     * The start of {@code text} that fits in {@code limit} characters, for a text cut short: cut at
+     * the best boundary, like a chunk, but a code fence open at the cut is closed there rather than
+     * moved to a next chunk (there is none). Reads at most {@code limit + 1} characters of the text.
+     */
+    public static String head(String text, int limit) {
+        if (limit < 16) {
+            throw new IllegalArgumentException("limit must be >= 16, got " + limit);
+        }
+        if (text.length() <= limit) {
+            return text;
+        }
+        return new Splitter(text.subSequence(0, limit + 1), limit).head();
+    }
+
+    /**
      * The chunks as pieces of {@code text}: what {@link #split} renders, before blank chunks are
      * dropped. Package-private so tests can check that the pieces cover the text in order.
      */
@@ -145,6 +160,23 @@ public final class TextChunker {
                 }
             }
             return pieces;
+        }
+
+        /** The first chunk of a text longer than the limit, an open fence closed at its end. */
+        String head() {
+            int cut = chooseCut(0, limit);
+            if (openerAt(cut) >= 0) {
+                cut = chooseCut(0, limit - CLOSING.length());
+                if (openerAt(cut) >= 0) {
+                    int end = text.charAt(cut - 1) == '\n' ? cut - 1 : cut;
+                    return new Piece("", 0, end, CLOSING).render(text);
+                }
+            }
+            int end = cut;
+            while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) {
+                end--;
+            }
+            return new Piece("", 0, end, "").render(text);
         }
 
         /** Moves past {@code cut}, which must lie beyond the current position: every round makes progress. */

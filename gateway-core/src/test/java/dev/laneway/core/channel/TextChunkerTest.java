@@ -107,6 +107,19 @@ class TextChunkerTest {
         }
     }
 
+    @Test
+    void head_cutsAtTheBestBoundary_andClosesAFenceOpenAtTheCut() {
+        assertEquals("short", TextChunker.head("short", 100));
+        String prose = "One sentence here. ".repeat(20);
+        String head = TextChunker.head(prose, 100);
+        assertTrue(head.length() <= 100 && head.endsWith("here."), head);
+        String code = "Here:\n```java\n" + "int x = 1;\n".repeat(100) + "```";
+        String cut = TextChunker.head(code, 100);
+        assertTrue(cut.length() <= 100, cut);
+        assertTrue(cut.startsWith("Here:\n```java\nint x = 1;") && cut.endsWith("x = 1;\n```"), "the fence is closed, not dropped: " + cut);
+        assertEquals(cut, TextChunker.head(code + "x".repeat(10_000_000), 100), "only the start is read");
+    }
+
     /**
      * Splitting is linear by design: the characters it reads (every {@code charAt}, output included)
      * stay within a small multiple of the input, for 1 MB and 10 MB inputs of the shapes that used
