@@ -30,6 +30,10 @@ public sealed interface QueueCommand {
 
     /** Something was not understood: every problem, in message order (docs/behaviour.md §6.3). Changes nothing. */
     record Invalid(List<String> problems) implements Settings {
+
+        /** The most problems one reply lists: it stays one short message, however long the input. */
+        public static final int MAX_LISTED = 10;
+
         public Invalid {
             problems = List.copyOf(problems);
             if (problems.isEmpty()) {
@@ -37,9 +41,16 @@ public sealed interface QueueCommand {
             }
         }
 
-        /** The one reply (docs/behaviour.md §6.3): every problem joined by one space. */
+        /**
+         * The one reply (docs/behaviour.md §6.3): the problems joined by one space, the first
+         * {@link #MAX_LISTED} of them and {@code … and <n> more.} when there are more.
+         */
         public String message() {
-            return String.join(" ", problems);
+            if (problems.size() <= MAX_LISTED) {
+                return String.join(" ", problems);
+            }
+            return String.join(" ", problems.subList(0, MAX_LISTED)) + " … and " + (problems.size() - MAX_LISTED)
+                    + " more.";
         }
     }
 

@@ -107,7 +107,10 @@ class QueueCommandParserPropertyTest {
         assertFalse(invalid.problems().isEmpty());
         invalid.problems().forEach(problem ->
                 assertTrue(SPEC_PROBLEM.matcher(problem).matches(), () -> "not a spec text: " + problem));
-        assertEquals(String.join(" ", invalid.problems()), invalid.message());
+        List<String> problems = invalid.problems();
+        int listed = Math.min(problems.size(), QueueCommand.Invalid.MAX_LISTED);
+        assertEquals(String.join(" ", problems.subList(0, listed))
+                + (problems.size() > listed ? " … and " + (problems.size() - listed) + " more." : ""), invalid.message());
     }
 
     enum Kind { SETTING, BAD_SETTING, UNKNOWN, RESET, MENTION }

@@ -104,6 +104,28 @@ class QueueCommandParserTest {
     }
 
     @Test
+    void aLongBadValue_isQuotedByItsFirst40Characters() {
+        String x40 = "x".repeat(40);
+        assertEquals(List.of("Unrecognized queue mode \"" + x40 + "…\"."), problems("x".repeat(10_000)));
+        assertEquals(List.of("Invalid cap \"" + "9".repeat(40) + "…\". Use a positive integer (e.g. cap:10)."),
+                problems("cap:" + "9".repeat(5000)));
+        assertEquals(List.of("Invalid debounce \"" + x40 + "…\". Use ms/s/m (e.g. debounce:1500ms, debounce:2s)."),
+                problems("debounce:" + "x".repeat(41)));
+        assertEquals(List.of("Invalid drop policy \"" + x40 + "\". Use drop:old, drop:new, or drop:summarize."),
+                problems("drop:" + x40), "40 characters are quoted whole");
+        assertEquals(List.of("Unrecognized queue mode \"" + "y".repeat(39) + "…\"."), problems("y".repeat(39) + "😀😀"),
+                "never half an emoji");
+    }
+
+    @Test
+    void manyProblems_listTheFirstTen_andCountTheRest() {
+        QueueCommand.Invalid invalid = assertInstanceOf(QueueCommand.Invalid.class,
+                QueueCommandParser.parse("w ".repeat(5000)));
+        assertEquals(5000, invalid.problems().size());
+        assertEquals("Unrecognized queue mode \"w\". ".repeat(10) + "… and 4990 more.", invalid.message());
+    }
+
+    @Test
     void badDebounce_hasTheSpecText() {
         assertEquals(List.of("Invalid debounce \"fast\". Use ms/s/m (e.g. debounce:1500ms, debounce:2s)."),
                 problems("debounce:fast"));

@@ -1,6 +1,7 @@
 package dev.laneway.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
@@ -113,6 +114,16 @@ class QueueCommandsTest {
     void invalid_oneBadValueSpoilsTheValidOnes() {
         assertEquals(reply("Unrecognized queue mode \"colect\"."), send("/queue colect cap:5"));
         assertEquals(List.of(), control.saved);
+    }
+
+    @Test
+    void invalid_aHugeArgument_getsOneShortReply_echoingOnlyAShortPrefix() {
+        CommandDecision.Reply decision = (CommandDecision.Reply) send("/queue " + "z".repeat(10_000));
+        assertEquals("Unrecognized queue mode \"" + "z".repeat(40) + "…\".", decision.text());
+        CommandDecision.Reply many = (CommandDecision.Reply) send("/queue " + "cap:0 debounce:slow ".repeat(500));
+        assertTrue(many.text().length() < 2000, "one message on every platform: " + many.text().length());
+        assertTrue(many.text().endsWith("… and 990 more."), many.text());
+        assertEquals(List.of(), control.changes());
     }
 
     @Test

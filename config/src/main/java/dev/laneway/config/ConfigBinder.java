@@ -34,7 +34,7 @@ final class ConfigBinder {
                 session(root.section("session", "dmScope", "groupScope")),
                 lanes(root.openSection("lanes")),
                 AgentsBinder.bind(root.section("agents", "defaults", "list")),
-                MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer")),
+                MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
                 ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))));
     }

@@ -72,7 +72,8 @@ public final class ConfigPrinter {
                         "byChannel", byChannel),
                 "inbound", map("debounceMs", millis(messages.inbound().debounce()),
                         "maxWaitMs", millis(messages.inbound().maxWait()), "byChannel", inboundByChannel),
-                "steer", map("scope", id(messages.steerScope())));
+                "steer", map("scope", id(messages.steerScope())),
+                "maxAnswerChars", messages.maxAnswerChars());
     }
 
     /** A mode-only override as the bare mode, otherwise the keys it sets. */

@@ -27,6 +27,7 @@ final class GatewaySettingsMapper {
                 .inboundMaxWait(inbound.maxWait())
                 .inboundByChannel(inbound.byChannel())
                 .steerScope(config.messages().steerScope())
+                .maxAnswerChars(config.messages().maxAnswerChars())
                 .sessionScope(config.session())
                 .mainMaxConcurrent(config.agents().maxConcurrent())
                 .laneCaps(config.lanes().caps())

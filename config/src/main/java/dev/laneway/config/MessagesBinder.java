@@ -6,6 +6,7 @@ import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SteerScope;
+import dev.laneway.core.engine.GatewaySettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -33,7 +34,9 @@ final class MessagesBinder {
                 queue(messages.section("queue", "mode", "debounceMs", "maxWaitMs", "cap", "drop", "notifyDrops",
                         "ttl", "byChannel")),
                 inbound(messages.section("inbound", "debounceMs", "maxWaitMs", "byChannel")),
-                steer.choice("scope", SteerScope.SESSION, MessagesBinder::steerScope, "session, sender"));
+                steer.choice("scope", SteerScope.SESSION, MessagesBinder::steerScope, "session, sender"),
+                messages.integer("maxAnswerChars", GatewaySettings.DEFAULT_ANSWER_CHARS, GatewaySettings.MIN_ANSWER_CHARS,
+                        Integer.MAX_VALUE));
     }
 
     private static MessagesConfig.Queue queue(Section queue) {

@@ -5,14 +5,22 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SteerScope;
+import dev.laneway.core.engine.GatewaySettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
-/** {@code messages:} what happens to messages that arrive while a session is busy or idle. */
-public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope) {
+/**
+ * {@code messages:} what happens to messages that arrive while a session is busy or idle, and how
+ * long an answer may be.
+ *
+ * @param maxAnswerChars {@code messages.maxAnswerChars}: the most characters of one run's answer
+ *                       that are sent; the rest is cut and the user told so
+ */
+public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope, int maxAnswerChars) {
 
-    public static final MessagesConfig DEFAULTS = new MessagesConfig(Queue.DEFAULTS, Inbound.DEFAULTS, SteerScope.SESSION);
+    public static final MessagesConfig DEFAULTS = new MessagesConfig(Queue.DEFAULTS, Inbound.DEFAULTS, SteerScope.SESSION,
+            GatewaySettings.DEFAULT_ANSWER_CHARS);
 
     public MessagesConfig {
         Objects.requireNonNull(queue, "queue");

@@ -1,8 +1,10 @@
 package dev.laneway.config;
 
+import static dev.laneway.config.Configs.onlyProblem;
 import static dev.laneway.config.Configs.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
@@ -36,6 +38,7 @@ class GatewaySettingsMappingTest {
                     byChannel: { discord: interrupt, telegram: { cap: 2 } }
                   inbound: { debounceMs: 400, maxWaitMs: 2s, byChannel: { slack: 100 } }
                   steer: { scope: sender }
+                  maxAnswerChars: 5000
                 commands: { allowFrom: { telegram: [1, 2, 2] } }
                 """).toGatewaySettings();
         GatewaySettings expected = GatewaySettings.builder()
@@ -48,6 +51,7 @@ class GatewaySettingsMappingTest {
                 .inboundMaxWait(Duration.ofSeconds(2))
                 .inboundByChannel(Map.of("slack", Duration.ofMillis(100)))
                 .steerScope(SteerScope.SENDER)
+                .maxAnswerChars(5000)
                 .sessionScope(new SessionScope(SessionScope.DmScope.MAIN, SessionScope.GroupScope.SENDER))
                 .mainMaxConcurrent(6)
                 .laneCaps(Map.of("subagent", 2, "cron", 1, "batch", 5))
@@ -75,5 +79,19 @@ class GatewaySettingsMappingTest {
     @Test
     void absentMaxWait_staysNullSoTheEngineUsesTenTimesDebounce() throws Exception {
         assertNull(parse("messages: { queue: { debounceMs: 2s } }").toGatewaySettings().queueMaxWait());
+    }
+
+    @Test
+    void maxAnswerChars_defaultsTo20000_isShownByConfigShow_andABadValueIsAClearError() throws Exception {
+        assertEquals(20_000, LanewayConfig.defaults().toGatewaySettings().maxAnswerChars());
+        assertEquals(12_345, parse("messages: { maxAnswerChars: 12345 }").toGatewaySettings().maxAnswerChars());
+        assertTrue(ConfigPrinter.effectiveYaml(LanewayConfig.defaults()).contains("maxAnswerChars: 20000"));
+        assertEquals("laneway.yaml: messages.maxAnswerChars: must be an integer >= 100, got 10 (line 2, column 19)",
+                onlyProblem("""
+                        messages:
+                          maxAnswerChars: 10
+                        """));
+        assertEquals("laneway.yaml: messages.maxAnswerChars: must be an integer >= 100, got \"lots\" (line 1, column 29)",
+                onlyProblem("messages: { maxAnswerChars: lots }"));
     }
 }

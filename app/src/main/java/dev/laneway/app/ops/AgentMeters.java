@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The meters of one agent: run duration and wait timers, outcome counters, retries. Thread-safe:
- * Micrometer meters are, and an outcome not known up front gets its counter via
- * {@code computeIfAbsent}.
+ * The meters of one agent: run duration and wait timers, outcome counters, retries, empty
+ * answers. Thread-safe: Micrometer meters are, and an outcome not known up front gets its counter
+ * via {@code computeIfAbsent}.
  */
 final class AgentMeters {
 
@@ -21,12 +21,14 @@ final class AgentMeters {
     // outcome -> counter
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
     final Counter retries;
+    final Counter emptyAnswers;
 
-    private AgentMeters(String agent, Timer duration, Timer wait, Counter retries) {
+    private AgentMeters(String agent, Timer duration, Timer wait, Counter retries, Counter emptyAnswers) {
         this.agent = agent;
         this.duration = duration;
         this.wait = wait;
         this.retries = retries;
+        this.emptyAnswers = emptyAnswers;
     }
 
     static AgentMeters register(MeterRegistry registry, String agent, Collection<String> knownOutcomes) {
@@ -36,6 +38,9 @@ final class AgentMeters {
                 Timer.builder(MetricNames.RUN_WAIT).description("Time from run creation to agent start (debounce and lane waits)")
                         .tag("agent", agent).serviceLevelObjectives(Buckets.WAIT).register(registry),
                 Counter.builder(MetricNames.AGENT_RETRIES).description("Model calls an agent retried within a run (429, 5xx)")
+                        .tag("agent", agent).register(registry),
+                Counter.builder(MetricNames.EMPTY_ANSWERS)
+                        .description("Runs that completed with an empty or blank answer (the user was told)")
                         .tag("agent", agent).register(registry));
         knownOutcomes.forEach(outcome -> meters.outcome(registry, outcome));
         return meters;

@@ -22,6 +22,8 @@ public final class MetricNames {
     public static final String RUN_WAIT = "laneway.run.wait";
     /** {@code laneway_agent_retries_total{agent}}: model calls retried within a run. */
     public static final String AGENT_RETRIES = "laneway.agent.retries";
+    /** {@code laneway_agent_empty_answers_total{agent}}: runs that completed without a word for the user. */
+    public static final String EMPTY_ANSWERS = "laneway.agent.empty.answers";
     /** {@code laneway_lane_wait_seconds{lane}}: wait for a slot in a configured lane (histogram). */
     public static final String LANE_WAIT = "laneway.lane.wait";
     /** {@code laneway_drain_delay_seconds}: last queued message to followup drain (debounce). */

@@ -134,6 +134,11 @@ public final class MetricsObserver implements GatewayObserver {
         agentOf(agent).retries.increment();
     }
 
+    @Override
+    public void emptyAnswer(String agent) {
+        agentOf(agent).emptyAnswers.increment();
+    }
+
     // ---------------------------------------------------------------- meters per tag value
 
     private Map<Disposition, Counter> inboundOf(String channel) {

@@ -27,6 +27,7 @@ class MetricsObserverTest {
             assertEquals(0.0, PrometheusText.value(text, "laneway_runs_total{agent=\"assistant\",outcome=\"" + outcome + "\"}"));
         }
         assertEquals(0.0, PrometheusText.value(text, "laneway_agent_retries_total{agent=\"assistant\"}"));
+        assertEquals(0.0, PrometheusText.value(text, "laneway_agent_empty_answers_total{agent=\"assistant\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_rate_limited_total{channel=\"telegram\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_outbound_failed_total{channel=\"telegram\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_drain_delay_seconds_count"));
@@ -47,11 +48,13 @@ class MetricsObserverTest {
         metrics.recorded(InboundMessage.builder("slack").senderId("u").chatId("c").text("x").build(), Disposition.DENIED);
         metrics.agentRetried("other");
         metrics.agentRetried("other");
+        metrics.emptyAnswer("other");
         metrics.runFinished("other", Duration.ZERO, Duration.ofMillis(1500), "failed");
         String text = metrics.scrape();
         assertEquals(1.0, PrometheusText.value(text, "laneway_inbound_messages_total{channel=\"slack\",disposition=\"DENIED\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_inbound_messages_total{channel=\"slack\",disposition=\"RAN\"}"));
         assertEquals(2.0, PrometheusText.value(text, "laneway_agent_retries_total{agent=\"other\"}"));
+        assertEquals(1.0, PrometheusText.value(text, "laneway_agent_empty_answers_total{agent=\"other\"}"));
         assertEquals(1.0, PrometheusText.value(text, "laneway_runs_total{agent=\"other\",outcome=\"failed\"}"));
         assertEquals(1.5, PrometheusText.value(text, "laneway_run_duration_seconds_sum{agent=\"other\"}"));
     }

@@ -16,7 +16,10 @@ public interface GatewayControl {
     /** Replaces the session's stored override in one write; {@link QueueOverride#NONE} resets it. */
     void setSessionOverride(SessionKey session, QueueOverride override);
 
-    /** Aborts the active run and clears the session's queue; returns how many queued messages were cleared. */
+    /**
+     * Aborts the active run, clears the session's queue and drops what is left unsent of its answers
+     * (even of a run that has ended); returns how many queued messages were cleared.
+     */
     int stop(SessionKey session);
 
     /** Starts a fresh conversation history for the session. */

@@ -1,21 +1,46 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.channel.TextChunker;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The events a run's agent sees: replies go to the outbox unless the run has been aborted.
  * Streamed deltas and tool steps are not shown by any channel yet, so they are dropped here.
+ *
+ * <p>A run's answer is bounded: once its replies reach {@code maxAnswerChars} characters, the reply
+ * that crosses the bound is cut (at the best boundary before it, a code fence closed there), the
+ * user is told that the answer was cut, and every later reply of the run is dropped.
+ *
+ * <p>Concurrency: agents may call in from any thread; {@code lock} guards {@code answered} and
+ * {@code cut} only: the outbox is called with it released (an agent replies from one thread at a
+ * time, so its replies reach the outbox in order).
  */
 final class GatedRunEvents implements RunEvents {
 
-    private final Run run;
-    private final Outbox outbox;
-    private final Runnable onRetry;
+    private static final Logger log = LoggerFactory.getLogger(GatedRunEvents.class);
 
-    GatedRunEvents(Run run, Outbox outbox, Runnable onRetry) {
+    private final Run run;
+    private final SessionKey session;
+    private final Outbox outbox;
+    private final int maxAnswerChars;
+    private final Runnable onRetry;
+    private final BooleanSupplier stillWanted;
+    private final ReentrantLock lock = new ReentrantLock();
+    private long answered; // characters of this run's answer handed to the outbox; guarded by lock
+    private boolean cut;   // the answer reached its bound: nothing more is sent; guarded by lock
+
+    GatedRunEvents(Run run, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry) {
         this.run = run;
+        this.session = session;
         this.outbox = outbox;
+        this.maxAnswerChars = maxAnswerChars;
         this.onRetry = onRetry;
+        this.stillWanted = () -> !run.aborted;
     }
 
     @Override
@@ -29,7 +54,37 @@ final class GatedRunEvents implements RunEvents {
             return;
         }
         run.delivered = true;
-        outbox.send(run.route, text, () -> !run.aborted);
+        String head;
+        lock.lock();
+        try {
+            if (cut) {
+                return;
+            }
+            long room = maxAnswerChars - answered;
+            if (text.length() <= room) {
+                answered += text.length();
+                head = null;
+            } else {
+                cut = true;
+                head = head(text, (int) room);
+                answered += head.length();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (head == null) {
+            outbox.answer(run.route, session, text, stillWanted);
+            return;
+        }
+        log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the rest"
+                + " is cut", run.id, session, maxAnswerChars);
+        outbox.answer(run.route, session, head, stillWanted);
+        outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted);
+    }
+
+    /** The start of {@code text} that fits in {@code room} characters (see {@link TextChunker#head}); empty if none fits. */
+    private static String head(String text, int room) {
+        return room < 16 ? "" : TextChunker.head(text, room);
     }
 
     @Override

@@ -111,6 +111,7 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     @Override
     public int stop(SessionKey session) {
+        ctx.outbox.stopAnswers(session); // what is left of its answers is not sent, even of a run that has ended
         SessionQueue queue = ctx.sessions.get(session);
         return queue == null ? 0 : queue.stop();
     }

@@ -6,9 +6,9 @@ import java.time.Duration;
 
 /**
  * What the engine reports for metrics: every disposition, every finished run, lane waits,
- * drain delays, outbound sends, failed sends and rate limits, agent retries. Calls come from engine, agent and
- * channel threads (never under a session lock): implementations must be thread-safe and must not
- * block (counters and timers only).
+ * drain delays, outbound sends, failed sends and rate limits, agent retries, empty answers. Calls
+ * come from engine, agent and channel threads (never under a session lock): implementations must be
+ * thread-safe and must not block (counters and timers only).
  */
 public interface GatewayObserver extends DispositionListener {
 
@@ -55,5 +55,9 @@ public interface GatewayObserver extends DispositionListener {
 
     /** An agent retried a model call (429, 5xx) within a run. */
     default void agentRetried(String agent) {
+    }
+
+    /** A run completed without a word for the user (no reply, or only blank ones); the user was told. */
+    default void emptyAnswer(String agent) {
     }
 }

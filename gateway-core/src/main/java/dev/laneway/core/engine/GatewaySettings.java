@@ -34,6 +34,8 @@ import java.util.Set;
  * @param retryBackoff      the first retry's delay; each further one doubles it
  * @param interruptGrace    how long an interrupted run may take to stop before the sender is told
  * @param dedupeWindow      how long a platform message id is remembered
+ * @param maxAnswerChars    the most characters of one run's answer that are sent; the rest is cut
+ *                          and the user told so
  */
 public record GatewaySettings(
         QueueSettings queueDefaults,
@@ -54,7 +56,13 @@ public record GatewaySettings(
         int failureRetries,
         Duration retryBackoff,
         Duration interruptGrace,
-        Duration dedupeWindow) {
+        Duration dedupeWindow,
+        int maxAnswerChars) {
+
+    /** The smallest {@code maxAnswerChars}: room for a sentence or two. */
+    public static final int MIN_ANSWER_CHARS = 100;
+    /** The default {@code maxAnswerChars}: about five Telegram messages, ten Discord ones. */
+    public static final int DEFAULT_ANSWER_CHARS = 20_000;
 
     public GatewaySettings {
         Objects.requireNonNull(queueDefaults, "queueDefaults");
@@ -86,6 +94,10 @@ public record GatewaySettings(
         requireNotNegative("retryBackoff", retryBackoff);
         requireNotNegative("interruptGrace", interruptGrace);
         requireNotNegative("dedupeWindow", dedupeWindow);
+        if (maxAnswerChars < MIN_ANSWER_CHARS) {
+            throw new IllegalArgumentException("messages.maxAnswerChars must be >= " + MIN_ANSWER_CHARS + ", got "
+                    + maxAnswerChars);
+        }
     }
 
     private static void requireNotNegative(String name, Duration value) {
@@ -129,6 +141,7 @@ public record GatewaySettings(
         b.retryBackoff = retryBackoff;
         b.interruptGrace = interruptGrace;
         b.dedupeWindow = dedupeWindow;
+        b.maxAnswerChars = maxAnswerChars;
         return b;
     }
 
@@ -153,6 +166,7 @@ public record GatewaySettings(
         private Duration retryBackoff = Duration.ofSeconds(1);
         private Duration interruptGrace = Duration.ofSeconds(15);
         private Duration dedupeWindow = Duration.ofMinutes(5);
+        private int maxAnswerChars = DEFAULT_ANSWER_CHARS;
 
         public Builder queueDefaults(QueueSettings v) { queueDefaults = v; return this; }
         public Builder queueByChannel(Map<String, QueueOverride> v) { queueByChannel = v; return this; }
@@ -173,12 +187,13 @@ public record GatewaySettings(
         public Builder retryBackoff(Duration v) { retryBackoff = v; return this; }
         public Builder interruptGrace(Duration v) { interruptGrace = v; return this; }
         public Builder dedupeWindow(Duration v) { dedupeWindow = v; return this; }
+        public Builder maxAnswerChars(int v) { maxAnswerChars = v; return this; }
 
         public GatewaySettings build() {
             return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops, queueTtl,
                     inboundDebounce, inboundMaxWait, inboundByChannel, steerScope, sessionScope,
                     mainMaxConcurrent, laneCaps, laneWarnAfter, maxPendingRuns, commandAllowFrom,
-                    failureRetries, retryBackoff, interruptGrace, dedupeWindow);
+                    failureRetries, retryBackoff, interruptGrace, dedupeWindow, maxAnswerChars);
         }
     }
 }

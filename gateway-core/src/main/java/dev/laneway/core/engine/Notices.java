@@ -5,6 +5,7 @@ final class Notices {
 
     static final String INTERRUPTED = "⚠️ Skipped: a newer message interrupted this conversation.";
     static final String STILL_SHUTTING_DOWN = "⚠️ Previous run is still shutting down. Please try again in a moment.";
+    static final String EMPTY_ANSWER = "⚠️ The agent returned an empty answer.";
 
     private Notices() {
     }
@@ -22,6 +23,10 @@ final class Notices {
             return d.toMinutes() + " min";
         }
         return Math.max(1, d.toSeconds()) + " s";
+    }
+
+    static String answerCut(int maxChars) {
+        return "✂️ The answer was longer than " + maxChars + " characters; the rest was cut.";
     }
 
     static String failure(String shortReason) {

@@ -67,6 +67,11 @@ final class ObserverFanout implements GatewayObserver {
         guard(() -> observer.agentRetried(agent));
     }
 
+    @Override
+    public void emptyAnswer(String agent) {
+        guard(() -> observer.emptyAnswer(agent));
+    }
+
     private static void guard(Runnable call) {
         try {
             call.run();

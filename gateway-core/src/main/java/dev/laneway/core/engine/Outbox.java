@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.SessionKey;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.TextChunker;
 import java.util.ArrayDeque;
@@ -21,8 +22,11 @@ import org.slf4j.LoggerFactory;
  * Delivers replies: sequential per chat (a chat's messages never overtake each other), parallel
  * across chats, chunked at the channel's length limit. A send that fails (after the channel's own
  * retries) is logged at ERROR, counted ({@link GatewayObserver#sendFailed}), and the next one goes
- * on; pacing and 429 handling belong to the channel adapter. Each reply carries a "still wanted"
- * check, evaluated right before sending, so an aborted run's undelivered text is dropped. An
+ * on; pacing and 429 handling belong to the channel adapter. The outbox is the only place that
+ * chunks: a channel gets texts within its {@code maxTextLength}. Each reply carries a "still
+ * wanted" check, evaluated before every chunk, so an aborted run's undelivered text is dropped; an
+ * answer also names its session, so {@link #stopAnswers} ({@code /stop}) drops what is left of the
+ * session's answers, even of a run that has already ended. An
  * {@link #afterDelivered} action waits in the same queue, so it runs only once every reply queued
  * before it for that chat has been sent (or has failed).
  *
@@ -38,7 +42,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Concurrency: {@code lock} guards {@code queues}, {@code held} and {@code closed}. A chat has an entry while
  * it has something queued or a drain task owns it; {@code ChatQueue.draining} says whether a task
- * owns it, so at most one thread sends to a chat at a time.
+ * owns it, so at most one thread sends to a chat at a time, and {@code ChatQueue.sending} is what
+ * that task is delivering. A reply's {@code stopped} flag is volatile: set under the lock by
+ * {@link #stopAnswers}, read by the sending thread before each chunk.
  */
 final class Outbox {
 
@@ -63,10 +69,33 @@ final class Outbox {
 
     /** Queues a reply; returns at once. */
     void send(Route route, String text, BooleanSupplier stillWanted) {
+        answer(route, null, text, stillWanted);
+    }
+
+    /** Queues (part of) an answer of a run of {@code session}, which {@link #stopAnswers} may drop; returns at once. */
+    void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted) {
         if (text == null || text.isBlank()) {
             return;
         }
-        enqueue(new Reply(route, text, stillWanted));
+        enqueue(new Reply(route, text, stillWanted, session));
+    }
+
+    /**
+     * {@code /stop}: what is left of {@code session}'s answers is not sent: those still queued are
+     * removed, and the one being sent stops before its next chunk. Notices are kept.
+     */
+    void stopAnswers(SessionKey session) {
+        lock.lock();
+        try {
+            for (ChatQueue queue : queues.values()) {
+                queue.items.removeIf(item -> item instanceof Reply reply && session.equals(reply.session));
+                if (queue.sending instanceof Reply reply && session.equals(reply.session)) {
+                    reply.stopped = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void enqueue(Outgoing outgoing) {
@@ -195,6 +224,7 @@ final class Outbox {
             lock.lock();
             try {
                 ChatQueue queue = queues.get(chat);
+                queue.sending = null;
                 if (queue.items.isEmpty()) {
                     queues.remove(chat);
                     return;
@@ -204,6 +234,7 @@ final class Outbox {
                     return;
                 }
                 next = queue.items.pollFirst();
+                queue.sending = next;
             } finally {
                 lock.unlock();
             }
@@ -225,7 +256,7 @@ final class Outbox {
                     return;
                 }
                 for (String chunk : TextChunker.split(reply.text, channel.capabilities().maxTextLength())) {
-                    if (!reply.stillWanted.getAsBoolean()) {
+                    if (reply.stopped || !reply.stillWanted.getAsBoolean()) {
                         return;
                     }
                     send(channel, reply.route, chunk);
@@ -275,8 +306,28 @@ final class Outbox {
         Route route();
     }
 
-    /** A reply to send, unless it is no longer wanted when its turn comes. */
-    private record Reply(Route route, String text, BooleanSupplier stillWanted) implements Outgoing {
+    /**
+     * A reply to send, unless it is no longer wanted when its turn comes; {@code session} is set for
+     * a run's answer (null for a notice), which {@link #stopAnswers} may stop.
+     */
+    private static final class Reply implements Outgoing {
+        final Route route;
+        final String text;
+        final BooleanSupplier stillWanted;
+        final SessionKey session;
+        volatile boolean stopped;
+
+        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session) {
+            this.route = route;
+            this.text = text;
+            this.stillWanted = stillWanted;
+            this.session = session;
+        }
+
+        @Override
+        public Route route() {
+            return route;
+        }
     }
 
     /** An action for when everything before it has been delivered. */
@@ -288,6 +339,7 @@ final class Outbox {
         final String channel;
         final ArrayDeque<Outgoing> items = new ArrayDeque<>(4); // most chats hold a reply or two
         boolean draining; // a drain task owns this chat now
+        Outgoing sending; // what that task is delivering, else null
 
         ChatQueue(String channel) {
             this.channel = channel;

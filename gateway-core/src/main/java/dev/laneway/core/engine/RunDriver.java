@@ -142,7 +142,9 @@ final class RunDriver {
             return;
         }
         String name = named.value();
-        var started = AgentCalls.start(agent, request, new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name)));
+        var events = new GatedRunEvents(run, session.key(), ctx.outbox, ctx.settings.maxAnswerChars(),
+                () -> ctx.observer.agentRetried(name));
+        var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = session.underLock(() -> {
             run.agentRun = handle;
@@ -220,11 +222,29 @@ final class RunDriver {
                 Route route = run.route;
                 String notice = Notices.failure(failed.reason());
                 fx.add(() -> ctx.outbox.send(route, notice));
+            } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
+                emptyAnswer(run, fx);
             }
             steering.resolve(run, outcome, fx);
             session.endRun(run, run.disposition, fx);
             Instant now = ctx.clock.instant();
             fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
+        });
+    }
+
+    /**
+     * The run completed without a word for the user (no reply, or only blank ones): the user is told
+     * so, the answer is logged at WARN and counted; the messages still count as answered (lock held).
+     */
+    private void emptyAnswer(Run run, Effects fx) {
+        Route route = run.route;
+        String agent = run.agentName;
+        String runId = run.id;
+        fx.add(() -> {
+            log.warn("run {} of session {}: agent '{}' returned an empty answer; the user is told", runId,
+                    session.key(), agent);
+            ctx.observer.emptyAnswer(agent);
+            ctx.outbox.send(route, Notices.EMPTY_ANSWER);
         });
     }
 

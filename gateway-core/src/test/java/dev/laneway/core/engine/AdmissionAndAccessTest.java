@@ -60,10 +60,10 @@ class AdmissionAndAccessTest {
         GatewayHarness h = new GatewayHarness(s -> s.maxPendingRuns(1));
         h.dm("one");
         h.advance(Duration.ofSeconds(20));
-        h.agent.run(0).complete();
+        h.agent.run(0).complete("done");
         h.dm("two");
         h.dm("three");
-        assertEquals("⏳ Busy right now. Please try again in 20 s.", h.channel.texts().get(0));
+        assertEquals(List.of("done", "⏳ Busy right now. Please try again in 20 s."), h.channel.texts());
     }
 
     @Test

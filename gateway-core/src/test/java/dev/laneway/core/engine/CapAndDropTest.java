@@ -32,9 +32,9 @@ class CapAndDropTest {
         assertEquals(Disposition.DROPPED_OLD, h.dispositions.of(a));
         assertEquals(Disposition.DROPPED_OLD, h.dispositions.of(b));
         assertTrue(h.channel.texts().isEmpty(), "notices wait for the drain so they can count");
-        h.agent.run(0).complete();
+        h.agent.run(0).complete("done");
         h.advanceMillis(1000);
-        assertEquals(List.of("⚠️ Queue full (cap 2): 2 older message(s) were dropped."), h.channel.texts());
+        assertEquals(List.of("done", "⚠️ Queue full (cap 2): 2 older message(s) were dropped."), h.channel.texts());
         String prompt = h.agent.run(1).prompt();
         assertTrue(prompt.contains("\nc\n") && prompt.endsWith("\nd"), prompt);
         assertFalse(prompt.contains("[Queue overflow]"), "drop old keeps no summary");
@@ -66,7 +66,7 @@ class CapAndDropTest {
         String a = h.dm("a   lot\n\nof   space");
         h.dm("b");
         h.dm("c");
-        h.agent.run(0).complete();
+        h.agent.run(0).complete("done");
         h.advanceMillis(1000);
         assertEquals("""
                 [Queued messages while agent was busy]
@@ -83,7 +83,7 @@ class CapAndDropTest {
                 Queued #2
                 c""", h.agent.run(1).prompt());
         assertEquals(Disposition.SUMMARIZED, h.dispositions.of(a));
-        assertEquals(List.of("⚠️ Queue full (cap 2): 1 older message(s) were summarized."), h.channel.texts());
+        assertEquals(List.of("done", "⚠️ Queue full (cap 2): 1 older message(s) were summarized."), h.channel.texts());
     }
 
     @Test
@@ -94,7 +94,7 @@ class CapAndDropTest {
         h.dm("two");
         h.dm("three");
         h.dm("four");
-        h.agent.run(0).complete();
+        h.agent.run(0).complete("first answer");
         h.advanceMillis(1000);
         assertEquals("""
                 [Queue overflow] Dropped 2 messages due to cap.
@@ -103,9 +103,9 @@ class CapAndDropTest {
                 - two
 
                 three""", h.agent.run(1).prompt());
-        h.agent.run(1).complete();
+        h.agent.run(1).complete("second answer");
         assertEquals("four", h.agent.run(2).prompt(), "the summary never replaces a real message");
-        assertTrue(h.channel.texts().isEmpty(), "notifyDrops: false sends no notices");
+        assertEquals(List.of("first answer", "second answer"), h.channel.texts(), "notifyDrops: false sends no notices");
     }
 
     @Test

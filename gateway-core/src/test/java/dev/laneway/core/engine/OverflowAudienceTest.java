@@ -112,17 +112,18 @@ class OverflowAudienceTest {
         String dropped = h.send(h.message("from thread two").direct(false).chatId("g").threadId("t2"));
         h.send(h.message("one").direct(false).chatId("g").threadId("t1"));
         h.send(h.message("two").direct(false).chatId("g").threadId("t1"));
-        h.agent.run(0).complete();
+        h.agent.run(0).complete("answer 0");
         h.advanceMillis(1000);
 
         assertEquals("t2", h.agent.run(1).request().route().threadId());
         assertEquals(dropped, h.agent.run(1).request().route().replyToMessageId());
         assertTrue(h.agent.run(1).prompt().endsWith("- from thread two"));
-        h.agent.run(1).complete();
+        h.agent.run(1).complete("answer 1");
         assertEquals("t1", h.agent.run(2).request().route().threadId());
         assertFalse(h.agent.run(2).prompt().contains("thread two"), h.agent.run(2).prompt());
-        h.agent.run(2).complete();
-        assertEquals(List.of("⚠️ Queue full (cap 2): 1 older message(s) were summarized."), h.channel.texts());
-        assertEquals("t2", h.channel.sent().get(0).route().threadId(), "the notice goes to the dropped message's thread");
+        h.agent.run(2).complete("answer 2");
+        assertEquals(List.of("answer 0", "⚠️ Queue full (cap 2): 1 older message(s) were summarized.", "answer 1",
+                "answer 2"), h.channel.texts());
+        assertEquals("t2", h.channel.sent().get(1).route().threadId(), "the notice goes to the dropped message's thread");
     }
 }

@@ -1,11 +1,9 @@
 package dev.laneway.channels.discord;
 
 import dev.laneway.core.Route;
-import dev.laneway.core.channel.TextChunker;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -70,12 +68,16 @@ final class DiscordOutbound {
         this.timeout = timeout;
     }
 
+    /**
+     * Sends {@code text} as one message. The gateway's outbox is the only chunker: it hands over at
+     * most {@link #MAX_TEXT} characters; a longer text is refused before anything is sent.
+     */
     void send(Route route, String text) {
-        // the outbox already chunks; this only guards direct callers against a 400 from Discord
-        List<String> chunks = text.length() <= MAX_TEXT ? List.of(text) : TextChunker.split(text, MAX_TEXT);
-        for (String chunk : chunks) {
-            sendOne(route, chunk);
+        if (text.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("a Discord message holds at most " + MAX_TEXT + " characters, got "
+                    + text.length() + " (the outbox chunks replies)");
         }
+        sendOne(route, text);
     }
 
     private void sendOne(Route route, String text) {

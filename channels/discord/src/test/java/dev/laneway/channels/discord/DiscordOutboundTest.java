@@ -125,6 +125,21 @@ class DiscordOutboundTest {
         }
     }
 
+    @Test
+    void aTextOverTheLimit_isRefusedBeforeAnythingIsSent_theOutboxIsTheOnlyChunker() throws Exception {
+        // splitting moved to the outbox: longReply_isSplitAtTwoThousandCharacters_neverInsideACodeFence
+        try (DiscordRig rig = DiscordRig.start()) {
+            var route = new dev.laneway.core.Route("discord", "default", DiscordJson.TEXT_CHANNEL, null, null);
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> rig.channel.send(route, "x".repeat(2001)));
+            assertEquals("a Discord message holds at most 2000 characters, got 2001 (the outbox chunks replies)",
+                    e.getMessage());
+            assertEquals(List.of(), rig.rest.messagesTo(DiscordJson.TEXT_CHANNEL), "nothing was sent");
+            rig.channel.send(route, "x".repeat(2000));
+            assertEquals(1, rig.rest.messagesTo(DiscordJson.TEXT_CHANNEL).size(), "exactly the limit goes as one message");
+        }
+    }
+
     private static int countFences(String text) {
         int count = 0;
         for (int at = text.indexOf("```"); at >= 0; at = text.indexOf("```", at + 3)) {

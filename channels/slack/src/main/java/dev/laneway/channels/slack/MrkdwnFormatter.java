@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * {@code __bold__} become {@code *bold*}, {@code *italic*} becomes {@code _italic_},
  * {@code ~~strike~~} becomes {@code ~strike~}, {@code [text](url)} becomes {@code <url|text>},
  * headings become bold lines and {@code * item} bullets become {@code • item}. Fenced code blocks
- * and inline code keep their text, but not its markup meaning.
+ * and inline code keep their text, but not its markup meaning; a fence's language tag
+ * ({@code ```python}) is dropped, since Slack would show it as the block's first line.
  *
  * <p>The characters {@code &}, {@code <} and {@code >} are escaped everywhere, code included, as
  * Slack requires (only a {@code >} that starts a quote is kept): Slack reads {@code <...>} as
@@ -49,8 +50,8 @@ final class MrkdwnFormatter {
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             if (line.stripLeading().startsWith(FENCE)) {
+                out.append(escape(inFence ? line : withoutLanguageTag(line)));
                 inFence = !inFence;
-                out.append(escape(line));
             } else {
                 out.append(inFence ? escape(line) : formatLine(line));
             }
@@ -59,6 +60,19 @@ final class MrkdwnFormatter {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * An opening fence line without what follows the fence (the language tag, or any info string),
+     * unless that holds another backtick: {@code ```code```} on one line stays as it is.
+     */
+    private static String withoutLanguageTag(String line) {
+        int fence = line.indexOf(FENCE);
+        int end = fence + FENCE.length();
+        while (end < line.length() && line.charAt(end) == '`') {
+            end++;
+        }
+        return line.indexOf('`', end) >= 0 ? line : line.substring(0, end);
     }
 
     private static String formatLine(String line) {

@@ -51,12 +51,21 @@ class MrkdwnFormatterTest {
     @Test
     void codeBlocksAndInlineCode_keepTheirMarkup_butAreEscaped() {
         String fenced = "```python\nx = a**b  # __dunder__ <tag> & [l](u)\n```";
-        String escapedFence = "```python\nx = a**b  # __dunder__ &lt;tag&gt; &amp; [l](u)\n```";
+        String escapedFence = "```\nx = a**b  # __dunder__ &lt;tag&gt; &amp; [l](u)\n```";
         assertEquals("*Code:*\n" + escapedFence + "\n_done_", format("**Code:**\n" + fenced + "\n*done*"));
         assertEquals("use `**kwargs` and `a &lt; b`, *really*", format("use `**kwargs` and `a < b`, **really**"));
         assertEquals("``a ` b`` _x_", format("``a ` b`` *x*"));
         assertEquals("`List&lt;String&gt;`", format("`List<String>`"));
         assertEquals("```\nMap&lt;K, V&gt; m; // a &amp;&amp; b\n```", format("```\nMap<K, V> m; // a && b\n```"));
+    }
+
+    @Test
+    void aFencesLanguageTag_isDropped_asSlackWouldShowItAsTheFirstLineOfCode() {
+        assertEquals("```\nprint(1)\n```", format("```python\nprint(1)\n```"));
+        assertEquals("  ```\nx\n  ```", format("  ```js title=\"a.js\"\nx\n  ```"), "indentation kept, whole info string dropped");
+        assertEquals("````\nx\n````", format("````rust\nx\n````"));
+        assertEquals("```\nsh\n```\n```\ny\n```", format("```bash\nsh\n```\n```yaml\ny\n```"), "every block, closings untouched");
+        assertEquals("```x = 1``` done", format("```x = 1``` done"), "a one-line block keeps its text");
     }
 
     @Test

@@ -44,8 +44,9 @@ class SlackDeliveryTest {
                 assertEquals(0, count(chunk, "```") % 2, "a code fence is split:\n" + chunk);
             }
             assertTrue(String.join("\n\n", posted).contains("Paragraph 39"));
-            assertEquals(text.replaceAll("\\s+", ""), String.join("", posted).replaceAll("\\s+", ""),
-                    "nothing lost or reordered");
+            assertEquals(text.replace("```java\n", "```\n").replaceAll("\\s+", ""),
+                    String.join("", posted).replaceAll("\\s+", ""),
+                    "nothing lost or reordered (Slack shows no language tag: it would read as code)");
         }
     }
 

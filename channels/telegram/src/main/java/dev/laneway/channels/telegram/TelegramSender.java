@@ -1,13 +1,11 @@
 package dev.laneway.channels.telegram;
 
 import dev.laneway.core.Route;
-import dev.laneway.core.channel.TextChunker;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -54,12 +52,16 @@ final class TelegramSender {
         this.rateLimited = rateLimited;
     }
 
-    /** Sends {@code text}, split at the 4096-character limit if it is longer. */
+    /**
+     * Sends {@code text} as one message. The gateway's outbox is the only chunker: it hands over at
+     * most {@link #MAX_LENGTH} characters; a longer text is refused before anything is sent.
+     */
     void send(Route route, String text) throws TelegramApiException, InterruptedException {
-        List<String> chunks = text.length() <= MAX_LENGTH ? List.of(text) : TextChunker.split(text, MAX_LENGTH);
-        for (String chunk : chunks) {
-            sendOne(route, chunk);
+        if (text.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("a Telegram message holds at most " + MAX_LENGTH + " characters, got "
+                    + text.length() + " (the outbox chunks replies)");
         }
+        sendOne(route, text);
     }
 
     /**

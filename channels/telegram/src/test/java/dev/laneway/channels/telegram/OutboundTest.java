@@ -40,6 +40,19 @@ class OutboundTest {
     }
 
     @Test
+    void wordsOverTheLimit_areSplitByTheOutbox_intoThreeMessages() throws Exception {
+        String reply = "word ".repeat(2000).strip();
+        try (Rig rig = Rig.with().agent(new EchoAgent(prompt -> reply)).start()) {
+            rig.api.dm(Tg.ANN, "talk");
+            Await.until("three chunks", () -> rig.api.sentTo(Tg.ANN.id()).size() == 3);
+            List<FakeBotApi.Sent> chunks = rig.api.sentTo(Tg.ANN.id());
+            chunks.forEach(chunk -> assertTrue(chunk.visible().length() <= 4096, "chunk of " + chunk.visible().length()));
+            assertEquals(reply.replace(" ", ""), chunks.stream().map(FakeBotApi.Sent::visible)
+                    .reduce("", String::concat).replace(" ", ""), "nothing lost");
+        }
+    }
+
+    @Test
     void fenceLongerThanTheLimit_isClosedAndReopenedInEachChunk() throws Exception {
         StringBuilder code = new StringBuilder();
         for (int i = 0; code.length() < 9000; i++) {

@@ -145,9 +145,14 @@ class TelegramSenderTest {
     }
 
     @Test
-    void textOverTheLimit_isSplitBeforeSending() throws Exception {
-        sender.send(DM, "word ".repeat(2000));
-        assertEquals(3, sentMessages().size());
-        assertTrue(sentMessages().stream().allMatch(m -> m.getText().length() <= TelegramSender.MAX_LENGTH));
+    void textOverTheLimit_isRefusedBeforeAnythingIsSent_theOutboxIsTheOnlyChunker() throws Exception {
+        // splitting moved to the outbox: OutboundTest.wordsOverTheLimit_areSplitByTheOutbox_intoThreeMessages
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> sender.send(DM, "word ".repeat(2000)));
+        assertEquals("a Telegram message holds at most 4096 characters, got 10000 (the outbox chunks replies)",
+                e.getMessage());
+        assertEquals(List.of(), calls, "nothing was sent");
+        sender.send(DM, "x".repeat(TelegramSender.MAX_LENGTH));
+        assertEquals(1, sentMessages().size(), "a text of exactly the limit goes as one message");
     }
 }
