@@ -3,6 +3,7 @@ package dev.laneway.config;
 import static dev.laneway.config.ConfigPrinter.map;
 import static dev.laneway.config.ConfigPrinter.millis;
 import static dev.laneway.config.ConfigPrinter.put;
+import static dev.laneway.config.ConfigPrinter.url;
 
 import dev.laneway.core.agent.settings.AgentSettings;
 import dev.laneway.core.agent.settings.CommandSettings;
@@ -28,7 +29,7 @@ final class AgentPrinter {
         return switch (agent) {
             case EchoSettings echo -> map("provider", echo.provider(), "delayMs", millis(echo.delay()));
             case OpenAiSettings ai -> map("provider", ai.provider(),
-                    "baseUrl", ai.baseUrl(),
+                    "baseUrl", url(ai.baseUrl()),
                     "apiKey", new Secret(ai.apiKey()),
                     "model", ai.model(),
                     "systemPrompt", ai.systemPrompt(),

@@ -1,10 +1,14 @@
 package dev.laneway.config;
 
 import static dev.laneway.config.ConfigPrinter.map;
+import static dev.laneway.config.ConfigPrinter.url;
 
 import java.util.Map;
 
-/** The {@code channels:} part of {@link ConfigPrinter}'s output; tokens are masked by {@link Secret}. */
+/**
+ * The {@code channels:} part of {@link ConfigPrinter}'s output; tokens are masked by {@link Secret},
+ * credentials in URLs by {@link ConfigPrinter#url}.
+ */
 final class ChannelPrinter {
 
     private ChannelPrinter() {
@@ -18,19 +22,19 @@ final class ChannelPrinter {
                 "console", map("enabled", channels.console().enabled()),
                 "telegram", map("enabled", telegram.enabled(),
                         "token", telegram.token(),
-                        "apiUrl", telegram.apiUrl().toString(),
+                        "apiUrl", url(telegram.apiUrl()),
                         "allowFrom", telegram.allowFrom(),
                         "groups", map("requireMention", telegram.groupsRequireMention())),
                 "discord", map("enabled", discord.enabled(),
                         "token", discord.token(),
                         "allowFrom", discord.allowFrom(),
                         "guilds", map("requireMention", discord.guildsRequireMention()),
-                        "apiUrl", discord.apiUrl().toString(),
-                        "gatewayUrl", discord.gatewayUrl().toString()),
+                        "apiUrl", url(discord.apiUrl()),
+                        "gatewayUrl", url(discord.gatewayUrl())),
                 "slack", map("enabled", slack.enabled(),
                         "botToken", slack.botToken(),
                         "appToken", slack.appToken(),
-                        "apiUrl", slack.apiUrl().toString(),
+                        "apiUrl", url(slack.apiUrl()),
                         "allowFrom", slack.allowFrom(),
                         "channels", map("requireMention", slack.channelsRequireMention())));
     }

@@ -29,7 +29,7 @@ final class ChannelsBinder {
         return new Telegram(
                 enabled,
                 token(s, "token", enabled, "TELEGRAM_BOT_TOKEN"),
-                Urls.url(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP),
+                Urls.serverRoot(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP, Telegram.API_URL_ROOT_ONLY),
                 s.stringList("allowFrom"),
                 s.section("groups", "requireMention").bool("requireMention", true));
     }

@@ -35,6 +35,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
     /**
      * {@code channels.telegram:}.
      *
+     * @param apiUrl               the Bot API server, {@code scheme://host[:port]} and nothing more
      * @param allowFrom            sender ids; empty = everyone
      * @param groupsRequireMention {@code groups.requireMention}
      */
@@ -43,10 +44,15 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
 
         public static final URI DEFAULT_API_URL = URI.create("https://api.telegram.org");
         public static final Telegram DEFAULTS = new Telegram(false, Secret.NONE, DEFAULT_API_URL, List.of(), true);
+        /** Why {@code apiUrl} is a bare server root. */
+        static final String API_URL_ROOT_ONLY = "the SDK builds /bot<token>/<method> from the root";
 
         public Telegram {
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(apiUrl, "apiUrl");
+            Urls.rootProblem(apiUrl, API_URL_ROOT_ONLY).ifPresent(problem -> {
+                throw new IllegalArgumentException("channels.telegram.apiUrl: " + problem);
+            });
             allowFrom = List.copyOf(allowFrom);
         }
     }

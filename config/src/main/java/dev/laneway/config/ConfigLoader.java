@@ -2,7 +2,7 @@ package dev.laneway.config;
 
 import dev.laneway.config.YamlNode.MapNode;
 import java.io.IOException;
-import java.nio.charset.MalformedInputException;
+import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -15,8 +15,9 @@ import java.util.Optional;
 /**
  * Loads {@code laneway.yaml}: YAML syntax, environment variables, unknown keys, types and values
  * are all checked here, once, and every problem of the file is reported together in one
- * {@link ConfigException}. What to do when the default file is absent is the caller's choice
- * ({@link LanewayConfig#defaults()} is what an empty file means).
+ * {@link ConfigException}. Text over the {@link ConfigLimits} is refused before it is parsed.
+ * What to do when the default file is absent is the caller's choice ({@link LanewayConfig#defaults()}
+ * is what an empty file means).
  */
 public final class ConfigLoader {
 
@@ -30,19 +31,34 @@ public final class ConfigLoader {
      */
     public static LanewayConfig load(Path file, Map<String, String> env) throws ConfigException {
         String source = file.toString();
-        String text;
-        try {
-            text = Files.readString(file);
+        return parse(Utf8Text.decode(read(file, source), source), source, env);
+    }
+
+    /** The file's bytes, at most {@link ConfigLimits#MAX_BYTES} of them. */
+    private static byte[] read(Path file, String source) throws ConfigException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(ConfigLimits.MAX_BYTES + 1);
         } catch (NoSuchFileException e) {
             throw fileProblem(source, "config file not found: " + file.toAbsolutePath());
-        } catch (MalformedInputException e) {
-            throw fileProblem(source, "config file is not UTF-8 text");
         } catch (AccessDeniedException e) {
             throw fileProblem(source, "cannot read config file: permission denied");
         } catch (IOException e) {
             throw fileProblem(source, "cannot read config file: " + Objects.requireNonNullElse(e.getMessage(), e.toString()));
         }
-        return parse(text, source, env);
+        if (bytes.length > ConfigLimits.MAX_BYTES) {
+            throw fileProblem(source, ConfigLimits.tooLarge(sizeOf(file)));
+        }
+        return bytes;
+    }
+
+    /** The file's size, or -1 when it has none (a pipe) or it cannot be read. */
+    private static long sizeOf(Path file) {
+        try {
+            return Files.isRegularFile(file) ? Files.size(file) : -1;
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     /**
@@ -55,6 +71,9 @@ public final class ConfigLoader {
             throws ConfigException {
         String text = yamlText.startsWith("\uFEFF") ? yamlText.substring(1) : yamlText;
         Problems problems = new Problems();
+        if (!ConfigLimits.check(text, problems)) {
+            throw new ConfigException(sourceName, problems.inFileOrder());
+        }
         Optional<MapNode> root = YamlTreeReader.read(text, problems, new EnvInterpolator(env));
         LanewayConfig config = null;
         try {

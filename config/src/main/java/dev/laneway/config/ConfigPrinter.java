@@ -5,6 +5,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.laneway.core.QueueOverride;
+import dev.laneway.core.UrlRedactor;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -13,8 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * Prints the effective configuration ({@code laneway config show}): every key with its value
- * after defaults, in the file's layout, durations in milliseconds, secrets as {@code ***}.
- * The output loads back into an equal config, secrets aside.
+ * after defaults, in the file's layout, durations in milliseconds, secrets as {@code ***}, and
+ * so are the credentials in a URL ({@code https://***@host}, {@code ?key=***}). The output loads
+ * back into an equal config, secrets aside.
  */
 public final class ConfigPrinter {
 
@@ -113,6 +115,11 @@ public final class ConfigPrinter {
             case null, default -> value;
         };
         map.put(key, shown);
+    }
+
+    /** A URL-valued key's value, its credentials masked. */
+    static String url(Object url) {
+        return UrlRedactor.redact(String.valueOf(url));
     }
 
     static Long millis(Duration duration) {

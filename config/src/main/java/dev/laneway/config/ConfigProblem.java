@@ -11,6 +11,9 @@ package dev.laneway.config;
  */
 public record ConfigProblem(String path, int line, int column, String message) {
 
+    /** A longer path is cut in reports: a key can be as long as a line. */
+    private static final int MAX_SHOWN_PATH = 120;
+
     public ConfigProblem {
         path = path == null ? "" : path;
     }
@@ -19,7 +22,7 @@ public record ConfigProblem(String path, int line, int column, String message) {
     public String format(String sourceName) {
         StringBuilder line = new StringBuilder(sourceName).append(": ");
         if (!path.isEmpty()) {
-            line.append(path).append(": ");
+            line.append(path.length() > MAX_SHOWN_PATH ? path.substring(0, MAX_SHOWN_PATH) + "…" : path).append(": ");
         }
         line.append(message);
         if (this.line > 0) {

@@ -1,5 +1,6 @@
 package dev.laneway.config;
 
+import dev.laneway.core.UrlRedactor;
 import java.util.List;
 import java.util.Map;
 
@@ -56,8 +57,13 @@ sealed interface YamlNode permits YamlNode.MapNode, YamlNode.ListNode, YamlNode.
         };
     }
 
+    /**
+     * A value quoted for a message: credentials in a URL masked ({@link UrlRedactor}) before it is
+     * cut to 60 characters, so that a cut cannot leave part of a password behind.
+     */
     static String quote(String text) {
-        String shown = text.length() > 60 ? text.substring(0, 60) + "…" : text;
+        String redacted = UrlRedactor.redact(text);
+        String shown = redacted.length() > 60 ? redacted.substring(0, 60) + "…" : redacted;
         return '"' + shown.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';
     }
 }

@@ -3,6 +3,7 @@ package dev.laneway.config;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.laneway.config.YamlNode.Entry;
@@ -23,7 +24,8 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 /**
  * Builds a {@link YamlNode} tree from Jackson's YAML token stream, keeping the line and column
  * of every key and value, and interpolating environment variables into string scalars.
- * Duplicate keys and aliases are reported; a syntax error ends the read.
+ * Duplicate keys and aliases are reported; a syntax error, or nesting deeper than
+ * {@link ConfigLimits#MAX_DEPTH}, ends the read.
  */
 final class YamlTreeReader {
 
@@ -32,6 +34,7 @@ final class YamlTreeReader {
     private final YAMLParser parser;
     private final Problems problems;
     private final EnvInterpolator env;
+    private int depth; // mappings and lists open around the current token
 
     private YamlTreeReader(YAMLParser parser, Problems problems, EnvInterpolator env) {
         this.parser = parser;
@@ -42,7 +45,15 @@ final class YamlTreeReader {
     /** The document's root mapping; empty when the syntax is broken (then a problem says where). */
     static Optional<MapNode> read(String text, Problems problems, EnvInterpolator env) {
         try (YAMLParser parser = FACTORY.createParser(text)) {
-            return new YamlTreeReader(parser, problems, env).document();
+            YamlTreeReader reader = new YamlTreeReader(parser, problems, env);
+            try {
+                return reader.document();
+            } catch (TooDeep e) {
+                return Optional.empty();
+            } catch (StreamConstraintsException e) {
+                problems.add("", reader.pos(), "invalid YAML: " + withoutParserInternals(e.getOriginalMessage()));
+                return Optional.empty();
+            }
         } catch (JacksonException e) {
             reportSyntax(e, problems);
             return Optional.empty();
@@ -82,6 +93,7 @@ final class YamlTreeReader {
     }
 
     private MapNode mapping(String path, Pos pos) throws IOException {
+        enter(pos);
         Map<String, Entry> entries = new LinkedHashMap<>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String key = parser.currentName();
@@ -93,16 +105,27 @@ final class YamlTreeReader {
                 problems.add(keyPath, keyPos, "duplicate key (first written at line " + first.keyPos().line() + ")");
             }
         }
+        depth--;
         return new MapNode(pos, Collections.unmodifiableMap(entries));
     }
 
     private ListNode sequence(String path, Pos pos) throws IOException {
+        enter(pos);
         List<YamlNode> items = new ArrayList<>();
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
             items.add(value(token, path + "[" + items.size() + "]"));
         }
+        depth--;
         return new ListNode(pos, List.copyOf(items));
+    }
+
+    /** One level deeper; past {@link ConfigLimits#MAX_DEPTH} the read ends with a problem here. */
+    private void enter(Pos pos) {
+        if (++depth > ConfigLimits.MAX_DEPTH) {
+            problems.add("", pos, ConfigLimits.tooDeep());
+            throw new TooDeep();
+        }
     }
 
     private ScalarNode scalar(JsonToken token, String path, Pos pos) throws IOException {
@@ -145,6 +168,19 @@ final class YamlTreeReader {
         JsonLocation location = e.getLocation();
         Pos pos = location == null ? Pos.NONE : new Pos(location.getLineNr(), location.getColumnNr());
         problems.add("", pos, "invalid YAML: " + oneLine(e.getOriginalMessage()));
+    }
+
+    /** Jackson's limit messages name its own API ("..., from `StreamReadConstraints...`"); drop that. */
+    private static String withoutParserInternals(String message) {
+        String text = oneLine(message).replaceAll(",? from `[^`]*`", "");
+        return text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+    }
+
+    /** Ends a read that went deeper than {@link ConfigLimits#MAX_DEPTH}, after its problem was reported. */
+    private static final class TooDeep extends RuntimeException {
+        TooDeep() {
+            super(null, null, false, false);
+        }
     }
 
     private static String oneLine(String text) {

@@ -3,6 +3,7 @@ package dev.laneway.agents.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.laneway.core.UrlRedactor;
 import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.time.Scheduler;
 import java.io.IOException;
@@ -196,7 +197,7 @@ final class ChatClient {
         } catch (IOException e) {
             detail = "(unreadable body)";
         }
-        log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, endpoint,
+        log.warn("openai agent '{}': HTTP {} from {}: {}", settings.name(), status, UrlRedactor.redact(endpoint),
                 shortened(redacted(detail)));
     }
 

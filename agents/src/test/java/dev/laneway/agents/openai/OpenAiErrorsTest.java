@@ -127,6 +127,19 @@ class OpenAiErrorsTest {
     }
 
     @Test
+    void credentialsInTheBaseUrl_areMaskedInTheLoggedEndpoint() {
+        h.fake.then(status(401));
+        String baseUrl = h.fake.baseUrl().replace("://", "://bob:pw-SECRET-42@");
+        List<String> lines;
+        try (LogCapture logged = LogCapture.of(ChatClient.class)) {
+            outcome(h.agent(OpenAiSettings.defaults("assistant", baseUrl, "test-model")).start(request("hi"), h.events));
+            lines = logged.lines().stream().map(LogCapture.Line::message).toList();
+        }
+        assertTrue(lines.stream().anyMatch(line -> line.contains("HTTP 401 from http://***@127.0.0.1:")), lines.toString());
+        assertTrue(lines.stream().noneMatch(line -> line.contains("pw-SECRET")), lines.toString());
+    }
+
+    @Test
     void forbidden_isAlsoAReportedKeyRejection() {
         h.fake.then(status(403));
 

@@ -1,5 +1,6 @@
 package dev.laneway.core.agent.settings;
 
+import dev.laneway.core.UrlRedactor;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -117,10 +118,10 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
         return URI.create(base + "/chat/completions");
     }
 
-    /** Like the record's, but the API key is redacted. */
+    /** Like the record's, but the API key and any credentials in the base URL are redacted. */
     @Override
     public String toString() {
-        return "OpenAiSettings[name=" + name + ", baseUrl=" + baseUrl + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
+        return "OpenAiSettings[name=" + name + ", baseUrl=" + UrlRedactor.redact(baseUrl) + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
                 + ", model=" + model + ", stream=" + stream + ", timeout=" + timeout + ", maxHistoryMessages="
                 + maxHistoryMessages + ", temperature=" + temperature + ", maxTokens=" + maxTokens
                 + ", maxRetries=" + maxRetries + ", tools=" + tools + "]";

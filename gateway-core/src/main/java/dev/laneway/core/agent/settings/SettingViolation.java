@@ -1,5 +1,6 @@
 package dev.laneway.core.agent.settings;
 
+import dev.laneway.core.UrlRedactor;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,8 +21,9 @@ public record SettingViolation(String key, String rule, Object value, List<Strin
         choices = List.copyOf(choices);
     }
 
-    /** {@code agents.list.<agent>.<key>: <rule>, got '<value>'}. */
+    /** {@code agents.list.<agent>.<key>: <rule>, got '<value>'}, credentials in a URL value masked. */
     public String message(String agent) {
-        return "agents.list." + agent + (key.isEmpty() ? "" : "." + key) + ": " + rule + ", got '" + value + "'";
+        return "agents.list." + agent + (key.isEmpty() ? "" : "." + key) + ": " + rule + ", got '"
+                + UrlRedactor.redact(String.valueOf(value)) + "'";
     }
 }
