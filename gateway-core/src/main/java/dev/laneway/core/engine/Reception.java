@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Concurrency: {@link #accept} may be called from any number of SDK threads; each message's
  * progress is confined to its {@link Intake}; the collaborators are thread-safe, {@code closed} is
- * volatile, and {@code restored} is touched only by the thread that starts the gateway.
+ * volatile, {@code kept} atomic, and {@code restored} is touched only by the thread that starts the gateway.
  */
 final class Reception {
 
