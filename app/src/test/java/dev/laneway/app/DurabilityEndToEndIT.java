@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Through the real CLI and its SQLite store: a burst queued behind a slow run survives SIGTERM and
- * kill -9, every queued message is answered exactly once across the restart, expired messages are
- * dropped with a notice, and a corrupt database is refused.
+ * kill -9, messages sent during the shutdown grace period are kept rather than turned away, every
+ * queued message is answered exactly once across the restart, expired messages are dropped with a
+ * notice, and a corrupt database is refused.
  */
 class DurabilityEndToEndIT {
 
@@ -27,6 +28,10 @@ class DurabilityEndToEndIT {
     Path dir;
 
     private Path config(String ttl) throws Exception {
+        return config(ttl, 2500);
+    }
+
+    private Path config(String ttl, int echoDelayMs) throws Exception {
         Path config = dir.resolve("laneway.yaml");
         Files.writeString(config, """
                 gateway:
@@ -35,10 +40,10 @@ class DurabilityEndToEndIT {
                   http: { enabled: false }
                 agents:
                   list:
-                    assistant: { provider: echo, delayMs: 2500 }
+                    assistant: { provider: echo, delayMs: %d }
                 messages:
                   queue: { mode: followup, debounceMs: 0, ttl: %s }
-                """.formatted(dir.resolve("data"), ttl));
+                """.formatted(dir.resolve("data"), echoDelayMs, ttl));
         return config;
     }
 
@@ -75,6 +80,34 @@ class DurabilityEndToEndIT {
             answers.addAll(answersUntilExit(second, 3));
         }
         assertEquals(List.of("echo: m1", "echo: m2", "echo: m3", "echo: m4"), answers);
+    }
+
+    @Test
+    void sigterm_thenMessagesDuringTheGracePeriod_areKeptNotTurnedAway_andEveryMessageIsAnsweredOnceAfterTheRestart()
+            throws Exception {
+        Path config = config("1h", 5000);
+        List<String> answers = new ArrayList<>();
+        String log;
+        try (CliProcess first = new CliProcess(dir, Map.of("LANEWAY_LOG_LEVEL", "INFO"), "run", "--config",
+                config.toString())) {
+            burst(first);                    // m1 runs for 5 s; m2..m4 are queued followups
+            first.sigterm();
+            first.awaitLog("shutdown: no new runs", 1, WAIT);
+            for (int i = 1; i <= 3; i++) {
+                first.send("g" + i);         // while m1 still has its grace period
+            }
+            first.awaitExit(WAIT);
+            answers.addAll(first.remaining());
+            log = first.stderr();
+        }
+        assertEquals(List.of("echo: m1"), answers, "nobody is told to come back later; the rest waits on disk");
+        assertTrue(log.contains("shutdown: 3 message(s) that arrived during the shutdown are kept"), log);
+        config("1h", 100);
+        try (CliProcess second = new CliProcess(dir, Map.of(), "run", "--config", config.toString())) {
+            answers.addAll(answersUntilExit(second, 6));
+        }
+        assertEquals(List.of("echo: m1", "echo: m2", "echo: m3", "echo: m4", "echo: g1", "echo: g2", "echo: g3"),
+                answers, "every message answered exactly once, in the order it was sent");
     }
 
     @Test

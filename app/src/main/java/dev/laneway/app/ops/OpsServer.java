@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator HTTP endpoint ({@code gateway.http}): health, readiness, Prometheus metrics, status
- * and capabilities, GET (or HEAD) only. Unknown paths are 404, other methods 405.
+ * and capabilities, GET (or HEAD) only. Unknown paths are 404, other methods 405. No
+ * authentication: bound beyond loopback, it says so at start (a WARN naming the address).
  *
  * <p>Concurrency: the JDK {@link HttpServer} hands each exchange to a virtual thread; handlers
  * share nothing but {@link OpsEndpoints}, which only reads thread-safe engine getters. {@code lock}
@@ -68,6 +69,11 @@ public final class OpsServer implements AutoCloseable {
             created.start();
             server = created;
             log.info("ops endpoint listening on http://{}:{} ({})", bind, port(), String.join(" ", routes.keySet()));
+            if (!address.getAddress().isLoopbackAddress()) {
+                log.warn("gateway.http.bind is {}: the ops endpoint is reachable from other machines, without"
+                        + " authentication, and /status lists session keys with user ids; bind 127.0.0.1 unless a"
+                        + " firewall or an authenticating proxy guards port {}", bind, port());
+            }
         } finally {
             lock.unlock();
         }

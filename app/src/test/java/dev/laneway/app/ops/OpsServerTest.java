@@ -266,6 +266,33 @@ class OpsServerTest {
         }
     }
 
+    @Test
+    void bindingBeyondLoopback_warnsAtStart_namingTheAddress_loopbackDoesNot() {
+        start(GatewaySettings.defaults());
+        try (dev.laneway.core.testing.LogCapture log = dev.laneway.core.testing.LogCapture.of(OpsServer.class)) {
+            OpsServer open = new OpsServer(new GatewayConfig.Http(true, "0.0.0.0", 0),
+                    new OpsEndpoints(ops.gateway, ops.metrics, Map::of, () -> true));
+            try {
+                open.start();
+                assertEquals(List.of("gateway.http.bind is 0.0.0.0: the ops endpoint is reachable from other machines,"
+                        + " without authentication, and /status lists session keys with user ids; bind 127.0.0.1 unless"
+                        + " a firewall or an authenticating proxy guards port " + open.port()), log.warnings());
+            } finally {
+                open.stop();
+            }
+        }
+        try (dev.laneway.core.testing.LogCapture log = dev.laneway.core.testing.LogCapture.of(OpsServer.class)) {
+            OpsServer loopback = new OpsServer(new GatewayConfig.Http(true, "127.0.0.1", 0),
+                    new OpsEndpoints(ops.gateway, ops.metrics, Map::of, () -> true));
+            try {
+                loopback.start();
+                assertEquals(List.of(), log.warnings());
+            } finally {
+                loopback.stop();
+            }
+        }
+    }
+
     private static List<String> names(JsonNode lanes) {
         return StreamSupport.stream(lanes.spliterator(), false).map(lane -> lane.get("name").asText()).toList();
     }

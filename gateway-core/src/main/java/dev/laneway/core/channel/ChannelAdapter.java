@@ -48,6 +48,19 @@ public interface ChannelAdapter {
     default void settled(Route route) throws Exception {
     }
 
+    /**
+     * Stops fetching messages from the platform; called first when the gateway shuts down, long
+     * before {@link #stop}, while sending must keep working (replies of runs that finish during
+     * the grace period still go out). A channel whose platform keeps what it was not asked for
+     * (Telegram keeps every update whose offset was not confirmed) stops asking here, so nothing
+     * more arrives; what it has already fetched it hands over before it returns, and it confirms
+     * nothing to the platform afterwards. The default does nothing: a channel that would lose
+     * messages by stopping keeps delivering them, and the gateway journals what arrives during
+     * the shutdown and runs it after the restart. Returns within a few seconds; idempotent.
+     */
+    default void stopReceiving() {
+    }
+
     /** Whether the channel is connected now (for readiness). */
     default boolean connected() {
         return true;

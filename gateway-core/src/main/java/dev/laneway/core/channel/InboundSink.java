@@ -7,6 +7,12 @@ import dev.laneway.core.Route;
 @FunctionalInterface
 public interface InboundSink {
 
+    /**
+     * Takes one message. Returns once the gateway is done with it for the platform's purposes:
+     * stored durably (accepted, or kept for the next start while shutting down), or answered,
+     * refused or ignored. A channel may confirm the message to its platform (Slack's envelope ack,
+     * Telegram's next offset) once this returns, never before.
+     */
     void accept(InboundMessage message);
 
     /** The channel was told by its platform to slow down (HTTP 429); counted for operators. */

@@ -89,6 +89,27 @@ final class ChannelStarter {
         }
     }
 
+    /**
+     * Asks every channel to stop fetching messages (shutdown, first step); sending goes on. Whatever
+     * one throws is logged and the others are asked regardless (a fatal error is rethrown after).
+     */
+    void stopReceivingAll() {
+        VirtualMachineError fatal = null;
+        for (ChannelAdapter channel : channels.values()) {
+            try {
+                channel.stopReceiving();
+            } catch (Throwable e) {
+                log.warn("channel {} failed to stop receiving cleanly: {}", channel.name(), e.toString());
+                if (e instanceof VirtualMachineError error) {
+                    fatal = fatal == null ? error : fatal;
+                }
+            }
+        }
+        if (fatal != null) {
+            throw fatal;
+        }
+    }
+
     /** Cancels pending retries and stops every channel; idempotent. */
     void stopAll() {
         lock.lock();

@@ -165,15 +165,18 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * Graceful shutdown: stops taking messages (late arrivals get the busy reply; {@link #shuttingDown}
-     * turns true at once), starts no new run, lets active runs finish for up to {@code grace}, then
-     * aborts the rest, waits (up to 5 s) for their replies to be sent, and only then holds every
-     * reply still queued, cancels pending channel start retries and stops the channels (replies
-     * during the grace period still need them). Messages not answered by then (queued, in an
-     * aborted run, or whose answer is still queued or held for a channel that never started) stay
-     * pending in the journal and run after the restart: an answer still queued is never sent to a
-     * stopped channel, so its message never counts as answered without it.
-     * Returns true when every active run finished within the grace period.
+     * Graceful shutdown. First it stops taking work ({@link #shuttingDown} turns true at once, no new
+     * run starts) and asks every channel to stop fetching ({@link ChannelAdapter#stopReceiving}), so
+     * a platform that keeps what was not fetched (Telegram) keeps it for the next start. A message
+     * that still arrives (a channel that cannot stop without losing it) is journaled and left
+     * pending, not refused: it runs after the restart. Then active runs get up to {@code grace} to
+     * finish; the rest are aborted, and their replies get up to 5 s to be sent. Only then is every
+     * reply still queued held, pending channel start retries cancelled and the channels stopped
+     * (replies during the grace period still need them). Messages not answered by then (queued, in
+     * an aborted run, arrived during the shutdown, or whose answer is still queued or held for a
+     * channel that never started) stay pending in the journal and run after the restart: an answer
+     * still queued is never sent to a stopped channel, so its message never counts as answered
+     * without it. Returns true when every active run finished within the grace period.
      */
     public boolean shutdown(Duration grace) throws InterruptedException {
         return shutdown(grace, ABORT_WAIT);
@@ -183,6 +186,9 @@ public final class Gateway implements InboundSink, GatewayControl {
     boolean shutdown(Duration grace, Duration waits) throws InterruptedException {
         reception.close();
         ctx.stopping = true;
+        starter.stopReceivingAll();
+        log.info("shutdown: no new runs; messages that still arrive are kept for the next start; active runs get"
+                + " up to {} ms to finish", grace.toMillis());
         boolean finished = ctx.idle.await(this::noActiveRuns, grace);
         if (!finished) {
             log.warn("shutdown: {} run(s) still active after {} ms; aborting them, their messages stay queued",
@@ -201,6 +207,10 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (held > 0) {
             log.warn("shutdown: {} reply item(s) not sent (still queued, or held for channels that never started);"
                     + " their messages stay pending and run again at the next start", held);
+        }
+        int kept = reception.keptForRestart();
+        if (kept > 0) {
+            log.info("shutdown: {} message(s) that arrived during the shutdown are kept and run at the next start", kept);
         }
         starter.stopAll();
         return finished;

@@ -277,14 +277,36 @@ final class Outbox {
      * Hands one chunk to the channel. A failure here is final (the adapter already retried what it
      * could): one ERROR line naming channel and chat, never the text, and a metric. The message still
      * counts as answered: its run happened, and running it again after a restart would surprise the user.
+     * A send cut off by the shutdown (the channel stopping under it) is not lost when the message's
+     * end waits behind it: that stays parked, so the message runs again after the restart (a WARN).
      */
     private void send(ChannelAdapter channel, Route route, String chunk) {
         try {
             channel.send(route, chunk);
             observer.sent(route.channel());
         } catch (Exception | LinkageError e) {
+            if (heldBehindShutdown(route)) {
+                log.warn("send to {} chat {} was cut off by the shutdown ({}); the message it answers stays pending"
+                        + " and is answered after the restart", route.channel(), route.chatId(), e.toString());
+                return;
+            }
             log.error("send to {} chat {} failed, the reply is lost: {}", route.channel(), route.chatId(), e.toString());
             observer.sendFailed(route.channel());
+        }
+    }
+
+    /**
+     * Whether a failed send's message is kept: the outbox is shut down, so the chat's queue is
+     * parked after this send, and a message's end (its answered record, a channel hook) waits in
+     * it; that message stays pending in the journal and runs again after the restart.
+     */
+    private boolean heldBehindShutdown(Route route) {
+        lock.lock();
+        try {
+            ChatQueue queue = queues.get(route.chatKey());
+            return closed && queue != null && queue.items.stream().anyMatch(AfterDelivered.class::isInstance);
+        } finally {
+            lock.unlock();
         }
     }
 

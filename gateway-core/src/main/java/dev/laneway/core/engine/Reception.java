@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,11 +28,13 @@ import org.slf4j.LoggerFactory;
  * access policy, commands, settings resolution, admission, the journal (a message counts as
  * accepted only once it is durable), then the {@link SessionQueue} decides (run now, steer, queue,
  * interrupt). Every message ends in exactly one disposition, also when a step fails on the way
- * (see {@link Intake}). Also runs the journal's restore at start, through the same queues.
+ * (see {@link Intake}). Once {@link #close closed} (shutdown), a message that gets that far is
+ * journaled and left pending instead: no queue, no run, no busy reply; it runs after the restart
+ * and ends there. Also runs the journal's restore at start, through the same queues.
  *
  * <p>Concurrency: {@link #accept} may be called from any number of SDK threads; each message's
  * progress is confined to its {@link Intake}; the collaborators are thread-safe, {@code closed} is
- * volatile, and {@code restored} is touched only by the thread that starts the gateway.
+ * volatile, {@code kept} atomic, and {@code restored} is touched only by the thread that starts the gateway.
  */
 final class Reception {
 
@@ -49,6 +52,7 @@ final class Reception {
     private final DedupeCache dedupe;
     private final MessageJournal journal;
     private final AtomicLong sequence;
+    private final AtomicInteger kept = new AtomicInteger();
     private volatile boolean closed;
     private boolean restored;
 
@@ -65,13 +69,21 @@ final class Reception {
         this.dedupe = new DedupeCache(settings.dedupeWindow());
     }
 
-    /** From now on every new message gets the busy reply (shutdown). */
+    /**
+     * Shutdown: from now on a new message is journaled and left pending for the next start (see
+     * {@link #accept}); without a journal to keep it in, it gets the busy reply instead.
+     */
     void close() {
         closed = true;
     }
 
     boolean closed() {
         return closed;
+    }
+
+    /** Messages kept for the next start because they arrived after {@link #close}. */
+    int keptForRestart() {
+        return kept.get();
     }
 
     /** Runs again what the journal still holds (see {@link JournalRestore}); once per process. */
@@ -134,13 +146,15 @@ final class Reception {
                 case CommandDecision.NotACommand none -> { }
             }
         }
-        if (closed || !ctx.admission.tryAdmit()) {
+        // shutting down: journaled, not run, not refused; it runs after the restart (holds no slot)
+        boolean keep = closed && journal != MessageJournal.NONE;
+        if (!keep && (closed || !ctx.admission.tryAdmit())) {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
             ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
             return;
         }
-        intake.ticket = new Ticket(sequence.incrementAndGet(), message, true);
+        intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
         JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
@@ -151,6 +165,11 @@ final class Reception {
         }
         intake.reason = "internal error";
         ctx.accepted(intake.ticket);
+        if (keep) {
+            kept.incrementAndGet();
+            log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
+            return;
+        }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), inboundDebounce(message.channel()));
     }

@@ -29,6 +29,7 @@ public final class FakeChannel implements ChannelAdapter {
     private final AtomicInteger startFailures = new AtomicInteger();
     private final AtomicInteger startAttempts = new AtomicInteger();
     private volatile boolean started;
+    private volatile boolean receivingStopped;
     private volatile boolean sendsOnlyOnceStarted;
     private volatile boolean failSends;
     private volatile java.util.function.Consumer<String> onSend = text -> { };
@@ -93,8 +94,18 @@ public final class FakeChannel implements ChannelAdapter {
     }
 
     @Override
+    public void stopReceiving() {
+        receivingStopped = true;
+    }
+
+    @Override
     public void stop() {
         started = false;
+    }
+
+    /** Whether the gateway asked the channel to stop fetching messages ({@link #stopReceiving}). */
+    public boolean receivingStopped() {
+        return receivingStopped;
     }
 
     /** The next {@code count} starts throw, as a platform that cannot be reached would. */

@@ -6,16 +6,18 @@ import com.slack.api.socket_mode.request.EventsApiEnvelope;
 import com.slack.api.socket_mode.request.InteractiveEnvelope;
 import com.slack.api.socket_mode.request.SlashCommandsEnvelope;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Socket Mode listeners. Runs on the SDK's message-processor thread and does only what must
- * happen there: acknowledge the envelope at once (Slack retries anything not acknowledged within
- * three seconds), drop a retry of an event already seen (same {@code event_id}), and hand the
- * payload to the inbound worker, which converts it and calls the gateway. Every listener is
- * guarded, so one malformed envelope never stops the SDK's processor.
+ * happen there: drop a retry of an event already seen (same {@code event_id}), and hand the
+ * payload to the inbound worker, which converts it and calls the gateway. An event is
+ * acknowledged once the gateway is done with its message (stored, answered or ignored; see
+ * {@link EnvelopeAcks}): Slack never redelivers an acknowledged envelope, so an ack sent earlier
+ * would lose the message to a crash in between. A retry, a slash command and an interactive
+ * payload are acknowledged at once. Every listener is guarded, so one malformed envelope never
+ * stops the SDK's processor; one that fails is acknowledged, so Slack does not send it again and again.
  *
  * <p>Concurrency: holds no mutable state of its own; {@code seen} is thread-safe, and the inbound
  * executor is serial, so payloads are converted in the order Slack sent them (and each
@@ -25,21 +27,21 @@ final class EnvelopeHandler {
 
     private static final Logger log = LoggerFactory.getLogger(EnvelopeHandler.class);
 
-    private final Consumer<String> ack;
+    private final EnvelopeAcks acks;
     private final RecentKeys seen;
     private final Executor inbound;
     private final InboundProcessor processor;
     private final Runnable onHello;
 
     /**
-     * @param ack     sends {@code {"envelope_id": ...}} on the socket
+     * @param acks    acknowledges envelopes
      * @param seen    event ids and envelope ids already handed over
      * @param inbound the serial worker that converts payloads and calls the gateway
      * @param onHello called when Slack says hello on a new connection
      */
-    EnvelopeHandler(Consumer<String> ack, RecentKeys seen, Executor inbound, InboundProcessor processor,
+    EnvelopeHandler(EnvelopeAcks acks, RecentKeys seen, Executor inbound, InboundProcessor processor,
                     Runnable onHello) {
-        this.ack = ack;
+        this.acks = acks;
         this.seen = seen;
         this.inbound = inbound;
         this.processor = processor;
@@ -47,23 +49,25 @@ final class EnvelopeHandler {
     }
 
     void onEventsApi(EventsApiEnvelope envelope) {
-        guarded("events_api", () -> {
-            acknowledge(envelope.getEnvelopeId());
+        String envelopeId = envelope.getEnvelopeId();
+        EnvelopeAcks.Receipt receipt = acks.open(envelopeId);
+        guarded("events_api", receipt, () -> {
             JsonObject payload = Json.asObject(envelope.getPayload());
             String eventId = Json.str(payload, "event_id");
-            String key = eventId != null ? "event:" + eventId : "envelope:" + envelope.getEnvelopeId();
+            String key = eventId != null ? "event:" + eventId : "envelope:" + envelopeId;
             if (!seen.add(key)) {
+                receipt.confirm();
                 log.debug("Slack redelivered event {} (retry {}); already handled", eventId, envelope.getRetryAttempt());
                 return;
             }
-            inbound.execute(() -> processor.event(payload));
+            inbound.execute(() -> processor.event(payload, receipt));
         });
     }
 
     void onSlashCommand(SlashCommandsEnvelope envelope) {
-        guarded("slash_commands", () -> {
+        guarded("slash_commands", EnvelopeAcks.Receipt.NONE, () -> {
             String envelopeId = envelope.getEnvelopeId();
-            acknowledge(envelopeId);
+            acks.now(envelopeId);   // Slack shows the user an error when a command waits longer than 3 s
             if (envelopeId != null && !seen.add("envelope:" + envelopeId)) {
                 return;
             }
@@ -74,12 +78,12 @@ final class EnvelopeHandler {
 
     /** Interactive payloads (buttons, shortcuts) are not used; acknowledged so Slack stops retrying. */
     void onInteractive(InteractiveEnvelope envelope) {
-        guarded("interactive", () -> acknowledge(envelope.getEnvelopeId()));
+        guarded("interactive", EnvelopeAcks.Receipt.NONE, () -> acks.now(envelope.getEnvelopeId()));
     }
 
     /** Every raw message (after the SDK handled {@code disconnect}); watches for {@code hello}. */
     void onRawMessage(String message) {
-        guarded("message", () -> {
+        guarded("message", EnvelopeAcks.Receipt.NONE, () -> {
             if (message.contains("\"hello\"")
                     && "hello".equals(Json.str(Json.asObject(JsonParser.parseString(message)), "type"))) {
                 onHello.run();
@@ -87,23 +91,12 @@ final class EnvelopeHandler {
         });
     }
 
-    private void acknowledge(String envelopeId) {
-        if (envelopeId == null) {
-            return;
-        }
-        try {
-            ack.accept(envelopeId);
-        } catch (RuntimeException e) {
-            // the socket closed under us: Slack will redeliver, and the event id dedupe catches it
-            log.warn("could not acknowledge Slack envelope {}: {}", envelopeId, e.toString());
-        }
-    }
-
-    private static void guarded(String what, Runnable action) {
+    private static void guarded(String what, EnvelopeAcks.Receipt receipt, Runnable action) {
         try {
             action.run();
         } catch (RuntimeException | LinkageError e) {
             log.warn("Slack {} envelope could not be handled: {}", what, e.toString(), e);
+            receipt.confirm();
         }
     }
 }

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * goes, and remember threads the bot was drawn into. Then, per Slack conversation
  * ({@link KeyedSerialExecutor}), so a slow or rate-limited {@code users.info} holds up only its own
  * conversation: look the sender up (cached), decide whether a slash command's {@code D...} channel
- * is the bot's own DM ({@link DirectChannels}), and call the gateway, which returns at once. When
+ * is the bot's own DM ({@link DirectChannels}), and call the gateway, which returns once the
+ * message is stored (never waiting for a run). An event's envelope is acknowledged then, or as
+ * soon as the event turns out to need no hand-over ({@link EnvelopeAcks}). When
  * Slack cannot be asked whether it is (both lookups failed), the command is not handed over under a
  * guessed session: the user gets a private hint to try again. Nothing here waits for a run.
  *
@@ -65,28 +67,33 @@ final class InboundProcessor {
         this.clock = clock;
     }
 
-    void event(JsonObject payload) {
-        guarded(() -> deliver(events.convert(payload), false));
+    /** @param receipt acknowledges the envelope once the gateway is done with its message (or it is ignored) */
+    void event(JsonObject payload, EnvelopeAcks.Receipt receipt) {
+        guarded(receipt, () -> deliver(events.convert(payload), false, receipt));
     }
 
     void slashCommand(JsonObject payload, String envelopeId) {
-        guarded(() -> {
+        guarded(EnvelopeAcks.Receipt.NONE, () -> {
             Conversion conversion = SlashCommandConverter.convert(payload, envelopeId);
             String responseUrl = Json.str(payload, "response_url");
             if (conversion instanceof Conversion.Accepted accepted && responseUrl != null) {
                 slashResponses.expect(accepted.draft().messageId(), responseUrl,
                         SlashCommandConverter.ephemeral(Json.str(payload, "command")));
             }
-            deliver(conversion, true);
+            deliver(conversion, true, EnvelopeAcks.Receipt.NONE);
         });
     }
 
-    private void deliver(Conversion conversion, boolean slash) {
+    private void deliver(Conversion conversion, boolean slash, EnvelopeAcks.Receipt receipt) {
         switch (conversion) {
-            case Conversion.Ignored ignored -> log.debug("Slack event ignored: {}", ignored.reason());
+            case Conversion.Ignored ignored -> {
+                receipt.confirm();
+                log.debug("Slack event ignored: {}", ignored.reason());
+            }
             case Conversion.Accepted accepted -> {
                 InboundDraft draft = accepted.draft();
                 if (!delivered.add(draft.deliveryKey())) {
+                    receipt.confirm();
                     log.debug("Slack message {} in {} already delivered", draft.messageId(), draft.chatId());
                     return;
                 }
@@ -97,14 +104,25 @@ final class InboundProcessor {
                     engagedThreads.add(draft.threadKey());
                 }
                 Instant receivedAt = clock.instant();
-                conversations.execute(draft.chatId(), () -> handOver(draft, slash, receivedAt));
+                conversations.execute(draft.chatId(), () -> handOver(draft, slash, receivedAt, receipt));
             }
         }
     }
 
-    /** On the conversation's own thread: the lookups that may be slow, then the gateway. */
+    /**
+     * On the conversation's own thread: the lookups that may be slow, then the gateway, which
+     * returns once the message is stored (or answered); only then is the envelope acknowledged.
+     */
+    private void handOver(InboundDraft draft, boolean slash, Instant receivedAt, EnvelopeAcks.Receipt receipt) {
+        try {
+            handOver(draft, slash, receivedAt);
+        } finally {
+            receipt.confirm();
+        }
+    }
+
     private void handOver(InboundDraft draft, boolean slash, Instant receivedAt) {
-        guarded(() -> {
+        guarded(EnvelopeAcks.Receipt.NONE, () -> {
             SenderDirectory.Sender sender = senders.sender(draft.senderId());
             if (sender.bot()) {
                 log.debug("Slack message {} in {} ignored: posted by a bot user", draft.messageId(), draft.chatId());
@@ -147,11 +165,12 @@ final class InboundProcessor {
         return allowFrom.isEmpty() || allowFrom.contains(senderId);
     }
 
-    private static void guarded(Runnable action) {
+    private static void guarded(EnvelopeAcks.Receipt receipt, Runnable action) {
         try {
             action.run();
         } catch (RuntimeException | LinkageError e) {
             log.warn("Slack message could not be handed to the gateway: {}", e.toString(), e);
+            receipt.confirm();
         }
     }
 }

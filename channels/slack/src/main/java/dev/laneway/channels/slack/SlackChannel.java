@@ -15,7 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>Inbound: DMs, {@code app_mention}, and channel messages when {@code channels.requireMention}
  *       is false or the thread is one the bot takes part in; slash commands become the equivalent
- *       text. Every envelope is acknowledged at once and handled afterwards; retries are dropped.</li>
+ *       text. An event's envelope is acknowledged once its message is stored by the gateway (at
+ *       the latest after 2.5 s; Slack redelivers what is not acknowledged, and never what is), any
+ *       other envelope at once; retries are dropped.</li>
  *   <li>Threads: a channel message in a thread is answered in that thread; a top-level channel
  *       message is answered in a new thread under it. DMs are answered where they were written.</li>
  *   <li>Progress: 👀 on every message the gateway accepts, removed once that message has ended and

@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * order Slack sent them, and the SDK's polling session monitor off, because
  * {@link ConnectionKeeper} reconnects on close and error events instead.
  *
- * <p>Threads: the SDK's message processor (acks, hands off), a serial virtual-thread worker for
- * inbound conversion, one virtual thread per conversation with inbound work (sender lookups and the
- * hand-over; see {@link InboundProcessor}), all existing only while they have work, and one timer
- * thread for reconnect checks, stopped with the socket by {@link #stopReceiving}. Reactions and
+ * <p>Threads: the SDK's message processor (hands off; acks what carries no message), a serial
+ * virtual-thread worker for inbound conversion, one virtual thread per conversation with inbound
+ * work (sender lookups, the hand-over, then the envelope's ack; see {@link InboundProcessor}), all
+ * existing only while they have work, and one timer thread for reconnect checks and ack deadlines
+ * ({@link EnvelopeAcks}), stopped with the socket by {@link #stopReceiving}. Reactions and
  * slash-command answers are sent on the gateway's outbox threads.
  */
 final class SlackConnection {
@@ -59,7 +60,7 @@ final class SlackConnection {
         KeyedSerialExecutor serial = KeyedSerialExecutor.onVirtualThreads("slack", "slack-inbound");
         Executor inbound = task -> serial.execute("inbound", task);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("slack-reconnect").daemon().factory());
+                Thread.ofPlatform().name("slack-timer").daemon().factory());
         SocketModeClient client = null;
         try {
             SlackWeb web = new SlackWeb(slack, slack.methods(config.botToken().value()), gate, options.maxSendAttempts(),
@@ -75,8 +76,9 @@ final class SlackConnection {
             SocketModeClient socket = client;
             ConnectionKeeper keeper = new ConnectionKeeper(client, timer, options.reconnectBackoff(),
                     options.maxReconnectBackoff());
-            EnvelopeHandler handler = new EnvelopeHandler(
-                    id -> socket.sendSocketModeResponse(new AckResponse(id)),
+            EnvelopeAcks acks = new EnvelopeAcks(id -> socket.sendSocketModeResponse(new AckResponse(id)), timer,
+                    options.ackDeadline());
+            EnvelopeHandler handler = new EnvelopeHandler(acks,
                     new RecentKeys(options.clock(), options.dedupeTtl(), 50_000), inbound, processor, keeper::connected);
             listen(client, handler, keeper);
             client.connect();

@@ -16,10 +16,12 @@ import java.util.Objects;
  * @param engagedThreadTtl   how long a thread the bot took part in passes without a mention
  * @param reconnectBackoff   first wait before reconnecting a dropped socket (doubles per attempt)
  * @param maxReconnectBackoff the longest wait between reconnect attempts
+ * @param ackDeadline        the longest an event's envelope waits for its message to be stored
+ *                           before it is acknowledged anyway (Slack retries after 3 s)
  */
 record SlackOptions(InstantSource clock, Sleeper sleeper, int maxSendAttempts, Duration userCacheTtl,
                     Duration dedupeTtl, Duration engagedThreadTtl, Duration reconnectBackoff,
-                    Duration maxReconnectBackoff) {
+                    Duration maxReconnectBackoff, Duration ackDeadline) {
 
     SlackOptions {
         Objects.requireNonNull(clock, "clock");
@@ -27,25 +29,34 @@ record SlackOptions(InstantSource clock, Sleeper sleeper, int maxSendAttempts, D
         if (maxSendAttempts < 1) {
             throw new IllegalArgumentException("maxSendAttempts must be >= 1, got " + maxSendAttempts);
         }
+        if (ackDeadline.isNegative() || ackDeadline.isZero()) {
+            throw new IllegalArgumentException("ackDeadline must be positive, got " + ackDeadline);
+        }
     }
 
     static SlackOptions defaults() {
         return new SlackOptions(InstantSource.system(), Sleeper.SYSTEM, 5, Duration.ofMinutes(5),
-                Duration.ofMinutes(15), Duration.ofHours(24), Duration.ofSeconds(1), Duration.ofSeconds(30));
+                Duration.ofMinutes(15), Duration.ofHours(24), Duration.ofSeconds(1), Duration.ofSeconds(30),
+                Duration.ofMillis(2500));
     }
 
     SlackOptions withClock(InstantSource value) {
         return new SlackOptions(value, sleeper, maxSendAttempts, userCacheTtl, dedupeTtl, engagedThreadTtl,
-                reconnectBackoff, maxReconnectBackoff);
+                reconnectBackoff, maxReconnectBackoff, ackDeadline);
     }
 
     SlackOptions withSleeper(Sleeper value) {
         return new SlackOptions(clock, value, maxSendAttempts, userCacheTtl, dedupeTtl, engagedThreadTtl,
-                reconnectBackoff, maxReconnectBackoff);
+                reconnectBackoff, maxReconnectBackoff, ackDeadline);
     }
 
     SlackOptions withReconnectBackoff(Duration first, Duration max) {
         return new SlackOptions(clock, sleeper, maxSendAttempts, userCacheTtl, dedupeTtl, engagedThreadTtl,
-                first, max);
+                first, max, ackDeadline);
+    }
+
+    SlackOptions withAckDeadline(Duration value) {
+        return new SlackOptions(clock, sleeper, maxSendAttempts, userCacheTtl, dedupeTtl, engagedThreadTtl,
+                reconnectBackoff, maxReconnectBackoff, value);
     }
 }

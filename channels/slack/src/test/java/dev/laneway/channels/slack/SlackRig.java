@@ -12,6 +12,7 @@ import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.ScriptedAgent;
 import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
@@ -43,14 +44,19 @@ final class SlackRig implements AutoCloseable {
     private Gateway gateway;
 
     private SlackRig(boolean requireMention, List<String> allowFrom) throws Exception {
+        this(requireMention, allowFrom, options -> options);
+    }
+
+    private SlackRig(boolean requireMention, List<String> allowFrom,
+                     java.util.function.UnaryOperator<SlackOptions> tune) throws Exception {
         api = new FakeSlackApi();
         socket = new FakeSocketMode();
         socket.startAndWait();
         api.socketUrl(socket::nextUrl);
         var config = new ChannelsConfig.Slack(true, new Secret("xoxb-test-bot"), new Secret("xapp-test-app"),
                 api.apiUrl(), allowFrom, requireMention);
-        channel = new SlackChannel(config, SlackOptions.defaults().withClock(clock).withSleeper(clock)
-                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2)));
+        channel = new SlackChannel(config, tune.apply(SlackOptions.defaults().withClock(clock).withSleeper(clock)
+                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))));
     }
 
     /** The channel delivering into {@link #received}. */
@@ -93,7 +99,17 @@ final class SlackRig implements AutoCloseable {
     /** As {@link #gateway(boolean, CommandHandler)}, with the fake Slack set up by {@code before} before the channel starts. */
     static SlackRig gateway(boolean requireMention, CommandHandler commands,
                             java.util.function.Consumer<FakeSlackApi> before) throws Exception {
-        SlackRig rig = new SlackRig(requireMention, List.of());
+        return gateway(new SlackRig(requireMention, List.of()), commands, before, MessageJournal.NONE);
+    }
+
+    /** The channel, with {@code ackDeadline}, wired to a real gateway that records accepted messages in {@code journal}. */
+    static SlackRig gateway(MessageJournal journal, Duration ackDeadline) throws Exception {
+        return gateway(new SlackRig(true, List.of(), options -> options.withAckDeadline(ackDeadline)), CommandHandler.NONE,
+                api -> { }, journal);
+    }
+
+    private static SlackRig gateway(SlackRig rig, CommandHandler commands, java.util.function.Consumer<FakeSlackApi> before,
+                                    MessageJournal journal) throws Exception {
         before.accept(rig.api);
         rig.scheduler = new SystemScheduler();
         rig.executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -101,7 +117,7 @@ final class SlackRig implements AutoCloseable {
                 .queueDefaults(new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(200), 20, DropPolicy.SUMMARIZE))
                 .build();
         rig.gateway = Gateway.builder().settings(settings).scheduler(rig.scheduler).executor(rig.executor)
-                .agent(rig.agent).commands(commands).channel(rig.channel).build();
+                .agent(rig.agent).commands(commands).journal(journal).channel(rig.channel).build();
         Gateway gateway = rig.gateway;
         rig.channel.start(rig.sink(new InboundSink() {
             @Override

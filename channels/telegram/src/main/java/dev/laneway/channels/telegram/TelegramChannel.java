@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import okhttp3.Dispatcher;
 import okhttp3.Interceptor;
@@ -50,8 +51,10 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * the channel's own "text only" notice goes through the gateway's outbox like every reply. Every
  * 429 Telegram sends is reported to the sink ({@code InboundSink.rateLimited}).
  *
- * <p>{@link #stop} ends polling only: the gateway still delivers the replies of runs that finish
- * during its shutdown grace period, so sending keeps working.
+ * <p>{@link #stopReceiving} (the gateway's first step at shutdown) ends polling without confirming
+ * anything more, so what was not handed over stays on the server for the next start; {@link #stop}
+ * releases the rest. Neither stops sending: the gateway still delivers the replies of runs that
+ * finish during its shutdown grace period. A clean stop logs no error ({@link PollGate}).
  *
  * <p>Concurrency: {@code lifecycle} guards {@code polling}; sending is thread-safe and independent
  * of it; {@code sink} is volatile because the sender's threads read it to report rate limits.
@@ -139,7 +142,7 @@ public final class TelegramChannel implements ChannelAdapter {
     public boolean connected() {
         lifecycle.lock();
         try {
-            return polling != null && polling.backOff.healthy();
+            return polling != null && polling.receiving() && polling.backOff.healthy();
         } finally {
             lifecycle.unlock();
         }
@@ -152,6 +155,26 @@ public final class TelegramChannel implements ChannelAdapter {
             return polling == null ? 0 : polling.backOff.failures();
         } finally {
             lifecycle.unlock();
+        }
+    }
+
+    /**
+     * Stops long polling and nothing else (the gateway's first step at shutdown): updates not fetched
+     * yet, and any fetched but not handed over, stay on the server unconfirmed and come at the next
+     * start; a batch being handed over is waited for. Sending goes on until {@link #stop}.
+     */
+    @Override
+    public void stopReceiving() {
+        Polling current;
+        lifecycle.lock();
+        try {
+            current = polling;
+        } finally {
+            lifecycle.unlock();
+        }
+        if (current != null && !current.stopping.get()) {
+            current.stopReceiving();
+            log.info("telegram: stopped fetching updates; those not fetched yet stay on the server for the next start");
         }
     }
 
@@ -262,18 +285,27 @@ public final class TelegramChannel implements ChannelAdapter {
         return builder.build();
     }
 
-    /** One long-polling session and what only it uses; closed by {@link #stop}. */
+    /**
+     * One long-polling session and what only it uses. {@link #stopReceiving} ends the polling and
+     * nothing else; {@link #close} (the channel's {@link #stop}) releases the rest. Concurrency:
+     * {@code stopping} makes the stop happen once, whichever thread asks first; {@code receiving}
+     * turns false once it is complete (nothing is fetched after that).
+     */
     private static final class Polling {
         final PollingBackOff backOff;
         private final OkHttpClient http;
+        private final PollGate gate;
         private final ScheduledExecutorService poller;
         private final ExecutorService inbound;
         private final TelegramBotsLongPollingApplication app;
+        private final AtomicBoolean stopping = new AtomicBoolean();
+        private volatile boolean receiving = true;
 
-        private Polling(PollingBackOff backOff, OkHttpClient http, ScheduledExecutorService poller,
+        private Polling(PollingBackOff backOff, OkHttpClient http, PollGate gate, ScheduledExecutorService poller,
                         ExecutorService inbound, TelegramBotsLongPollingApplication app) {
             this.backOff = backOff;
             this.http = http;
+            this.gate = gate;
             this.poller = poller;
             this.inbound = inbound;
             this.app = app;
@@ -284,8 +316,13 @@ public final class TelegramChannel implements ChannelAdapter {
             PollingBackOff backOff = new PollingBackOff(settings.pollBackoffInitial(), settings.pollBackoffMax());
             // the server holds getUpdates for pollTimeout; allow for a slow network on top. One update
             // the SDK cannot read must not fail its whole batch, forever: the interceptor steps over it.
-            OkHttpClient http = httpClient("telegram-poll-", settings.pollTimeout().plusSeconds(15),
+            OkHttpClient network = httpClient("telegram-poll-", settings.pollTimeout().plusSeconds(15),
                     new PoisonUpdateInterceptor(channel.mapper));
+            // what the SDK polls through: the gate, which sends each getUpdates over the network client
+            PollGate gate = new PollGate(network);
+            OkHttpClient.Builder gated = network.newBuilder();
+            gated.interceptors().clear();
+            OkHttpClient http = gated.addInterceptor(gate).build();
             ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "telegram-poller");
                 thread.setDaemon(true);
@@ -301,7 +338,7 @@ public final class TelegramChannel implements ChannelAdapter {
                     new KeyedSerialExecutor("telegram", inbound), admins, sink, settings.allowFrom(), sink::reply);
             TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
                     () -> channel.mapper, () -> http, () -> poller, () -> backOff);
-            Polling polling = new Polling(backOff, http, poller, inbound, app);
+            Polling polling = new Polling(backOff, http, gate, poller, inbound, app);
             try {
                 app.registerBot(settings.token().value(), settings::telegramUrl, channel::getUpdates, handler);
             } catch (TelegramApiException | RuntimeException e) {
@@ -312,14 +349,44 @@ public final class TelegramChannel implements ChannelAdapter {
             return polling;
         }
 
-        void close() {
+        boolean receiving() {
+            return receiving;
+        }
+
+        /**
+         * Ends polling so that the server keeps every update not handed over: the SDK schedules no
+         * next poll, the poll the server holds open ends empty and no later one reaches it (the
+         * {@link PollGate}), and a batch being handed over right now is waited for (bounded), so
+         * it has reached the gateway when this returns. Its offset is never confirmed: Telegram
+         * delivers it again at the next start, and the gateway's journal knows it.
+         */
+        void stopReceiving() {
+            if (!stopping.compareAndSet(false, true)) {
+                return;
+            }
             backOff.closing();
             try {
-                app.close();
+                app.close();                  // the SDK's session: no next poll is scheduled
             } catch (Exception e) {
                 log.debug("telegram: closing the polling session: {}", e.toString());
             }
-            http.dispatcher().cancelAll();    // the getUpdates held open by the server
+            gate.close();                     // the getUpdates held open by the server ends now, empty
+            poller.shutdown();                // the poll under way (a batch being handed over) finishes
+            try {
+                if (!poller.awaitTermination(INBOUND_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                    log.warn("telegram: a batch was still being handed to the gateway after {} ms; polling stops"
+                            + " regardless (its updates were not confirmed and come again at the next start)",
+                            INBOUND_DRAIN.toMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            receiving = false;
+        }
+
+        void close() {
+            stopReceiving();
+            http.dispatcher().cancelAll();    // nothing should be left; a stuck hand-over's calls, if any
             poller.shutdownNow();
             inbound.shutdown();               // messages already taken still reach the gateway
             try {

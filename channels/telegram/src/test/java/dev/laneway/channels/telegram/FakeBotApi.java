@@ -253,6 +253,16 @@ final class FakeBotApi implements AutoCloseable {
         polls.awaitOffsetPast(last);
     }
 
+    /** The highest update id a {@code getUpdates} offset has confirmed (0 when none). */
+    long confirmedUpTo() {
+        lock.lock();
+        try {
+            return confirmedUpTo;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** In how many {@code getUpdates} answers the update with this id went out. */
     long timesServed(int updateId) {
         return calls("getUpdates").stream()

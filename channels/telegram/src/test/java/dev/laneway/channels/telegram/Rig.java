@@ -37,8 +37,11 @@ final class Rig implements AutoCloseable {
     final WatchedScheduler timers = new WatchedScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
+    private final boolean ownsApi;
+
     private Rig(Builder b) throws IOException {
-        this.api = FakeBotApi.start();
+        this.ownsApi = b.api == null;
+        this.api = ownsApi ? FakeBotApi.start() : b.api;
         this.time = b.time;
         this.agent = b.agent;
         TelegramSettings settings = b.settings.apply(TelegramSettings.of(new Secret(FakeBotApi.TOKEN), api.url())
@@ -56,6 +59,7 @@ final class Rig implements AutoCloseable {
                 .commands(new ChatCommands())
                 .access(b.access)
                 .listener(dispositions)
+                .journal(b.journal)
                 .observer(new dev.laneway.core.engine.GatewayObserver() {
                     @Override
                     public void sent(String name) {
@@ -112,7 +116,9 @@ final class Rig implements AutoCloseable {
         } finally {
             timers.close();
             executor.shutdownNow();
-            api.close();
+            if (ownsApi) {
+                api.close();
+            }
         }
     }
 
@@ -124,6 +130,8 @@ final class Rig implements AutoCloseable {
         private Agent agent = new ScriptedAgent();
         private VirtualTime time = new VirtualTime();
         private Sleeper sleeper;
+        private FakeBotApi api;
+        private dev.laneway.core.store.MessageJournal journal = dev.laneway.core.store.MessageJournal.NONE;
 
         Builder settings(UnaryOperator<TelegramSettings> value) { settings = value; return this; }
         Builder gateway(UnaryOperator<GatewaySettings.Builder> value) { gateway = value; return this; }
@@ -132,12 +140,16 @@ final class Rig implements AutoCloseable {
         Builder time(VirtualTime value) { time = value; return this; }
         /** A sleeper other than the virtual time's own (the clock is still the virtual one). */
         Builder sleeper(Sleeper value) { sleeper = value; return this; }
+        /** A server of the test's own, which outlives the rig (a restart: a second rig on the same server). */
+        Builder api(FakeBotApi value) { api = value; return this; }
+        /** Where the gateway records accepted messages (a restart: a second rig on the same journal). */
+        Builder journal(dev.laneway.core.store.MessageJournal value) { journal = value; return this; }
 
         Rig start() throws IOException {
             Rig rig = new Rig(this);
             rig.gateway.start();
             if (!rig.channel.connected()) {
-                rig.api.close();
+                rig.close();
                 throw new IllegalStateException("the telegram channel did not start; see the log");
             }
             return rig;
