@@ -60,6 +60,10 @@ final class Run {
     Instant startedAt;
     // steers the agent accepted, in arrival order, with whether each is also kept as a followup
     final List<Steered> steered = new ArrayList<>();
+    // ids of steers a delivered reply of this run answered (they end as steered, whatever the outcome)
+    final Set<Long> answeredSteers = new HashSet<>();
+    // the run's own messages were recorded answered by a reply while it went on
+    boolean itemsAnswered;
     // sender keys already told that this run's interruption skipped their message (once per sender)
     final Set<String> toldInterrupted = new HashSet<>();
 
@@ -96,6 +100,13 @@ final class Run {
             fx.add(permits.get(i)::close);
         }
         permits.clear();
+    }
+
+    /** The messages of the run's own turn (not its steers), oldest first. */
+    List<Ticket> tickets() {
+        List<Ticket> tickets = new ArrayList<>();
+        items.forEach(item -> tickets.addAll(item.tickets()));
+        return tickets;
     }
 
     int messageCount() {

@@ -142,7 +142,9 @@ final class RunDriver {
             return;
         }
         String name = named.value();
-        var started = AgentCalls.start(agent, request, new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name)));
+        var events = new GatedRunEvents(run, ctx.outbox, () -> ctx.observer.agentRetried(name),
+                steers -> session.locked(fx -> steering.answered(run, steers, fx)));
+        var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = session.underLock(() -> {
             run.agentRun = handle;
