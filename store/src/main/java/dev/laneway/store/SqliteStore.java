@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Writes of every kind go through one {@link StoreWriter}: its thread owns the write connection
  *       and commits whatever is queued as one transaction (group commit). {@link #append} returns the
  *       op's future (complete once committed); {@link #settled}, {@link #appendHistory} and
- *       {@link #clearHistory} do not wait; {@link #setQueueOverride} waits (it is rare).</li>
+ *       {@link #clearHistory} do not wait; {@link #setQueueOverride} waits (it is rare). A record of
+ *       an ended message that cannot be committed is kept by the writer and retried until it is
+ *       (see {@link StoreWriter}); meanwhile {@link #seen} still knows an answered one's key.</li>
  *   <li>Reads from disk ({@link #history}, {@link #pending}) go through one {@link StoreReader}: a
  *       second connection behind its own lock; WAL lets it read while the writer writes.</li>
  *   <li>Answered from memory: {@link #seen} ({@link SeenKeys}, concurrent maps; it reads the disk
@@ -369,7 +371,8 @@ public final class SqliteStore implements SessionStore, MessageJournal {
             switch (op) {
                 case WriteOp.Append append -> seen.forgetPending(append.entry().seq(), append.entry().messageKey());
                 case WriteOp.Settle settle -> {
-                    log.error("store: the end of message {} could not be recorded ({}); it stays pending and runs"
+                    // only at close: until then the writer keeps the record and retries it (it logged the outage)
+                    log.debug("store: the end of message {} could not be recorded ({}); it stays pending and runs"
                             + " again after a restart", settle.seq(), error.toString());
                     if (settle.answeredKey() != null) {
                         seen.answerNotRecorded(settle.seq(), settle.answeredKey(), settle.atMillis());
