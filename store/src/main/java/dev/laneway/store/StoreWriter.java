@@ -72,6 +72,13 @@ final class StoreWriter implements AutoCloseable {
 
         /** Answered rows were deleted by expiry (committed). */
         void expired(List<WriteStatements.Expired> rows);
+
+        /**
+         * A settle could not be committed and is kept to be retried; later {@link #committed} (once
+         * a retry commits it) or {@link #failed} (still unwritten at close) follows.
+         */
+        default void kept(WriteOp.Settle op, Throwable error) {
+        }
     }
 
     private record Queued(WriteOp op, CompletableFuture<Void> done) { }
@@ -271,6 +278,11 @@ final class StoreWriter implements AutoCloseable {
             nextRetry = options.clock().instant().plus(retryBackoff);
         }
         retrying.add(queued);
+        try {
+            events.kept(settle, error);
+        } catch (RuntimeException e) {
+            log.warn("store: keep listener threw", e);
+        }
     }
 
     /**
