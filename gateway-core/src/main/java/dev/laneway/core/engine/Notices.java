@@ -24,6 +24,11 @@ final class Notices {
         return Math.max(1, d.toSeconds()) + " s";
     }
 
+    /** The short reason of a run that passed its agent's run timeout: {@code timed out after 5 min}. */
+    static String timedOut(java.time.Duration runTimeout) {
+        return "timed out after " + human(runTimeout);
+    }
+
     static String failure(String shortReason) {
         return "⚠️ Sorry, something went wrong while answering. (" + shortReason + ")";
     }

@@ -34,8 +34,8 @@ final class Run {
         ENDED
     }
 
-    /** Why a run was aborted. */
-    enum AbortCause { INTERRUPT, STOP, SHUTDOWN }
+    /** Why a run was aborted; {@code DEADLINE}: it ran longer than its agent's run timeout. */
+    enum AbortCause { INTERRUPT, STOP, SHUTDOWN, DEADLINE }
 
     final String id;
     final List<QueuedItem> items;
@@ -57,6 +57,8 @@ final class Run {
     final List<LanePermit> permits = new ArrayList<>(2);
     AbortCause abortCause;
     Cancellable retryTimer = Cancellable.NONE;
+    // ends the current attempt when its agent's run timeout has passed since it started
+    Cancellable deadlineTimer = Cancellable.NONE;
     Instant startedAt;
     // steers the agent accepted, in arrival order, with whether each is also kept as a followup
     final List<Steered> steered = new ArrayList<>();

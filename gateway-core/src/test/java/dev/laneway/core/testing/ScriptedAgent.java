@@ -29,6 +29,7 @@ public final class ScriptedAgent implements Agent {
     private final List<String> resets = new CopyOnWriteArrayList<>();
 
     private volatile Throwable nameFailure;
+    private volatile java.time.Duration runTimeout = java.time.Duration.ofMinutes(5);
 
     @Override
     public String name() {
@@ -38,6 +39,17 @@ public final class ScriptedAgent implements Agent {
             throwUnchecked(failure);
         }
         return "scripted";
+    }
+
+    @Override
+    public java.time.Duration runTimeout() {
+        return runTimeout;
+    }
+
+    /** The run timeout the gateway gives runs started from now on (default 5 minutes, as configured agents). */
+    public ScriptedAgent runTimeout(java.time.Duration value) {
+        runTimeout = value;
+        return this;
     }
 
     /** Makes the next {@link #name} throw this. */
