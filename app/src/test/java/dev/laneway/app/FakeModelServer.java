@@ -7,15 +7,24 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A tiny OpenAI-compatible server on 127.0.0.1 for end-to-end tests: every chat completion streams
  * back {@code model says: <last user message>} in two SSE chunks, and each request body is kept.
+ * With {@link #holdRequests} on, each request waits for {@link #release} before it is answered, so
+ * a test can hold a run "in flight" for as long as it likes.
  */
 final class FakeModelServer implements AutoCloseable {
 
@@ -24,6 +33,9 @@ final class FakeModelServer implements AutoCloseable {
     private final HttpServer server;
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    // request index -> released when the test lets it be answered (only while holding)
+    private final Map<Integer, CompletableFuture<Void>> gates = new ConcurrentHashMap<>();
+    private volatile boolean holding;
 
     FakeModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -44,9 +56,52 @@ final class FakeModelServer implements AutoCloseable {
         return List.copyOf(authorizations);
     }
 
+    /** Whether requests arriving from now on wait for {@link #release} before they are answered. */
+    void holdRequests(boolean on) {
+        holding = on;
+    }
+
+    /** Lets the request with this index (0 for the first one ever) be answered. */
+    void release(int index) {
+        gate(index).complete(null);
+    }
+
+    /** Waits until {@code count} requests have arrived; returns their bodies. */
+    List<String> awaitRequests(int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (requests) {
+            while (requests.size() < count) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("only " + requests.size() + " of " + count + " requests within " + timeout);
+                }
+                TimeUnit.NANOSECONDS.timedWait(requests, left);
+            }
+            return List.copyOf(requests);
+        }
+    }
+
+    private CompletableFuture<Void> gate(int index) {
+        return gates.computeIfAbsent(index, i -> new CompletableFuture<>());
+    }
+
     private void complete(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        requests.add(body);
+        int index;
+        synchronized (requests) {
+            requests.add(body);
+            index = requests.size() - 1;
+            requests.notifyAll();
+        }
+        if (holding) {
+            try {
+                gate(index).get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                exchange.sendResponseHeaders(503, -1);
+                exchange.close();
+                return;
+            }
+        }
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
         authorizations.add(auth == null ? "" : auth);
         String lastUser = "";
@@ -74,6 +129,8 @@ final class FakeModelServer implements AutoCloseable {
 
     @Override
     public void close() {
+        holding = false;
+        gates.values().forEach(gate -> gate.completeExceptionally(new IllegalStateException("closed")));
         server.stop(0);
     }
 }

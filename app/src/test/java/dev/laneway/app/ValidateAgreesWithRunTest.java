@@ -36,15 +36,15 @@ class ValidateAgreesWithRunTest {
 
     /** Every key of every provider (besides {@code provider}), as the binder knows them. */
     private static final Map<String, List<String>> KEYS = Map.of(
-            "echo", List.of("delayMs"),
+            "echo", List.of("delayMs", "runTimeoutMs"),
             "openai", List.of("baseUrl", "apiKey", "model", "systemPrompt", "stream", "timeoutMs",
-                    "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools"),
-            "command", List.of("command", "timeoutMs"));
+                    "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs"),
+            "command", List.of("command", "timeoutMs", "runTimeoutMs"));
 
     /** Values at and around every rule's edges, of every type, as YAML flow text. */
     private static final List<String> VALUES = List.of("0", "-1", "1", "2", "10", "11", "40", "50", "10000", "10001",
             "2147483647", "99999999999", "0.5", "2.5", "-0.1", ".nan", ".inf", "\"\"", "\" \"", "1.5s", "0ms", "1ms",
-            "2m", "abc", "true", "null", "[a]", "{x: 1}", "\"http://h/v1\"", "\"http://h/v1?x=1\"", "\"http://h/v1#f\"",
+            "2m", "24h", "25h", "abc", "true", "null", "[a]", "{x: 1}", "\"http://h/v1\"", "\"http://h/v1?x=1\"", "\"http://h/v1#f\"",
             "\"http://h/v1?\"", "\"https://h:99999/v1\"", "\"ftp://h/v1\"", "\"http:///v1\"", "\"http://h:8080/v1/\"",
             "\"h/v1\"", "[current_time]", "[current_time, current_time]", "[current-time]", "[my-agent, --json]",
             "[\" \"]", "[]", "[1, 2]", "gpt-4o-mini");
@@ -60,6 +60,8 @@ class ValidateAgreesWithRunTest {
                 "{ provider: openai, model: m, maxRetries: 50 }",
                 "{ provider: openai, model: m, timeoutMs: 0 }",
                 "{ provider: command, command: [x], timeoutMs: 0 }",
+                "{ provider: echo, runTimeoutMs: 0 }",
+                "{ provider: openai, model: m, runTimeoutMs: 25h }",
                 "{ provider: openai, model: m, baseUrl: \"http://h/v1?api-version=1\" }",
                 "{ provider: openai, model: m, baseUrl: \"http://h/v1#top\" }")) {
             String yaml = "agents: { list: { assistant: " + entry + " } }";

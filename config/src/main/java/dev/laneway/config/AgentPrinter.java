@@ -27,7 +27,8 @@ final class AgentPrinter {
 
     private static Map<String, Object> agent(AgentSettings agent) {
         return switch (agent) {
-            case EchoSettings echo -> map("provider", echo.provider(), "delayMs", millis(echo.delay()));
+            case EchoSettings echo -> map("provider", echo.provider(), "delayMs", millis(echo.delay()),
+                    "runTimeoutMs", millis(echo.runTimeout()));
             case OpenAiSettings ai -> map("provider", ai.provider(),
                     "baseUrl", url(ai.baseUrl()),
                     "apiKey", new Secret(ai.apiKey()),
@@ -39,10 +40,12 @@ final class AgentPrinter {
                     "temperature", ai.temperature(),
                     "maxTokens", ai.maxTokens(),
                     "maxRetries", ai.maxRetries(),
-                    "tools", ai.tools());
+                    "tools", ai.tools(),
+                    "runTimeoutMs", millis(ai.runTimeout()));
             case CommandSettings command -> map("provider", command.provider(),
                     "command", command.command(),
-                    "timeoutMs", millis(command.timeout()));
+                    "timeoutMs", millis(command.timeout()),
+                    "runTimeoutMs", millis(command.runTimeout()));
         };
     }
 }

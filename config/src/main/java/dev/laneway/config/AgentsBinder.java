@@ -33,10 +33,10 @@ final class AgentsBinder {
     private static final String PROVIDERS = String.join(", ", AgentSettings.PROVIDERS);
     private static final Pattern LIST_ITEM = Pattern.compile("(\\w+)\\[(\\d+)]");
     private static final Map<String, List<String>> KEYS = Map.of(
-            "echo", List.of("provider", "delayMs"),
+            "echo", List.of("provider", "delayMs", "runTimeoutMs"),
             "openai", List.of("provider", "baseUrl", "apiKey", "model", "systemPrompt", "stream", "timeoutMs",
-                    "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools"),
-            "command", List.of("provider", "command", "timeoutMs"));
+                    "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs"),
+            "command", List.of("provider", "command", "timeoutMs", "runTimeoutMs"));
 
     private AgentsBinder() {
     }
@@ -96,7 +96,7 @@ final class AgentsBinder {
         Tools tools = provider.equals("openai") ? tools(agent) : Tools.NONE;
         try {
             return Optional.of(switch (provider) {
-                case "echo" -> new EchoSettings(name, agent.duration("delayMs", Duration.ZERO));
+                case "echo" -> new EchoSettings(name, agent.duration("delayMs", Duration.ZERO), runTimeout(agent));
                 case "openai" -> openAi(name, agent, tools);
                 case "command" -> command(name, agent);
                 default -> throw new IllegalStateException("provider " + provider);
@@ -127,7 +127,13 @@ final class AgentsBinder {
                 agent.optionalNumber("temperature"),
                 agent.optionalAnyInteger("maxTokens"),
                 agent.anyInteger("maxRetries", OpenAiSettings.DEFAULT_MAX_RETRIES),
-                tools.names());
+                tools.names(),
+                runTimeout(agent));
+    }
+
+    /** {@code runTimeoutMs}, any provider: what the settings records validate. */
+    private static Duration runTimeout(Section agent) {
+        return agent.duration("runTimeoutMs", AgentSettings.DEFAULT_RUN_TIMEOUT);
     }
 
     /** {@code tools:} the names as written, and where each came from in the YAML list. */
@@ -162,7 +168,8 @@ final class AgentsBinder {
         if (!agent.has("command") && !agent.problems().reportedAt(agent.pathOf("command"))) {
             agent.problem("command", "required for provider command (e.g. command: [my-agent, --json])");
         }
-        return new CommandSettings(name, command, agent.duration("timeoutMs", CommandSettings.DEFAULT_TIMEOUT));
+        return new CommandSettings(name, command, agent.duration("timeoutMs", CommandSettings.DEFAULT_TIMEOUT),
+                runTimeout(agent));
     }
 
     /**

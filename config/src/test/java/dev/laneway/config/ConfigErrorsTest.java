@@ -216,7 +216,7 @@ class ConfigErrorsTest {
 
     @Test
     void keyOfAnotherProvider_isAnUnknownKey() {
-        assertEquals("laneway.yaml: agents.list.bot.model: unknown key (known keys: provider, delayMs) (line 3, column 28)",
+        assertEquals("laneway.yaml: agents.list.bot.model: unknown key (known keys: provider, delayMs, runTimeoutMs) (line 3, column 28)",
                 onlyProblem("""
                         agents:
                           list:
@@ -274,6 +274,23 @@ class ConfigErrorsTest {
                 """).stream().map(ConfigProblem::message).toList();
         assertEquals(List.of("must be a number between 0 and 2, got 2.5", "must be an integer >= 1, got 0",
                 "must be an integer between 0 and 10, got -1"), messages);
+    }
+
+    @Test
+    void runTimeoutOutOfRange_isAProblemOfEveryProvider() {
+        List<ConfigProblem> problems = problems("""
+                agents:
+                  list:
+                    assistant: { provider: echo, runTimeoutMs: 0 }
+                    gpt: { provider: openai, model: m, runTimeoutMs: 25h }
+                    shell: { provider: command, command: [x], runTimeoutMs: -5 }
+                """);
+        assertEquals(List.of(
+                new ConfigProblem("agents.list.assistant.runTimeoutMs", 3, 48, "must be a duration > 0 and at most 24h, got 0"),
+                new ConfigProblem("agents.list.gpt.runTimeoutMs", 4, 54, "must be a duration > 0 and at most 24h, got \"25h\""),
+                new ConfigProblem("agents.list.shell.runTimeoutMs", 5, 61,
+                        "invalid duration \"-5\" (use 1500, 1.5s, 2m or 1m30s)")),
+                problems);
     }
 
     @Test

@@ -197,6 +197,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void agents_runTimeout_defaultsToFiveMinutes_andIsSetPerAgent() throws Exception {
+        AgentsConfig agents = parse("""
+                agents:
+                  list:
+                    assistant: { provider: echo }
+                    gpt: { provider: openai, model: m, runTimeoutMs: 90s }
+                    shell: { provider: command, command: [x], runTimeoutMs: 1500 }
+                """).agents();
+        assertEquals(Duration.ofMinutes(5), agents.list().get("assistant").runTimeout());
+        assertEquals(Duration.ofSeconds(90), agents.list().get("gpt").runTimeout());
+        assertEquals(Duration.ofMillis(1500), agents.list().get("shell").runTimeout());
+    }
+
+    @Test
     void agents_everyProviderWithItsDefaults() throws Exception {
         AgentsConfig agents = parse("""
                 agents:

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * key, whatever order the threads run in. Any thread may call {@link #contains}, {@link #pending},
  * {@link #settled} and {@link #forgetPending}, which touch only the two maps. {@code order} and
  * {@code orderSize} change only in {@link #answered} (at open, before the writer starts) and in
- * {@link #answerCommitted}, {@link #answerNotRecorded} and {@link #expired}, which the store calls
+ * {@link #answerCommitted}, {@link #answerNotRecorded}, {@link #answerRecordedLate} and {@link #expired}, which the store calls
  * only from its writer thread (its {@code StoreWriter.Events}); so they change on one thread at a
  * time, and {@code orderSize} is the length of {@code order} whenever that thread is not inside them.
  */
@@ -113,6 +113,23 @@ final class SeenKeys {
     void answerNotRecorded(long seq, String key, long settledAt) {
         if (isHeld(key, seq)) {
             remember(new Answered(key, seq, settledAt, false));
+        }
+    }
+
+    /**
+     * Writer thread: the answered record of {@code seq}, reported {@link #answerNotRecorded} earlier,
+     * was written at last (the store's writer kept it and retried). While the key is held it becomes
+     * a committed one (its eviction now tells {@link #mayBeOnDiskOnly}); if it was evicted meanwhile,
+     * a key missing from heap may be it until its retention ends.
+     */
+    void answerRecordedLate(long seq, String key, long settledAt) {
+        if (order.remove(new Answered(key, seq, settledAt, false))) {
+            orderSize.decrementAndGet();
+        }
+        if (isHeld(key, seq)) {
+            remember(new Answered(key, seq, settledAt, true));
+        } else {
+            diskUntil.accumulateAndGet(settledAt + retentionMillis, Math::max);
         }
     }
 

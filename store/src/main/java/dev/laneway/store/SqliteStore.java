@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Writes of every kind go through one {@link StoreWriter}: its thread owns the write connection
  *       and commits whatever is queued as one transaction (group commit). {@link #append} returns the
  *       op's future (complete once committed); {@link #settled}, {@link #appendHistory} and
- *       {@link #clearHistory} do not wait; {@link #setQueueOverride} waits (it is rare).</li>
+ *       {@link #clearHistory} do not wait; {@link #setQueueOverride} waits (it is rare). A record of
+ *       an ended message that cannot be committed is kept by the writer and retried until it is
+ *       (see {@link StoreWriter}); meanwhile {@link #seen} still knows an answered one's key.</li>
  *   <li>Reads from disk ({@link #history}, {@link #pending}) go through one {@link StoreReader}: a
  *       second connection behind its own lock; WAL lets it read while the writer writes.</li>
  *   <li>Answered from memory: {@link #seen} ({@link SeenKeys}, concurrent maps; it reads the disk
@@ -357,10 +361,25 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     /** Keeps memory in step with what the writer could (not) commit. Called on the writer thread. */
     private final class WriterEvents implements StoreWriter.Events {
 
+        // seqs of answered records the writer kept after a failed write and is retrying (writer thread only)
+        private final Set<Long> kept = new HashSet<>();
+
         @Override
         public void committed(WriteOp op) {
             if (op instanceof WriteOp.Settle settle && settle.answeredKey() != null) {
-                seen.answerCommitted(settle.seq(), settle.answeredKey(), settle.atMillis());
+                if (kept.remove(settle.seq())) {
+                    seen.answerRecordedLate(settle.seq(), settle.answeredKey(), settle.atMillis());
+                } else {
+                    seen.answerCommitted(settle.seq(), settle.answeredKey(), settle.atMillis());
+                }
+            }
+        }
+
+        @Override
+        public void kept(WriteOp.Settle settle, Throwable error) {
+            // known until written, but evictable like any answered key: failures cannot fill the heap
+            if (settle.answeredKey() != null && kept.add(settle.seq())) {
+                seen.answerNotRecorded(settle.seq(), settle.answeredKey(), settle.atMillis());
             }
         }
 
@@ -369,9 +388,10 @@ public final class SqliteStore implements SessionStore, MessageJournal {
             switch (op) {
                 case WriteOp.Append append -> seen.forgetPending(append.entry().seq(), append.entry().messageKey());
                 case WriteOp.Settle settle -> {
-                    log.error("store: the end of message {} could not be recorded ({}); it stays pending and runs"
+                    // only at close: until then the writer kept the record and retried it (it logged the outage)
+                    log.debug("store: the end of message {} could not be recorded ({}); it stays pending and runs"
                             + " again after a restart", settle.seq(), error.toString());
-                    if (settle.answeredKey() != null) {
+                    if (settle.answeredKey() != null && !kept.remove(settle.seq())) {
                         seen.answerNotRecorded(settle.seq(), settle.answeredKey(), settle.atMillis());
                     }
                 }

@@ -3,6 +3,7 @@ package dev.laneway.store;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,6 +42,14 @@ import org.slf4j.LoggerFactory;
  * completes their futures. When that transaction fails it is rolled back and each op is retried in a
  * transaction of its own, so one bad op (a duplicate sequence number, say) fails alone.
  *
+ * <p>Records of ended messages ({@link WriteOp.Settle}) are never dropped: one that cannot be
+ * committed (the disk is full, say) is kept in {@code retrying} with its future still open, and
+ * written again, all of them in one transaction, when the store's clock says it is due: after 1 s,
+ * doubling up to 1 min, checked before the next batch or after an idle wait. Its row stays pending
+ * on disk until then, so only a restart before it is written runs that message again. An outage
+ * logs one ERROR line when the first record is kept and one INFO line when all are written; at
+ * close they are tried once more, and what still fails is logged (one ERROR line) and failed.
+ *
  * <p>Expiry: when the store's clock says it is due (every {@code expiryInterval}), before the next
  * batch or after an idle wait of at most that interval, the thread deletes answered rows settled before
  * {@code now - answeredRetention}, at most {@link #EXPIRY_LIMIT} per transaction (the rest on the next
@@ -50,6 +59,8 @@ final class StoreWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
     static final int EXPIRY_LIMIT = 5_000;
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration MAX_RETRY = Duration.ofMinutes(1);
 
     /** What the store hears from the writer thread. Called on that thread: must be quick. */
     interface Events {
@@ -61,6 +72,13 @@ final class StoreWriter implements AutoCloseable {
 
         /** Answered rows were deleted by expiry (committed). */
         void expired(List<WriteStatements.Expired> rows);
+
+        /**
+         * A settle could not be committed and is kept to be retried; later {@link #committed} (once
+         * a retry commits it) or {@link #failed} (still unwritten at close) follows.
+         */
+        default void kept(WriteOp.Settle op, Throwable error) {
+        }
     }
 
     private record Queued(WriteOp op, CompletableFuture<Void> done) { }
@@ -78,6 +96,10 @@ final class StoreWriter implements AutoCloseable {
     private final AtomicLong commits = new AtomicLong();
     private long lastSeqWritten; // writer thread only (after start)
     private Instant nextExpiry; // writer thread only (after start)
+    // settles that could not be committed, oldest first, futures still open; writer thread only
+    private final List<Queued> retrying = new ArrayList<>();
+    private Duration retryBackoff = FIRST_RETRY; // writer thread only
+    private Instant nextRetry; // writer thread only; when retrying is not empty
 
     StoreWriter(Path file, StoreOptions options, Connection connection, long lastSeqWritten, Events events)
             throws SQLException {
@@ -139,8 +161,9 @@ final class StoreWriter implements AutoCloseable {
         boolean stop = false;
         while (!stop) {
             try {
-                Queued first = queue.poll(millisUntilExpiry(), TimeUnit.MILLISECONDS);
+                Queued first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
                 expireIfDue();
+                retryIfDue(false);
                 if (first == null) {
                     continue;
                 }
@@ -167,6 +190,8 @@ final class StoreWriter implements AutoCloseable {
                 batch.clear();
             }
         }
+        retryIfDue(true);
+        failKept();
         shutDown();
     }
 
@@ -194,7 +219,7 @@ final class StoreWriter implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 sql.rollbackQuietly();
                 if (writes.size() == 1) {
-                    fail(writes.get(0), e);
+                    failOrKeep(writes.get(0), e);
                     failed.add(writes.get(0));
                 } else {
                     failed.addAll(commitEach(writes, e));
@@ -231,11 +256,79 @@ final class StoreWriter implements AutoCloseable {
                 lastSeqWritten = Math.max(lastSeqWritten, seq);
             } catch (SQLException | RuntimeException e) {
                 sql.rollbackQuietly();
-                fail(queued, e);
+                failOrKeep(queued, e);
                 failed.add(queued);
             }
         }
         return failed;
+    }
+
+    /** A write that could not be committed: a settle is kept and retried, anything else fails now. */
+    private void failOrKeep(Queued queued, Exception error) {
+        if (!(queued.op() instanceof WriteOp.Settle settle)) {
+            fail(queued, error);
+            return;
+        }
+        if (retrying.isEmpty()) {
+            log.error("store: could not record the end of message {} in {} ({}); keeping such records in memory and"
+                    + " writing them again every {} s up to {} s until it works (the messages stay pending on disk"
+                    + " until then; further failures are not logged one by one)", settle.seq(), file,
+                    error.toString(), FIRST_RETRY.toSeconds(), MAX_RETRY.toSeconds());
+            retryBackoff = FIRST_RETRY;
+            nextRetry = options.clock().instant().plus(retryBackoff);
+        }
+        retrying.add(queued);
+        try {
+            events.kept(settle, error);
+        } catch (RuntimeException e) {
+            log.warn("store: keep listener threw", e);
+        }
+    }
+
+    /**
+     * Writes the kept settles again, in one transaction, when due (or now, with {@code force}). On
+     * success each is reported and its future completes; on failure they stay kept and the next try
+     * waits twice as long, at most {@link #MAX_RETRY}.
+     */
+    private void retryIfDue(boolean force) {
+        if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
+            return;
+        }
+        try {
+            sql.begin();
+            for (Queued queued : retrying) {
+                sql.apply(queued.op());
+            }
+            sql.commit();
+            commits.incrementAndGet();
+        } catch (SQLException | RuntimeException e) {
+            sql.rollbackQuietly();
+            retryBackoff = retryBackoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : retryBackoff.multipliedBy(2);
+            nextRetry = options.clock().instant().plus(retryBackoff);
+            log.debug("store: {} kept record(s) still cannot be written: {}", retrying.size(), e.toString());
+            return;
+        }
+        log.info("store: {} kept record(s) of ended messages written; recording works again", retrying.size());
+        for (Queued queued : retrying) {
+            report(queued.op());
+            queued.done().complete(null);
+        }
+        retrying.clear();
+        nextRetry = null;
+    }
+
+    /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
+    private void failKept() {
+        if (retrying.isEmpty()) {
+            return;
+        }
+        log.error("store: {} record(s) of ended messages could not be written before {} closed; those messages"
+                + " stay pending and run again after the restart", retrying.size(), file);
+        StoreException closing = new StoreException("the store " + file + " closed before the record could be written");
+        for (Queued queued : retrying) {
+            fail(queued, closing);
+        }
+        retrying.clear();
     }
 
     private void fail(Queued queued, Exception error) {
@@ -266,8 +359,13 @@ final class StoreWriter implements AutoCloseable {
         return max;
     }
 
-    private long millisUntilExpiry() {
-        long millis = nextExpiry.toEpochMilli() - options.clock().millis();
+    /** How long the writer may wait for a write before expiry or a retry of kept settles is due. */
+    private long millisUntilDue() {
+        long now = options.clock().millis();
+        long millis = nextExpiry.toEpochMilli() - now;
+        if (!retrying.isEmpty()) {
+            millis = Math.min(millis, nextRetry.toEpochMilli() - now);
+        }
         return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
     }
 

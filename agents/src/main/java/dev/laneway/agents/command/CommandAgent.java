@@ -23,6 +23,7 @@ public final class CommandAgent implements Agent {
     private final String name;
     private final List<String> command;
     private final Duration timeout;
+    private final Duration runTimeout;
     private final Scheduler scheduler;
 
     /** Times out on the JDK's shared delay thread. */
@@ -40,12 +41,18 @@ public final class CommandAgent implements Agent {
         this.name = settings.name();
         this.command = settings.command();
         this.timeout = settings.timeout();
+        this.runTimeout = settings.runTimeout();
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public Duration runTimeout() {
+        return runTimeout;
     }
 
     @Override

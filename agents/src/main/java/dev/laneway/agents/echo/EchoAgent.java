@@ -20,6 +20,7 @@ public final class EchoAgent implements Agent {
 
     private final String name;
     private final Duration delay;
+    private final Duration runTimeout;
     private final Scheduler scheduler;
 
     /** The settings are validated by {@link EchoSettings}. */
@@ -30,12 +31,18 @@ public final class EchoAgent implements Agent {
     public EchoAgent(EchoSettings settings, Scheduler scheduler) {
         this.name = settings.name();
         this.delay = settings.delay();
+        this.runTimeout = settings.runTimeout();
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public Duration runTimeout() {
+        return runTimeout;
     }
 
     @Override

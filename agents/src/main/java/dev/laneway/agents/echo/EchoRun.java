@@ -56,7 +56,7 @@ final class EchoRun implements AgentRun {
         cancellable.cancel();
     }
 
-    /** Sends the main reply, then one reply per steer batch, then completes. */
+    /** Sends the main reply, then one reply per steer batch (answering that batch), then completes. */
     void answer() {
         lock.lock();
         try {
@@ -90,7 +90,7 @@ final class EchoRun implements AgentRun {
                 completion.complete(finished);
                 return;
             }
-            events.reply("echo: " + batch.stream().map(SteerMessage::text).collect(Collectors.joining("\n")));
+            events.reply("echo: " + batch.stream().map(SteerMessage::text).collect(Collectors.joining("\n")), batch);
         }
     }
 

@@ -65,6 +65,11 @@ public final class OpenAiAgent implements Agent {
     }
 
     @Override
+    public Duration runTimeout() {
+        return settings.runTimeout();
+    }
+
+    @Override
     public AgentRun start(RunRequest request, RunEvents events) {
         OpenAiRun run = new OpenAiRun(request, events, settings, store, turns, client, tools, mapper);
         Thread.ofVirtual().name("openai-" + settings.name() + "-" + request.runId()).start(run::execute);

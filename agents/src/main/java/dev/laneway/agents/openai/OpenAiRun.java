@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Steering: steers are taken into the conversation before each model call; before each tool
  * call a pending steer makes the rest of the assistant message's calls "skipped"; after a final
- * answer the inbox closes only if it is empty, otherwise one more model call follows. Steers
- * taken but not yet answered by the model are handed back as unseen if the run fails or aborts.
+ * answer the inbox closes only if it is empty, otherwise one more model call follows. A reply with
+ * text reports the steers the model saw before writing it as answered; steers taken but not yet
+ * answered by text are handed back as unseen if the run fails or aborts.
  */
 final class OpenAiRun implements AgentRun {
 
@@ -52,7 +53,7 @@ final class OpenAiRun implements AgentRun {
     private final SteerInbox inbox = new SteerInbox();
     private final RunGuard guard = new RunGuard();
     private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
-    private final List<SteerMessage> inFlight = new ArrayList<>(); // run thread: steers sent, not yet answered
+    private final List<SteerMessage> inFlight = new ArrayList<>(); // run thread: steers sent, not yet answered by text
     private Conversation conversation;                             // run thread: null until history is loaded
     private boolean delivered;                                     // run thread: a model reply went out
 
@@ -115,10 +116,11 @@ final class OpenAiRun implements AgentRun {
                     RequestBodies.chat(mapper, settings, conversation.messages(), tools, toolsAllowed),
                     guard, this::emitDelta, this::emitRetry);
             checkAborted();
-            inFlight.clear();
             conversation.addAssistant(answer);
             if (answer.hasText()) {
-                emitReply(answer.content());
+                // this text answers the steers the model saw before writing it
+                emitReply(answer.content(), List.copyOf(inFlight));
+                inFlight.clear();
                 delivered = true;
             }
             if (!answer.toolCalls().isEmpty()) {
@@ -205,8 +207,12 @@ final class OpenAiRun implements AgentRun {
     }
 
     private void emitReply(String text) {
+        emitReply(text, List.of());
+    }
+
+    private void emitReply(String text, List<SteerMessage> answeredSteers) {
         if (!guard.aborted()) {
-            events.reply(text);
+            events.reply(text, answeredSteers);
         }
     }
 

@@ -59,6 +59,7 @@ class EchoAgentTest {
         scheduler.advance(Duration.ofSeconds(1));
 
         assertEquals(List.of("echo: first", "echo: a\nb", "echo: c"), events.replies());
+        assertEquals(List.of("", "a|b", "c"), events.answeredSteers(), "each batch's reply answers that batch");
         assertEquals(RunOutcome.Completed.clean(), outcome(run));
     }
 

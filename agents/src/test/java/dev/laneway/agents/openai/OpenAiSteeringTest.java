@@ -66,6 +66,7 @@ class OpenAiSteeringTest {
         assertEquals(8, messages.size());
         assertEquals(List.of("slow:started", "slow:done", "current_time:skipped", "current_time:skipped"),
                 h.events.toolSteps());
+        assertEquals(List.of("actually, stop|and say hi"), h.events.answeredSteers());
     }
 
     @Test
@@ -81,6 +82,8 @@ class OpenAiSteeringTest {
 
         assertEquals(RunOutcome.Completed.clean(), outcome(run));
         assertEquals(List.of("Hello", "Also hi."), h.events.replies());
+        assertEquals(List.of("", "and my friend"), h.events.answeredSteers(),
+                "the first answer was written before the steer; the second one answers it");
         JsonNode messages = h.fake.request(1).messages();
         assertEquals("Hello", messages.get(2).get("content").asText());
         assertEquals(user("and my friend"), messages.get(3));
@@ -123,6 +126,24 @@ class OpenAiSteeringTest {
         assertEquals(List.of("Partial answer."), h.events.replies());
         assertEquals(List.of(new HistoryEntry("user", "question"), new HistoryEntry("assistant", "Partial answer.")),
                 h.store.history(SessionKey.of("console:local"), 10));
+    }
+
+    @Test
+    void steerTheModelSawButAnsweredOnlyWithToolCalls_isReturnedAsUnseenWhenTheRunFails() {
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        h.fake.then(after(release, json(toolCalls(new Call("call_1", "current_time", "{}")))))
+                .then(json(toolCalls(new Call("call_2", "current_time", "{}"))))
+                .then(status(400));
+        AgentRun run = h.agent(h.settings().withTools(List.of("current_time"))).start(request("go"), h.events);
+
+        h.fake.request(0);
+        List<SteerMessage> steered = steer("more");
+        run.steer(steered);
+        release.complete(null);
+
+        assertEquals(new RunOutcome.Failed("HTTP 400", false, steered), outcome(run),
+                "the model saw it, but no text ever answered it: it runs again as a followup");
+        assertEquals(List.of(), h.events.replies());
     }
 
     @Test

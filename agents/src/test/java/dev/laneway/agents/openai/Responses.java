@@ -117,6 +117,33 @@ final class Responses {
             return this;
         }
 
+        /**
+         * Sends nothing but SSE keep-alive comments ({@code : ping}), one every 20 ms as a server
+         * does while its model thinks, until a write fails because the client closed the
+         * connection; then completes {@code disconnected}.
+         */
+        Sse pingsUntilDisconnected(CompletableFuture<Void> disconnected) {
+            steps.add((out, fake) -> {
+                byte[] ping = ": ping\n\n".getBytes(StandardCharsets.UTF_8);
+                try {
+                    while (!fake.closed().isDone()) {
+                        out.write(ping);
+                        out.flush();
+                        try {
+                            fake.closed().get(20, TimeUnit.MILLISECONDS); // the ping interval
+                        } catch (java.util.concurrent.TimeoutException e) {
+                            // time for the next ping
+                        }
+                    }
+                    disconnected.completeExceptionally(new AssertionError("the client never left"));
+                } catch (IOException e) {
+                    disconnected.complete(null);
+                    throw e;
+                }
+            });
+            return this;
+        }
+
         @Override
         public void write(com.sun.net.httpserver.HttpExchange exchange, FakeOpenAi fake) throws Exception {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");

@@ -1,6 +1,7 @@
 package dev.laneway.agents.testing;
 
 import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.SteerMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,8 @@ public final class RecordingEvents implements RunEvents {
     private final List<String> replies = new ArrayList<>();
     private final List<String> toolSteps = new ArrayList<>();
     private final List<String> retries = new ArrayList<>();
+    // per reply, the texts of the steers it answered ("" when none), in reply order
+    private final List<String> answeredSteers = new ArrayList<>();
 
     @Override
     public void delta(String text) {
@@ -24,6 +27,17 @@ public final class RecordingEvents implements RunEvents {
 
     @Override
     public void reply(String text) {
+        reply(text, List.of());
+    }
+
+    @Override
+    public void reply(String text, List<SteerMessage> steers) {
+        lock.lock();
+        try {
+            answeredSteers.add(String.join("|", steers.stream().map(SteerMessage::text).toList()));
+        } finally {
+            lock.unlock();
+        }
         add(replies, text);
     }
 
@@ -53,6 +67,11 @@ public final class RecordingEvents implements RunEvents {
 
     public List<String> replies() {
         return snapshot(replies);
+    }
+
+    /** For each reply, in order, the texts of the steers it answered joined with {@code |} ("" for none). */
+    public List<String> answeredSteers() {
+        return snapshot(answeredSteers);
     }
 
     public List<String> toolSteps() {

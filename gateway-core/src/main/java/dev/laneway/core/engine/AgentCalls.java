@@ -7,6 +7,8 @@ import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.agent.SteerResult;
+import dev.laneway.core.agent.settings.AgentSettings;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -77,6 +79,25 @@ final class AgentCalls {
             log.warn("agent name failed: {}", e.toString());
             return new Call<>("agent", e);
         }
+    }
+
+    /**
+     * How long a run of the agent may take ({@link Agent#runTimeout}); the default (5 minutes) when
+     * the agent's answer is missing, not positive, or asking fails.
+     */
+    static Duration runTimeout(Agent agent) {
+        try {
+            Duration timeout = agent.runTimeout();
+            if (timeout != null && timeout.isPositive()) {
+                return timeout;
+            }
+            log.warn("agent gave no usable run timeout ({}); using {} ms", timeout,
+                    AgentSettings.DEFAULT_RUN_TIMEOUT.toMillis());
+        } catch (Throwable e) {
+            // even a fatal error: the run has both lanes and must get a deadline; its start will meet the error again
+            log.warn("agent runTimeout failed: {}; using {} ms", e.toString(), AgentSettings.DEFAULT_RUN_TIMEOUT.toMillis());
+        }
+        return AgentSettings.DEFAULT_RUN_TIMEOUT;
     }
 
     /** Offers a steer; refused when the agent throws (a fatal error is handed to {@code fx} to rethrow later). */

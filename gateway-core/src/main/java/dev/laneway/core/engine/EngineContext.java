@@ -12,6 +12,7 @@ import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,8 @@ final class EngineContext {
     private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
     final MessageJournal journal;
+    // the journal's end-of-message records, kept and retried while the journal refuses them
+    final JournalRecords journalRecords;
     /** Set on shutdown: no new run starts; unfinished messages stay pending in the journal. */
     volatile boolean stopping;
     private final AtomicLong runIds = new AtomicLong();
@@ -70,6 +74,7 @@ final class EngineContext {
         this.channels = Map.copyOf(channels);
         this.observer = observer;
         this.journal = journal;
+        this.journalRecords = new JournalRecords(journal, scheduler);
         Map<String, ChannelCapabilities> read = new HashMap<>();
         this.channels.forEach((name, channel) -> {
             try {
@@ -133,14 +138,32 @@ final class EngineContext {
     private void settled(Ticket ticket, Disposition disposition) {
         if (answered(disposition)) {
             // "answered" only once the answer went out: a crash before that runs the message again
-            outbox.afterDelivered(ticket.message().route(), () -> recordSettled(ticket.seq(), true));
+            outbox.afterDelivered(ticket.message().route(), () -> recordOnce(ticket, true));
         } else {
-            recordSettled(ticket.seq(), false);
+            recordOnce(ticket, false);
         }
         observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
         if (ticket.announced()) { // a message refused before it was accepted was never announced
             messageHook(ticket.message().route(), MessageHook.SETTLED);
         }
+    }
+
+    /**
+     * Records {@code tickets} as answered once everything queued so far for {@code route}'s chat is
+     * delivered (the reply that answered them), unless {@code stillWanted} then says the reply was
+     * dropped: a run's messages and the steers it answered, while the run goes on (see
+     * {@link dev.laneway.core.agent.RunEvents#reply(String, java.util.List)}). Each message's record
+     * is written once: its settle later writes nothing more.
+     */
+    void answeredBeforeEnd(Route route, List<Ticket> tickets, BooleanSupplier stillWanted) {
+        if (tickets.isEmpty()) {
+            return;
+        }
+        outbox.afterDelivered(route, () -> {
+            if (stillWanted.getAsBoolean()) {
+                tickets.forEach(ticket -> recordOnce(ticket, true));
+            }
+        });
     }
 
     /**
@@ -175,12 +198,10 @@ final class EngineContext {
 
     private enum MessageHook { ACCEPTED, SETTLED }
 
-    private void recordSettled(long seq, boolean answered) {
-        try {
-            journal.settled(seq, answered);
-        } catch (RuntimeException e) {
-            log.error("could not record the end of message {} in the journal (it will run again after a restart): {}",
-                    seq, e.toString());
+    /** Writes the message's end to the journal, unless its record was written already (answered before its run ended). */
+    private void recordOnce(Ticket ticket, boolean answered) {
+        if (ticket.claimJournalRecord()) {
+            journalRecords.record(ticket.seq(), answered);
         }
     }
 

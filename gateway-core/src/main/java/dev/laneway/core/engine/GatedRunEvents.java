@@ -2,15 +2,20 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.RunEvents;
+import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.channel.TextChunker;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The events a run's agent sees: replies go to the outbox unless the run has been aborted.
- * Streamed deltas and tool steps are not shown by any channel yet, so they are dropped here.
+ * Each delivered reply is reported to {@code onReply} with the steers it answers, so the run's
+ * messages and those steers count as answered from then on. Streamed deltas and tool steps are not
+ * shown by any channel yet, so they are dropped here.
  *
  * <p>A run's answer is bounded: once its replies reach {@code maxAnswerChars} characters, the reply
  * that crosses the bound is cut (at the best boundary before it, a code fence closed there), the
@@ -29,17 +34,20 @@ final class GatedRunEvents implements RunEvents {
     private final Outbox outbox;
     private final int maxAnswerChars;
     private final Runnable onRetry;
+    private final Consumer<List<SteerMessage>> onReply;
     private final BooleanSupplier stillWanted;
     private final ReentrantLock lock = new ReentrantLock();
     private long answered; // characters of this run's answer handed to the outbox; guarded by lock
     private boolean cut;   // the answer reached its bound: nothing more is sent; guarded by lock
 
-    GatedRunEvents(Run run, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry) {
+    GatedRunEvents(Run run, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
+            Consumer<List<SteerMessage>> onReply) {
         this.run = run;
         this.session = session;
         this.outbox = outbox;
         this.maxAnswerChars = maxAnswerChars;
         this.onRetry = onRetry;
+        this.onReply = onReply;
         this.stillWanted = () -> !run.aborted;
     }
 
@@ -50,22 +58,29 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public void reply(String text) {
+        reply(text, List.of());
+    }
+
+    @Override
+    public void reply(String text, List<SteerMessage> answeredSteers) {
         if (run.aborted || text == null || text.isBlank()) {
             return;
         }
         run.delivered = true;
-        String head;
+        List<SteerMessage> steers = answeredSteers == null ? List.of() : answeredSteers;
+        String head; // null: the whole text goes; else the part that fits ("" once the answer was cut)
+        boolean crossed = false;
         lock.lock();
         try {
-            if (cut) {
-                return;
-            }
             long room = maxAnswerChars - answered;
-            if (text.length() <= room) {
+            if (cut) {
+                head = "";
+            } else if (text.length() <= room) {
                 answered += text.length();
                 head = null;
             } else {
                 cut = true;
+                crossed = true;
                 head = head(text, (int) room);
                 answered += head.length();
             }
@@ -74,12 +89,15 @@ final class GatedRunEvents implements RunEvents {
         }
         if (head == null) {
             outbox.answer(run.route, session, text, stillWanted);
-            return;
+        } else if (crossed) {
+            log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the"
+                    + " rest is cut", run.id, session, maxAnswerChars);
+            outbox.answer(run.route, session, head, stillWanted);
+            outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted);
         }
-        log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the rest"
-                + " is cut", run.id, session, maxAnswerChars);
-        outbox.answer(run.route, session, head, stillWanted);
-        outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted);
+        // a cut or dropped reply still answers its steers: the model saw them and the user is told the
+        // answer was cut, so running them again would answer twice
+        onReply.accept(steers);
     }
 
     /** The start of {@code text} that fits in {@code room} characters (see {@link TextChunker#head}); empty if none fits. */

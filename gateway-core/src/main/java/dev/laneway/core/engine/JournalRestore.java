@@ -2,6 +2,8 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.JournalEntry;
@@ -16,9 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs again every message the journal still holds from before a restart, in arrival order and
- * with the settings it had: queued followups, steers no model saw, and messages whose run was in
- * flight at a crash. Each entry is offered as its own item, bypassing inbound debounce (each was
+ * with the settings it had: queued followups, steers no model answered, and messages whose run was
+ * in flight at a crash. Each entry is offered as its own item, bypassing inbound debounce (each was
  * already its own journal entry with its own mode; joining them would change what the user gets).
+ * One exception to "the mode it had": a {@code steer-backlog} message is restored as a followup
+ * only. What is still pending of it is its own backlog turn; its steer may have been answered
+ * before the restart, and steering it into a restored run would answer it once more.
  * Messages the gateway accepted longer than {@code messages.queue.ttl} ago are dropped instead:
  * one log line, one notice per sender in each session (at their last expired message), sent before
  * those messages are settled. Runs once, on the thread that starts the gateway, before any channel
@@ -53,8 +58,9 @@ final class JournalRestore {
                 expiredSenders.put(entry.session() + '\u0000' + QueuedItem.senderKey(message), message.route());
                 continue;
             }
+            QueueSettings settings = restoredSettings(entry.settings());
             enqueue.accept(SessionKey.of(entry.session()), new QueuedItem(entry.seq(), List.of(ticket), entry.text(),
-                    entry.settings(), entry.settings().mode(), entry.trusted()));
+                    settings, settings.mode(), entry.trusted()));
         }
         if (!expired.isEmpty()) {
             log.warn("restore: dropped {} queued message(s) older than messages.queue.ttl ({} ms)", expired.size(),
@@ -65,5 +71,13 @@ final class JournalRestore {
             expired.forEach(ticket -> ctx.settle(ticket, Disposition.EXPIRED));
         }
         log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
+    }
+
+    /** The settings a restored message runs with: its own, but steer-backlog becomes followup. */
+    private static QueueSettings restoredSettings(QueueSettings settings) {
+        if (settings.mode() != QueueMode.STEER_BACKLOG) {
+            return settings;
+        }
+        return new QueueSettings(QueueMode.FOLLOWUP, settings.debounce(), settings.cap(), settings.drop());
     }
 }

@@ -29,6 +29,11 @@ final class Notices {
         return "✂️ The answer was longer than " + maxChars + " characters; the rest was cut.";
     }
 
+    /** The short reason of a run that passed its agent's run timeout: {@code timed out after 5 min}. */
+    static String timedOut(java.time.Duration runTimeout) {
+        return "timed out after " + human(runTimeout);
+    }
+
     static String failure(String shortReason) {
         return "⚠️ Sorry, something went wrong while answering. (" + shortReason + ")";
     }

@@ -34,8 +34,8 @@ final class Run {
         ENDED
     }
 
-    /** Why a run was aborted. */
-    enum AbortCause { INTERRUPT, STOP, SHUTDOWN }
+    /** Why a run was aborted; {@code DEADLINE}: it ran longer than its agent's run timeout. */
+    enum AbortCause { INTERRUPT, STOP, SHUTDOWN, DEADLINE }
 
     final String id;
     final List<QueuedItem> items;
@@ -57,9 +57,15 @@ final class Run {
     final List<LanePermit> permits = new ArrayList<>(2);
     AbortCause abortCause;
     Cancellable retryTimer = Cancellable.NONE;
+    // ends the current attempt when its agent's run timeout has passed since it started
+    Cancellable deadlineTimer = Cancellable.NONE;
     Instant startedAt;
     // steers the agent accepted, in arrival order, with whether each is also kept as a followup
     final List<Steered> steered = new ArrayList<>();
+    // ids of steers a delivered reply of this run answered (they end as steered, whatever the outcome)
+    final Set<Long> answeredSteers = new HashSet<>();
+    // the run's own messages were recorded answered by a reply while it went on
+    boolean itemsAnswered;
     // sender keys already told that this run's interruption skipped their message (once per sender)
     final Set<String> toldInterrupted = new HashSet<>();
 
@@ -96,6 +102,13 @@ final class Run {
             fx.add(permits.get(i)::close);
         }
         permits.clear();
+    }
+
+    /** The messages of the run's own turn (not its steers), oldest first. */
+    List<Ticket> tickets() {
+        List<Ticket> tickets = new ArrayList<>();
+        items.forEach(item -> tickets.addAll(item.tickets()));
+        return tickets;
     }
 
     int messageCount() {

@@ -5,10 +5,14 @@ import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
+import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.Lanes;
+import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * the executor, only while it holds both and the gateway is not stopping; its completion comes back
  * through the executor; a retryable failure of a run that delivered nothing waits for an
  * exponential backoff and queues for its lanes again. Every exit path gives both permits back.
+ * Each attempt has a deadline, its agent's run timeout from the moment it starts: when it passes,
+ * the run is aborted and ended at once (permits back; the user gets the failure notice, unless an
+ * interrupt, stop or shutdown was already ending it), without waiting for the agent to stop, so an
+ * agent that never finishes (a model that sends only keep-alives) cannot hold a lane for ever.
  *
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
  * and take it for each decision; agent calls and lane requests are made with it released. How a
@@ -142,8 +150,14 @@ final class RunDriver {
             return;
         }
         String name = named.value();
+        Duration timeout = AgentCalls.runTimeout(agent);
+        session.underLock(() -> {
+            int attempt = run.attempt;
+            run.deadlineTimer = ctx.scheduler.schedule(timeout, () -> deadlinePassed(run, attempt, timeout));
+            return null;
+        });
         var events = new GatedRunEvents(run, session.key(), ctx.outbox, ctx.settings.maxAnswerChars(),
-                () -> ctx.observer.agentRetried(name));
+                () -> ctx.observer.agentRetried(name), steers -> session.locked(fx -> steering.answered(run, steers, fx)));
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = session.underLock(() -> {
@@ -201,34 +215,9 @@ final class RunDriver {
     private void finished(Run run, RunOutcome outcome) {
         session.locked(fx -> {
             if (run.state != Run.State.STARTING && run.state != Run.State.RUNNING) {
-                return;
+                return; // it ended already (its deadline passed): the agent's late outcome changes nothing
             }
-            run.releasePermits(fx);
-            if (run.startedAt != null) {
-                ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
-            }
-            if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
-                session.endForShutdown(run, fx);
-                return;
-            }
-            if (shouldRetry(run, outcome)) {
-                steering.resolve(run, outcome, fx);
-                scheduleRetry(run);
-                return;
-            }
-            // an aborted run sends nothing more, not even a failure notice; the notice goes into the
-            // outbox before any message of the run (or its steers) is settled, so the user is told first
-            if (outcome instanceof RunOutcome.Failed failed && !run.aborted) {
-                Route route = run.route;
-                String notice = Notices.failure(failed.reason());
-                fx.add(() -> ctx.outbox.send(route, notice));
-            } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
-                emptyAnswer(run, fx);
-            }
-            steering.resolve(run, outcome, fx);
-            session.endRun(run, run.disposition, fx);
-            Instant now = ctx.clock.instant();
-            fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
+            end(run, outcome, fx);
         });
     }
 
@@ -246,6 +235,74 @@ final class RunDriver {
             ctx.observer.emptyAnswer(agent);
             ctx.outbox.send(route, Notices.EMPTY_ANSWER);
         });
+    }
+
+    /**
+     * The attempt {@code attempt} of {@code run} is still going when its run timeout has passed: it is
+     * aborted and ends now, as if its agent had stopped, whether or not the agent ever does (its late
+     * outcome is then ignored). A run nobody was ending yet fails with
+     * {@code timed out after <duration>}; one an interrupt, stop or shutdown was already ending ends
+     * as that would have ended it. Steers nothing answered run again as followups. Takes the lock.
+     */
+    private void deadlinePassed(Run run, int attempt, Duration timeout) {
+        session.locked(fx -> {
+            if (run.attempt != attempt || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
+                return;
+            }
+            boolean ending = run.abortCause != null;
+            if (!ending) {
+                run.abortCause = Run.AbortCause.DEADLINE;
+            }
+            run.aborted = true; // it sends nothing more
+            AgentRun handle = run.agentRun;
+            if (handle != null) {
+                fx.add(() -> AgentCalls.abort(handle, fx));
+            }
+            String reason = Notices.timedOut(timeout);
+            fx.add(() -> log.warn("run {} of session {} still running after its run timeout ({} ms); aborted{}", run.id,
+                    session.key(), timeout.toMillis(), ending ? "" : ", the user is told it failed"));
+            List<SteerMessage> unanswered = new ArrayList<>();
+            run.steered.forEach(steered -> unanswered.add(new SteerMessage(steered.item().seq(), steered.item().text(),
+                    steered.item().last().senderName())));
+            end(run, ending ? new RunOutcome.Aborted(unanswered) : new RunOutcome.Failed(reason, false, unanswered), fx);
+        });
+    }
+
+    /**
+     * Ends an attempt whose agent stopped, or whose deadline passed (lock held): permits back, then
+     * settle, retry or the next turn.
+     */
+    private void end(Run run, RunOutcome outcome, Effects fx) {
+        run.deadlineTimer.cancel();
+        run.deadlineTimer = Cancellable.NONE;
+        run.releasePermits(fx);
+        if (run.startedAt != null) {
+            ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
+        }
+        if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
+            session.endForShutdown(run, fx);
+            return;
+        }
+        if (shouldRetry(run, outcome)) {
+            steering.resolve(run, outcome, fx);
+            scheduleRetry(run);
+            return;
+        }
+        // an aborted run sends nothing more, not even a failure notice, unless its deadline aborted
+        // it; the notice goes into the outbox before any message of the run (or its steers) is
+        // settled, so the user is told first
+        if (outcome instanceof RunOutcome.Failed failed
+                && (!run.aborted || run.abortCause == Run.AbortCause.DEADLINE)) {
+            Route route = run.route;
+            String notice = Notices.failure(failed.reason());
+            fx.add(() -> ctx.outbox.send(route, notice));
+        } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
+            emptyAnswer(run, fx);
+        }
+        steering.resolve(run, outcome, fx);
+        session.endRun(run, run.disposition, fx);
+        Instant now = ctx.clock.instant();
+        fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {

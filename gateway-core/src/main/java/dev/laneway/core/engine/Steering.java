@@ -19,6 +19,11 @@ import java.util.Set;
  * interrupted or stopped, which ends it the same way. Only a message of the run's own conversation
  * and sender authority steers it.
  *
+ * <p>A run may answer before it ends (a final answer, then one more model call for the steers that
+ * came meanwhile): once such a reply is delivered, the run's own messages and the steers it
+ * answered are recorded answered in the journal at once ({@link #answered}), so a crash while the
+ * run goes on runs none of them again; they end as answered whatever the run's outcome.
+ *
  * <p>Not thread-safe: every method is called with the owning {@link SessionQueue}'s lock held. Its
  * one foreign call, {@code AgentRun.steer}, is made under that lock: the SPI requires it not to
  * block, and it makes "steer accepted" and "run completed" totally ordered.
@@ -59,6 +64,35 @@ final class Steering {
         return true;
     }
 
+    /**
+     * A delivered reply of {@code run} answered {@code steers} (ids the agent reported; possibly
+     * none): the run's own messages, the first time, and those steers not yet answered are recorded
+     * answered once that reply is out, steers first. A steer-backlog steer is left alone: its own
+     * followup turn still owes it an answer. Nothing happens for a run already ended or aborted (its
+     * end records its messages).
+     */
+    void answered(Run run, List<SteerMessage> steers, Effects fx) {
+        if ((run.state != Run.State.STARTING && run.state != Run.State.RUNNING) || run.aborted) {
+            return;
+        }
+        Set<Long> ids = new HashSet<>();
+        steers.forEach(steer -> ids.add(steer.id()));
+        List<Ticket> tickets = new ArrayList<>();
+        for (Run.Steered steered : run.steered) {
+            long seq = steered.item().seq();
+            if (!steered.backlog() && ids.contains(seq) && run.answeredSteers.add(seq)) {
+                tickets.addAll(steered.item().tickets());
+            }
+        }
+        if (!run.itemsAnswered) {
+            run.itemsAnswered = true;
+            tickets.addAll(run.tickets());
+        }
+        if (!tickets.isEmpty()) {
+            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.aborted));
+        }
+    }
+
     private boolean scopeAllows(Run run, QueuedItem item) {
         InboundMessage message = item.last();
         return ctx.settings.steerScope() == SteerScope.SESSION || message.direct()
@@ -68,7 +102,8 @@ final class Steering {
     /**
      * Settles or re-queues the steers of a run whose agent finished. A run that did not complete and
      * delivered nothing (failed, retried, aborted) answered no steer, so its steers run again as
-     * followups at their original position; an interrupted or stopped run's end with it.
+     * followups at their original position; an interrupted or stopped run's end with it. A steer
+     * a delivered reply answered ({@link #answered}) ends as steered whatever the outcome.
      */
     void resolve(Run run, RunOutcome outcome, Effects fx) {
         Set<Long> unseen = new HashSet<>();
@@ -83,7 +118,7 @@ final class Steering {
                 continue;
             }
             Disposition disposition = null;
-            if (!unseen.contains(item.seq()) && !answeredNothing) {
+            if (run.answeredSteers.contains(item.seq()) || !unseen.contains(item.seq()) && !answeredNothing) {
                 disposition = Disposition.STEERED;
             } else if (run.abortCause == Run.AbortCause.STOP) {
                 disposition = Disposition.STOPPED;

@@ -2,12 +2,15 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One accepted inbound message on its way to a disposition. {@link #settle} records the
  * disposition exactly once, whichever thread gets there first; a second call is a bug and is
- * reported, never recorded twice.
+ * reported, never recorded twice. Its journal record is claimed once too ({@link #claimJournalRecord}):
+ * a message answered by a reply of a run that goes on is recorded as answered then, and its
+ * settle later writes nothing more.
  */
 final class Ticket {
 
@@ -15,6 +18,8 @@ final class Ticket {
     private final InboundMessage message;
     private final boolean admitted;
     private final AtomicReference<Disposition> disposition = new AtomicReference<>();
+    // the journal's record of its end was written (or handed to the journal) by someone
+    private final AtomicBoolean journalRecord = new AtomicBoolean();
     // the channel's accepted hook was queued for it (or, restored, by the process before the restart)
     private volatile boolean announced;
 
@@ -54,5 +59,10 @@ final class Ticket {
 
     Disposition disposition() {
         return disposition.get();
+    }
+
+    /** True for the one caller that may write the journal's record of how this message ended. */
+    boolean claimJournalRecord() {
+        return journalRecord.compareAndSet(false, true);
     }
 }

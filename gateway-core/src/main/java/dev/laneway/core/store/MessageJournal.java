@@ -52,7 +52,12 @@ public interface MessageJournal extends AutoCloseable {
     /** Records an accepted message; the future completes once it is durable (fails if it cannot be). */
     CompletableFuture<Void> append(JournalEntry entry);
 
-    /** The message with this sequence number ended; {@code answered} when it got its answer. */
+    /**
+     * The message with this sequence number ended; {@code answered} when it got its answer. Once
+     * this returns, the journal owns the record: one it cannot write at once (a full disk) it keeps
+     * and writes later, never dropping it. It throws only when it cannot take the record now; the
+     * gateway then keeps the record itself and calls again later, with backoff.
+     */
     void settled(long seq, boolean answered);
 
     /** Every appended, unsettled entry, in sequence order. */

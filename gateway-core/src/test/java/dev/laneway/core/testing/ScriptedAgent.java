@@ -29,6 +29,7 @@ public final class ScriptedAgent implements Agent {
     private final List<String> resets = new CopyOnWriteArrayList<>();
 
     private volatile Throwable nameFailure;
+    private volatile java.time.Duration runTimeout = java.time.Duration.ofMinutes(5);
 
     @Override
     public String name() {
@@ -38,6 +39,17 @@ public final class ScriptedAgent implements Agent {
             throwUnchecked(failure);
         }
         return "scripted";
+    }
+
+    @Override
+    public java.time.Duration runTimeout() {
+        return runTimeout;
+    }
+
+    /** The run timeout the gateway gives runs started from now on (default 5 minutes, as configured agents). */
+    public ScriptedAgent runTimeout(java.time.Duration value) {
+        runTimeout = value;
+        return this;
     }
 
     /** Makes the next {@link #name} throw this. */
@@ -149,6 +161,7 @@ public final class ScriptedAgent implements Agent {
         private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
         private final List<SteerMessage> steers = new ArrayList<>();
         private final List<SteerMessage> unseen = new ArrayList<>();
+        private final List<SteerMessage> unanswered = new ArrayList<>();
         private boolean abortRequested;
 
         ScriptedRun(RunRequest request, RunEvents events, boolean steerable, boolean completesOnAbort,
@@ -184,6 +197,7 @@ public final class ScriptedAgent implements Agent {
             }
             steers.addAll(messages);
             unseen.addAll(messages);
+            unanswered.addAll(messages);
             return SteerResult.ACCEPTED;
         }
 
@@ -206,6 +220,18 @@ public final class ScriptedAgent implements Agent {
 
         public ScriptedRun reply(String text) {
             events.reply(text);
+            return this;
+        }
+
+        /**
+         * The model saw every steer so far and answers them with {@code text}, and the run goes on
+         * (as an agent does when steers came in while it wrote its answer): the reply reports them answered.
+         */
+        public ScriptedRun replyAnsweringSteers(String text) {
+            List<SteerMessage> answered = List.copyOf(unanswered);
+            unanswered.clear();
+            unseen.clear();
+            events.reply(text, answered);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.laneway.core.agent.settings;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -19,4 +20,17 @@ public sealed interface AgentSettings permits EchoSettings, OpenAiSettings, Comm
 
     /** The {@code provider:} value of this entry. */
     String provider();
+
+    /** {@code runTimeoutMs} when an entry does not set it. */
+    Duration DEFAULT_RUN_TIMEOUT = Duration.ofMinutes(5);
+
+    /** The largest {@code runTimeoutMs} allowed. */
+    Duration MAX_RUN_TIMEOUT = Duration.ofHours(24);
+
+    /**
+     * {@code runTimeoutMs}: how long one run of this agent may take, from the moment it starts, before
+     * the gateway aborts it, frees its lanes and tells the user it failed; whatever the agent does
+     * meanwhile (a stream of keep-alives, text that never ends, an agent that ignores abort).
+     */
+    Duration runTimeout();
 }

@@ -26,10 +26,12 @@ import java.util.Locale;
  * @param maxTokens          {@code max_tokens}, or null for the server's default
  * @param maxRetries         retries of a 429 or 5xx answer (so at most {@code 1 + maxRetries} requests)
  * @param tools              names of the enabled tools, each from {@link #KNOWN_TOOLS}, without repeats
+ * @param runTimeout         see {@link AgentSettings#runTimeout()}: bounds the whole run, unlike {@code timeout}
  */
 public record OpenAiSettings(String name, String baseUrl, String apiKey, String model, String systemPrompt,
                              boolean stream, Duration timeout, int maxHistoryMessages, Double temperature,
-                             Integer maxTokens, int maxRetries, List<String> tools) implements AgentSettings {
+                             Integer maxTokens, int maxRetries, List<String> tools, Duration runTimeout)
+        implements AgentSettings {
 
     public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
@@ -57,13 +59,22 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
                         "must be a number between 0 and 2", temperature)
                 .check(maxTokens == null || maxTokens >= 1, "maxTokens", "must be an integer >= 1", maxTokens)
                 .check(maxRetries >= 0 && maxRetries <= MAX_RETRIES, "maxRetries",
-                        "must be an integer between 0 and " + MAX_RETRIES, maxRetries);
+                        "must be an integer between 0 and " + MAX_RETRIES, maxRetries)
+                .runTimeout(runTimeout);
         for (int i = 0; i < named.size(); i++) {
             violations.check(KNOWN_TOOLS.contains(named.get(i)), "tools[" + i + "]",
                     "must be a built-in tool (" + String.join(", ", KNOWN_TOOLS) + ")", named.get(i), KNOWN_TOOLS);
         }
         violations.throwIfAny(name);
         tools = List.copyOf(new LinkedHashSet<>(named));
+    }
+
+    /** With the default {@code runTimeoutMs}. */
+    public OpenAiSettings(String name, String baseUrl, String apiKey, String model, String systemPrompt,
+                          boolean stream, Duration timeout, int maxHistoryMessages, Double temperature,
+                          Integer maxTokens, int maxRetries, List<String> tools) {
+        this(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages, temperature, maxTokens,
+                maxRetries, tools, DEFAULT_RUN_TIMEOUT);
     }
 
     /** Settings with every optional field at its default: no key, no system prompt, streaming. */
@@ -79,37 +90,42 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
 
     public OpenAiSettings withApiKey(String key) {
         return new OpenAiSettings(name, baseUrl, key, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools);
+                temperature, maxTokens, maxRetries, tools, runTimeout);
     }
 
     public OpenAiSettings withSystemPrompt(String prompt) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, prompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools);
+                temperature, maxTokens, maxRetries, tools, runTimeout);
     }
 
     public OpenAiSettings withStream(boolean on) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, on, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools);
+                temperature, maxTokens, maxRetries, tools, runTimeout);
     }
 
     public OpenAiSettings withTimeout(Duration value) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, value, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools);
+                temperature, maxTokens, maxRetries, tools, runTimeout);
     }
 
     public OpenAiSettings withMaxHistoryMessages(int max) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, max,
-                temperature, maxTokens, maxRetries, tools);
+                temperature, maxTokens, maxRetries, tools, runTimeout);
     }
 
     public OpenAiSettings withMaxRetries(int value) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, value, tools);
+                temperature, maxTokens, value, tools, runTimeout);
     }
 
     public OpenAiSettings withTools(List<String> names) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, names);
+                temperature, maxTokens, maxRetries, names, runTimeout);
+    }
+
+    public OpenAiSettings withRunTimeout(Duration value) {
+        return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
+                temperature, maxTokens, maxRetries, tools, value);
     }
 
     /** {@code <baseUrl>/chat/completions}, with no doubled slash. */
@@ -124,7 +140,7 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
         return "OpenAiSettings[name=" + name + ", baseUrl=" + UrlRedactor.redact(baseUrl) + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
                 + ", model=" + model + ", stream=" + stream + ", timeout=" + timeout + ", maxHistoryMessages="
                 + maxHistoryMessages + ", temperature=" + temperature + ", maxTokens=" + maxTokens
-                + ", maxRetries=" + maxRetries + ", tools=" + tools + "]";
+                + ", maxRetries=" + maxRetries + ", tools=" + tools + ", runTimeout=" + runTimeout + "]";
     }
 
     /** Absolute http(s) with a server-based host, a valid port, and no query or fragment. */

@@ -20,6 +20,14 @@ final class Violations {
         return this;
     }
 
+    /** {@code runTimeoutMs}: a duration > 0, at most {@link AgentSettings#MAX_RUN_TIMEOUT}. */
+    Violations runTimeout(java.time.Duration runTimeout) {
+        return check(runTimeout != null && runTimeout.isPositive()
+                        && runTimeout.compareTo(AgentSettings.MAX_RUN_TIMEOUT) <= 0, "runTimeoutMs",
+                "must be a duration > 0 and at most " + AgentSettings.MAX_RUN_TIMEOUT.toHours() + "h",
+                EchoSettings.millis(runTimeout));
+    }
+
     /** A blank name breaks the rule of the entry itself. */
     Violations name(String name) {
         return check(name != null && !name.isBlank(), "", "agent name must not be blank", name);
