@@ -94,6 +94,15 @@ final class EngineContext {
      * record and settled hook: the user is told before the message counts as ended.
      */
     void settle(Ticket ticket, Disposition disposition, Effects fx) {
+        settle(ticket, disposition, null, fx);
+    }
+
+    /**
+     * As {@link #settle(Ticket, Disposition, Effects)} for a message a run answered: if the outbox
+     * could not deliver one of the run's replies ({@code delivery}), the message is not recorded as
+     * answered but stays pending, and runs again after a restart.
+     */
+    void settle(Ticket ticket, Disposition disposition, Delivery delivery, Effects fx) {
         if (!ticket.settle(disposition)) {
             log.error("bug: message {} already ended as {}, not recording {}", ticket.seq(), ticket.disposition(), disposition);
             return;
@@ -104,7 +113,7 @@ final class EngineContext {
         settling.incrementAndGet();
         fx.add(() -> {
             try {
-                settled(ticket, disposition);
+                settled(ticket, disposition, delivery);
             } finally {
                 if (settling.decrementAndGet() == 0) {
                     idle.signal(); // waiters only care about the last one
@@ -130,10 +139,11 @@ final class EngineContext {
         fx.run();
     }
 
-    private void settled(Ticket ticket, Disposition disposition) {
+    private void settled(Ticket ticket, Disposition disposition, Delivery delivery) {
         if (answered(disposition)) {
-            // "answered" only once the answer went out: a crash before that runs the message again
-            outbox.afterDelivered(ticket.message().route(), () -> recordSettled(ticket.seq(), true));
+            // "answered" only once the answer went out: a crash before that runs the message again,
+            // and so does a restart after the outbox gave up on the answer
+            outbox.afterDelivered(ticket.message().route(), () -> recordAnswered(ticket.seq(), delivery));
         } else {
             recordSettled(ticket.seq(), false);
         }
@@ -175,6 +185,14 @@ final class EngineContext {
 
     private enum MessageHook { ACCEPTED, SETTLED }
 
+    private void recordAnswered(long seq, Delivery delivery) {
+        if (delivery != null && delivery.hasFailed()) {
+            log.warn("message {} stays pending: its answer could not be delivered; it runs again after a restart", seq);
+            return;
+        }
+        recordSettled(seq, true);
+    }
+
     private void recordSettled(long seq, boolean answered) {
         try {
             journal.settled(seq, answered);
@@ -190,7 +208,12 @@ final class EngineContext {
 
     /** Settles every message of {@code item} (see {@link #settle(Ticket, Disposition, Effects)}). */
     void settleAll(QueuedItem item, Disposition disposition, Effects fx) {
-        item.tickets().forEach(ticket -> settle(ticket, disposition, fx));
+        settleAll(item, disposition, null, fx);
+    }
+
+    /** Settles every message of {@code item}, answered by a run whose replies report to {@code delivery}. */
+    void settleAll(QueuedItem item, Disposition disposition, Delivery delivery, Effects fx) {
+        item.tickets().forEach(ticket -> settle(ticket, disposition, delivery, fx));
     }
 
     /** How often typing must be refreshed in a channel; empty when it has no typing indicator. */

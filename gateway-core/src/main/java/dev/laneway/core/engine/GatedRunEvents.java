@@ -3,7 +3,8 @@ package dev.laneway.core.engine;
 import dev.laneway.core.agent.RunEvents;
 
 /**
- * The events a run's agent sees: replies go to the outbox unless the run has been aborted.
+ * The events a run's agent sees: replies go to the outbox unless the run has been aborted; the
+ * outbox reports a reply it could not deliver to the run's {@link Delivery}.
  * Streamed deltas and tool steps are not shown by any channel yet, so they are dropped here.
  */
 final class GatedRunEvents implements RunEvents {
@@ -29,7 +30,7 @@ final class GatedRunEvents implements RunEvents {
             return;
         }
         run.delivered = true;
-        outbox.send(run.route, text, () -> !run.aborted);
+        outbox.send(run.route, text, () -> !run.aborted, run.delivery);
     }
 
     @Override
