@@ -111,6 +111,21 @@ class OutboxRetryTest {
     }
 
     @Test
+    void aReplyQueuedDuringAPause_isNotAttemptedUntilThePauseEnds_andAFurther429PausesAgain() {
+        channel.failNextTyping(SendFailure.rateLimited(Duration.ofSeconds(60), "HTTP 429"));
+        dm("ann", "hello");
+        time.advance(Duration.ofSeconds(10));
+        channel.failNextSends(SendFailure.rateLimited(Duration.ofSeconds(5), "HTTP 429"));
+        agent.run(0).complete("answer");
+        time.advance(Duration.ofSeconds(49));
+        assertEquals(List.of(), channel.attempts(), "nothing is tried while the 60 s pause holds");
+        time.advance(Duration.ofSeconds(1));
+        assertEquals(List.of("answer"), channel.attempts(), "tried once the pause is over: 429 again");
+        time.advance(Duration.ofSeconds(5));
+        assertEquals(List.of("answer"), channel.texts());
+    }
+
+    @Test
     void aServerErrorOnce_isSentAgainAfterABackoff_andTheMessageCountsAsAnswered() {
         channel.failNextSends(SendFailure.unavailable("HTTP 502 Bad Gateway"));
         long seq = dm("ann", "hello");
