@@ -5,6 +5,7 @@ import com.google.gson.JsonParser;
 import com.slack.api.socket_mode.request.EventsApiEnvelope;
 import com.slack.api.socket_mode.request.InteractiveEnvelope;
 import com.slack.api.socket_mode.request.SlashCommandsEnvelope;
+import dev.laneway.core.channel.ExpiringKeys;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -26,7 +27,7 @@ final class EnvelopeHandler {
     private static final Logger log = LoggerFactory.getLogger(EnvelopeHandler.class);
 
     private final Consumer<String> ack;
-    private final RecentKeys seen;
+    private final ExpiringKeys seen;
     private final Executor inbound;
     private final InboundProcessor processor;
     private final Runnable onHello;
@@ -37,7 +38,7 @@ final class EnvelopeHandler {
      * @param inbound the serial worker that converts payloads and calls the gateway
      * @param onHello called when Slack says hello on a new connection
      */
-    EnvelopeHandler(Consumer<String> ack, RecentKeys seen, Executor inbound, InboundProcessor processor,
+    EnvelopeHandler(Consumer<String> ack, ExpiringKeys seen, Executor inbound, InboundProcessor processor,
                     Runnable onHello) {
         this.ack = ack;
         this.seen = seen;
