@@ -301,7 +301,9 @@ final class Outbox {
             switch (step) {
                 case Step.Done done -> removeHead(chat);
                 case Step.Wait wait -> {
-                    scheduler.schedule(wait.delay(), () -> startDrain(chat)); // the chat stays owned
+                    if (!schedule(wait.delay(), () -> startDrain(chat))) { // the chat stays owned meanwhile
+                        park(chat);
+                    }
                     return;
                 }
                 case Step.Pause pause -> {
@@ -309,6 +311,27 @@ final class Outbox {
                     return;
                 }
             }
+        }
+    }
+
+    /** Schedules {@code task}; false when the scheduler refused it (the gateway is stopping). */
+    private boolean schedule(Duration delay, Runnable task) {
+        try {
+            scheduler.schedule(delay, task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            log.debug("outbox: a wait could not be scheduled: the scheduler is stopping");
+            return false;
+        }
+    }
+
+    /** The chat's owner gives it up without a timer to resume it: what is queued stays parked. */
+    private void park(String chat) {
+        lock.lock();
+        try {
+            queues.get(chat).draining = false;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -328,22 +351,27 @@ final class Outbox {
      */
     private void coolDown(String chat, Duration wait, boolean owner) {
         Instant until = clock.instant().plus(wait);
-        boolean schedule;
+        boolean longest;
         lock.lock();
         try {
             if (owner) {
                 queues.get(chat).draining = false;
             }
             Instant current = cooling.get(chat);
-            schedule = current == null || until.isAfter(current);
-            if (schedule) {
+            longest = current == null || until.isAfter(current);
+            if (longest) {
                 cooling.put(chat, until);
             }
         } finally {
             lock.unlock();
         }
-        if (schedule) {
-            scheduler.schedule(wait, () -> endCooling(chat, until));
+        if (longest && !schedule(wait, () -> endCooling(chat, until))) {
+            lock.lock();
+            try {
+                cooling.remove(chat, until); // no timer would ever end it
+            } finally {
+                lock.unlock();
+            }
         }
     }
 

@@ -41,6 +41,7 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile Function<Route, Duration> pacing = route -> Duration.ZERO;
     private volatile java.util.function.Consumer<String> onSend = text -> { };
     private volatile Runnable duringStart = () -> { };
+    private volatile Runnable duringTyping = () -> { };
 
     public FakeChannel(String name) {
         this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true, true));
@@ -98,6 +99,7 @@ public final class FakeChannel implements ChannelAdapter {
     @Override
     public void typing(Route route) throws Exception {
         typing.add(route);
+        duringTyping.run();
         Exception failure = typingFailures.poll();
         if (failure != null) {
             throw failure;
@@ -158,6 +160,12 @@ public final class FakeChannel implements ChannelAdapter {
     /** The next typing actions throw these, one each, in order (each typing call is still recorded). */
     public FakeChannel failNextTyping(Exception... failures) {
         typingFailures.addAll(List.of(failures));
+        return this;
+    }
+
+    /** Runs {@code action} inside each typing call, before it fails or returns (on the outbox's thread). */
+    public FakeChannel duringTyping(Runnable action) {
+        duringTyping = action;
         return this;
     }
 
