@@ -73,6 +73,8 @@ final class Run {
     volatile boolean aborted;
     /** Set once the run delivered any reply: such a run is never retried. */
     volatile boolean delivered;
+    /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
+    final Delivery delivery = new Delivery();
 
     Run(String id, Turn turn, Instant createdAt) {
         this.id = id;

@@ -275,7 +275,7 @@ final class SessionQueue {
      */
     void endRun(Run run, Disposition disposition, Effects fx) {
         run.state = Run.State.ENDED;
-        run.items.forEach(item -> ctx.settleAll(item, disposition, fx));
+        run.items.forEach(item -> ctx.settleAll(item, disposition, run.delivery, fx));
         active = null;
         interrupts.runEnded();
         fx.add(ctx.idle::signal);

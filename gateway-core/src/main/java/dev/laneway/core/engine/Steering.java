@@ -89,7 +89,7 @@ final class Steering {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
-            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.aborted));
+            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.aborted, run.delivery));
         }
     }
 
@@ -134,7 +134,7 @@ final class Steering {
         }
         // the skip notice first: it reaches the outbox before the settles of the messages it is about
         NoticeSender.oncePerSender(ctx, interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
-        endings.forEach(ending -> ctx.settleAll(ending.item(), ending.disposition(), fx));
+        endings.forEach(ending -> ctx.settleAll(ending.item(), ending.disposition(), run.delivery, fx));
         run.steered.clear();
     }
 
