@@ -210,10 +210,14 @@ final class EngineContext {
 
     /**
      * Records a message a run answered, unless the outbox gave up on one of the run's replies
-     * ({@code delivery}): then it stays pending and runs again after a restart.
+     * ({@code delivery}): then it stays pending and runs again after a restart, unless an earlier
+     * reply of the run that did go out already answered it (docs/decisions.md D30).
      */
     private void recordAnswered(Ticket ticket, Delivery delivery) {
         if (delivery != null && delivery.hasFailed()) {
+            if (ticket.journalRecordClaimed()) {
+                return; // an earlier reply of the run answered it and was recorded: it stays answered
+            }
             log.warn("message {} stays pending: its answer could not be delivered; it runs again after a restart",
                     ticket.seq());
             return;

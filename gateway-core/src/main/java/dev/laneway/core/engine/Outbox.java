@@ -555,9 +555,9 @@ final class Outbox {
         observer.sendFailed(route.channel());
         if (reply.delivery != null) {
             reply.delivery.failed();
-            log.error("send to {} chat {} failed{}: {}; the rest of the reply is not sent, and the message it answers"
-                    + " stays pending: it runs again after a restart", route.channel(), route.chatId(), tries,
-                    failure.getMessage());
+            log.error("send to {} chat {} failed{}: {}; the rest of the reply is not sent, and a message it answers"
+                    + " stays pending unless an earlier reply answered it: it runs again after a restart",
+                    route.channel(), route.chatId(), tries, failure.getMessage());
         } else {
             log.error("send to {} chat {} failed{}: {}; the notice is lost", route.channel(), route.chatId(), tries,
                     failure.getMessage());

@@ -61,6 +61,11 @@ final class Ticket {
         return disposition.get();
     }
 
+    /** Whether someone has claimed the journal's record already (e.g. an earlier reply answered it). */
+    boolean journalRecordClaimed() {
+        return journalRecord.get();
+    }
+
     /** True for the one caller that may write the journal's record of how this message ended. */
     boolean claimJournalRecord() {
         return journalRecord.compareAndSet(false, true);

@@ -143,6 +143,27 @@ class OutboxRetryTest {
     }
 
     @Test
+    void aLaterReplyThatFinallyFails_leavesAMessageAnEarlierReplyAnswered_answered_andSaysNothingFalse() {
+        try (LogCapture settle = LogCapture.of(EngineContext.class)) {
+            long seq = dm("ann", "hello");
+            ScriptedAgent.ScriptedRun run = agent.run(0);
+            run.reply("first part");
+            assertEquals(List.of("first part"), channel.texts());
+            assertEquals(Boolean.TRUE, journal.answered(seq), "answered when its first reply went out");
+
+            channel.failNextSends(SendFailure.refused("HTTP 400"));
+            run.complete("second part");
+
+            assertEquals(List.of("sent", "failed"), events);
+            assertEquals(Boolean.TRUE, journal.answered(seq), "it stays answered: running it again would answer twice");
+            assertEquals(List.of(), journal.pending());
+            assertEquals(List.of(), settle.warnings(), "no claim that it stays pending");
+            assertTrue(log.messages(ch.qos.logback.classic.Level.ERROR).stream()
+                    .anyMatch(line -> line.contains("unless an earlier reply answered it")), log.lines().toString());
+        }
+    }
+
+    @Test
     void aServerErrorThatPersists_isRetriedForABoundedTime_thenTheMessageStaysPending() {
         for (int i = 0; i <= Outbox.MAX_RETRIES; i++) {
             channel.failNextSends(SendFailure.unavailable("HTTP 500"));
