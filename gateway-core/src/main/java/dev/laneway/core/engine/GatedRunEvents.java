@@ -48,7 +48,7 @@ final class GatedRunEvents implements RunEvents {
         this.maxAnswerChars = maxAnswerChars;
         this.onRetry = onRetry;
         this.onReply = onReply;
-        this.stillWanted = () -> !run.aborted;
+        this.stillWanted = () -> !run.silenced();
     }
 
     @Override
@@ -63,7 +63,7 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public void reply(String text, List<SteerMessage> answeredSteers) {
-        if (run.aborted || text == null || text.isBlank()) {
+        if (run.silenced() || text == null || text.isBlank()) {
             return;
         }
         run.delivered = true;
@@ -107,6 +107,6 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public boolean aborted() {
-        return run.aborted;
+        return run.silenced();
     }
 }

@@ -78,7 +78,7 @@ final class Interrupts {
         int cleared = discardWaiting(Disposition.STOPPED, new HashSet<>(), fx);
         Run run = session.active;
         if (run != null) {
-            if (run.state == Run.State.WAITING || run.state == Run.State.RETRY_WAIT) {
+            if (run.state().isOneOf(Run.State.WAITING, Run.State.RETRY_WAIT)) {
                 cleared += run.messageCount();
             }
             abort(run, Run.AbortCause.STOP, fx);
@@ -120,15 +120,11 @@ final class Interrupts {
      * one is asked to abort and ends when its agent completes.
      */
     private void abort(Run run, Run.AbortCause cause, Effects fx) {
-        if (run.abortCause == null) {
-            run.abortCause = cause;
-        }
-        if (cause != Run.AbortCause.SHUTDOWN) {
-            // an interrupted or stopped run sends nothing more; a run cut by a shutdown still
-            // delivers what it already produced (its message then counts as answered)
-            run.aborted = true;
-        }
-        switch (run.state) {
+        Run.State before = run.state();
+        // an interrupted or stopped run sends nothing more; a run cut by a shutdown still delivers
+        // what it already produced (its message then counts as answered)
+        run.abort(cause);
+        switch (before) {
             case WAITING -> {
                 CompletableFuture<LanePermit> wait = run.laneWait;
                 if (wait != null) {
@@ -141,13 +137,13 @@ final class Interrupts {
                 run.retryTimer.cancel();
                 endWithoutAgent(run, cause, fx);
             }
-            case STARTING, RUNNING -> {
+            case STARTING, RUNNING, SHUTTING_DOWN, ABORTING -> {
                 var handle = run.agentRun;
                 if (handle != null) {
                     fx.add(() -> AgentCalls.abort(handle, fx)); // a fatal error is rethrown once every effect ran
                 }
             }
-            case ENDED -> { }
+            case ENDED, ABORTED -> throw new IllegalStateException("run " + run.id + ": aborted after it ended");
         }
     }
 

@@ -53,14 +53,14 @@ final class RunDriver {
 
     /** Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock. */
     void requestLane(Run run) {
-        String lane = session.underLock(() -> run.state != Run.State.WAITING ? null
+        String lane = session.underLock(() -> run.state() != Run.State.WAITING ? null
                 : run.permits.isEmpty() ? session.key().laneName() : Lanes.MAIN);
         if (lane == null) {
             return;
         }
         var wait = ctx.lanes.acquire(lane);
         boolean stale = session.underLock(() -> {
-            if (run.state != Run.State.WAITING) {
+            if (run.state() != Run.State.WAITING) { // aborted or ended meanwhile
                 return true;
             }
             run.laneWait = wait;
@@ -94,7 +94,7 @@ final class RunDriver {
 
     /** The run got {@code permit} (lock held): it launches once it holds both lanes. */
     private Next granted(Run run, LanePermit permit, Effects fx) {
-        if (run.state != Run.State.WAITING) {
+        if (run.state() != Run.State.WAITING) { // a late grant: the run was aborted or ended meanwhile
             fx.add(permit::close);
             return Next.NOTHING;
         }
@@ -105,7 +105,7 @@ final class RunDriver {
             return Next.NOTHING;
         }
         if (run.permits.size() == 2) {
-            run.state = Run.State.STARTING;
+            run.moveTo(Run.State.STARTING);
             return Next.LAUNCH;
         }
         return Next.NEXT_LANE;
@@ -129,7 +129,8 @@ final class RunDriver {
      */
     private void launch(Run run) {
         boolean start = session.lockedGet(fx -> {
-            if (run.state != Run.State.STARTING) {
+            // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
+            if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
                 return false;
             }
             if (ctx.stopping) {
@@ -163,8 +164,8 @@ final class RunDriver {
         boolean abortNow = session.underLock(() -> {
             run.agentRun = handle;
             run.agentName = name;
-            if (run.state == Run.State.STARTING) {
-                run.state = Run.State.RUNNING;
+            if (run.state() == Run.State.STARTING) { // else it was aborted, or ended by its deadline, meanwhile
+                run.moveTo(Run.State.RUNNING);
             }
             return run.abortCause != null;
         });
@@ -214,7 +215,7 @@ final class RunDriver {
     /** A run's agent completed: give back permits, settle, retry or move on to the next turn. */
     private void finished(Run run, RunOutcome outcome) {
         session.locked(fx -> {
-            if (run.state != Run.State.STARTING && run.state != Run.State.RUNNING) {
+            if (!run.state().agentPhase()) {
                 return; // it ended already (its deadline passed): the agent's late outcome changes nothing
             }
             end(run, outcome, fx);
@@ -246,14 +247,11 @@ final class RunDriver {
      */
     private void deadlinePassed(Run run, int attempt, Duration timeout) {
         session.locked(fx -> {
-            if (run.attempt != attempt || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
-                return;
+            if (run.attempt != attempt || !run.state().agentPhase()) {
+                return; // a late timer: the attempt is over
             }
             boolean ending = run.abortCause != null;
-            if (!ending) {
-                run.abortCause = Run.AbortCause.DEADLINE;
-            }
-            run.aborted = true; // it sends nothing more
+            run.abort(Run.AbortCause.DEADLINE); // it sends nothing more
             AgentRun handle = run.agentRun;
             if (handle != null) {
                 fx.add(() -> AgentCalls.abort(handle, fx));
@@ -292,7 +290,7 @@ final class RunDriver {
         // it; the notice goes into the outbox before any message of the run (or its steers) is
         // settled, so the user is told first
         if (outcome instanceof RunOutcome.Failed failed
-                && (!run.aborted || run.abortCause == Run.AbortCause.DEADLINE)) {
+                && (!run.silenced() || run.abortCause == Run.AbortCause.DEADLINE)) {
             Route route = run.route;
             String notice = Notices.failure(failed.reason());
             fx.add(() -> ctx.outbox.send(route, notice));
@@ -313,21 +311,21 @@ final class RunDriver {
     private void scheduleRetry(Run run) {
         Duration backoff = ctx.settings.retryBackoff().multipliedBy(1L << Math.min(20, run.attempt - 1));
         run.attempt++;
-        run.state = Run.State.RETRY_WAIT;
+        run.moveTo(Run.State.RETRY_WAIT);
         run.agentRun = null;
         run.retryTimer = ctx.scheduler.schedule(backoff, () -> retry(run));
     }
 
     private void retry(Run run) {
         boolean again = session.lockedGet(fx -> {
-            if (run.state != Run.State.RETRY_WAIT) {
-                return false;
+            if (run.state() != Run.State.RETRY_WAIT) {
+                return false; // aborted or ended while it waited
             }
             if (ctx.stopping) {
                 session.endForShutdown(run, fx);
                 return false;
             }
-            run.state = Run.State.WAITING;
+            run.moveTo(Run.State.WAITING);
             return true;
         });
         if (again) {

@@ -274,7 +274,7 @@ final class SessionQueue {
      * failure, a skip) must be in {@code fx} before this call, so it goes out before the settles.
      */
     void endRun(Run run, Disposition disposition, Effects fx) {
-        run.state = Run.State.ENDED;
+        run.end();
         run.items.forEach(item -> ctx.settleAll(item, disposition, fx));
         active = null;
         interrupts.runEnded();
@@ -300,7 +300,7 @@ final class SessionQueue {
      * Drops still to report are reported now; no drain follows.
      */
     void endForShutdown(Run run, Effects fx) {
-        run.state = Run.State.ENDED;
+        run.end();
         run.steered.clear();
         NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
         active = null;

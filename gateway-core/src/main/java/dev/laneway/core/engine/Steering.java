@@ -52,7 +52,7 @@ final class Steering {
      * D5). Such a message waits as a followup, in a turn of its own audience.
      */
     boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
-        if (run == null || run.state != Run.State.RUNNING || run.abortCause != null || run.agentRun == null
+        if (run == null || run.state() != Run.State.RUNNING || run.agentRun == null
                 || !run.audience.equals(item.audience()) || !scopeAllows(run, item)) {
             return false;
         }
@@ -72,8 +72,8 @@ final class Steering {
      * end records its messages).
      */
     void answered(Run run, List<SteerMessage> steers, Effects fx) {
-        if ((run.state != Run.State.STARTING && run.state != Run.State.RUNNING) || run.aborted) {
-            return;
+        if (!run.state().isOneOf(Run.State.STARTING, Run.State.RUNNING, Run.State.SHUTTING_DOWN)) {
+            return; // it ended, or it was silenced: its end records its messages
         }
         Set<Long> ids = new HashSet<>();
         steers.forEach(steer -> ids.add(steer.id()));
@@ -89,7 +89,7 @@ final class Steering {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
-            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.aborted));
+            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.silenced()));
         }
     }
 
@@ -145,7 +145,7 @@ final class Steering {
      * Returns how many messages it stopped.
      */
     int stopUnanswered(Run run, Effects fx) {
-        if (run.delivered || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
+        if (run.delivered || run.state() != Run.State.ABORTING) { // called right after the stop's abort
             return 0;
         }
         int count = 0;
