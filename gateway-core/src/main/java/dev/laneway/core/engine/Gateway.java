@@ -249,7 +249,7 @@ public final class Gateway implements InboundSink, GatewayControl {
      */
     public Map<String, Integer> sessionStates() {
         Map<String, Integer> states = new java.util.TreeMap<>();
-        ctx.sessions.values().forEach(queue -> states.merge(queue.state(), 1, Integer::sum));
+        ctx.sessions.values().forEach(queue -> states.merge(queue.state().id(), 1, Integer::sum));
         return states;
     }
 

@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
@@ -29,37 +30,47 @@ import org.slf4j.LoggerFactory;
  * agent that never finishes (a model that sends only keep-alives) cannot hold a lane for ever.
  *
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
- * and take it for each decision; agent calls and lane requests are made with it released. How a
- * run ends is the session's: {@link SessionQueue#endRun}, {@link SessionQueue#endForShutdown}, and
- * {@link Steering#resolve} for its steers.
+ * and take it ({@link SessionLock}) for each decision; agent calls and lane requests are made with
+ * it released. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
+ * to {@link Ends} (the session, which carries it out), and its steers end through
+ * {@link Steering#resolve}.
  */
 final class RunDriver {
 
-    // the engine's log category, as for AgentCalls
-    private static final Logger log = LoggerFactory.getLogger(SessionQueue.class);
+    private static final Logger log = LoggerFactory.getLogger(RunDriver.class);
 
-    private final SessionQueue session;
+    /** Where the driver hands how a run ends: its session, which carries it out (lock held). */
+    @FunctionalInterface
+    interface Ends {
+        void ended(Run run, RunEnd end, Effects fx);
+    }
+
+    private final SessionKey key;
+    private final SessionLock lock;
     private final EngineContext ctx;
     private final Steering steering;
+    private final Ends ends;
 
     /** What a granted permit leads to. */
     private enum Next { LAUNCH, NEXT_LANE, NOTHING }
 
-    RunDriver(SessionQueue session, EngineContext ctx, Steering steering) {
-        this.session = session;
+    RunDriver(SessionKey key, SessionLock lock, EngineContext ctx, Steering steering, Ends ends) {
+        this.key = key;
+        this.lock = lock;
         this.ctx = ctx;
         this.steering = steering;
+        this.ends = ends;
     }
 
     /** Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock. */
     void requestLane(Run run) {
-        String lane = session.underLock(() -> run.state() != Run.State.WAITING ? null
-                : run.permits.isEmpty() ? session.key().laneName() : Lanes.MAIN);
+        String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null
+                : run.permits.isEmpty() ? key.laneName() : Lanes.MAIN);
         if (lane == null) {
             return;
         }
         var wait = ctx.lanes.acquire(lane);
-        boolean stale = session.underLock(() -> {
+        boolean stale = lock.underLock(() -> {
             if (run.state() != Run.State.WAITING) { // aborted or ended meanwhile
                 return true;
             }
@@ -77,7 +88,7 @@ final class RunDriver {
                 onPermit(run, permit);
             } catch (Throwable e) {
                 // a future would swallow it: say so (a fatal error from an agent was logged already)
-                log.error("run {} of session {} failed after its {} permit was granted", run.id, session.key(),
+                log.error("run {} of session {} failed after its {} permit was granted", run.id, key,
                         permit.lane(), e);
                 throw e;
             }
@@ -85,7 +96,7 @@ final class RunDriver {
     }
 
     private void onPermit(Run run, LanePermit permit) {
-        switch (session.lockedGet(fx -> granted(run, permit, fx))) {
+        switch (lock.lockedGet(fx -> granted(run, permit, fx))) {
             case LAUNCH -> dispatch(() -> launch(run));
             case NEXT_LANE -> requestLane(run);
             case NOTHING -> { }
@@ -117,7 +128,7 @@ final class RunDriver {
      */
     private void endBeforeStart(Run run, Effects fx) {
         run.releasePermits(fx);
-        session.endForShutdown(run, fx);
+        ends.ended(run, RunEnd.LEFT_PENDING, fx);
     }
 
     /**
@@ -128,7 +139,7 @@ final class RunDriver {
      * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
-        boolean start = session.lockedGet(fx -> {
+        boolean start = lock.lockedGet(fx -> {
             // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
             if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
                 return false;
@@ -143,8 +154,8 @@ final class RunDriver {
         if (!start) {
             return;
         }
-        var request = new RunRequest(run.id, session.key(), run.prompt, run.route, run.group, run.senderId, run.attempt);
-        Agent agent = ctx.agents.apply(session.key());
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
+        Agent agent = ctx.agents.apply(key);
         var named = AgentCalls.name(agent);
         if (AgentCalls.isFatal(named.failure())) {
             failBeforeCompletion(run, named.failure());
@@ -152,16 +163,16 @@ final class RunDriver {
         }
         String name = named.value();
         Duration timeout = AgentCalls.runTimeout(agent);
-        session.underLock(() -> {
+        lock.underLock(() -> {
             int attempt = run.attempt;
             run.deadlineTimer = ctx.scheduler.schedule(timeout, () -> deadlinePassed(run, attempt, timeout));
             return null;
         });
-        var events = new GatedRunEvents(run, session.key(), ctx.outbox, ctx.settings.maxAnswerChars(),
-                () -> ctx.observer.agentRetried(name), steers -> session.locked(fx -> steering.answered(run, steers, fx)));
+        var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
+                () -> ctx.observer.agentRetried(name), steers -> lock.locked(fx -> steering.answered(run, steers, fx)));
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
-        boolean abortNow = session.underLock(() -> {
+        boolean abortNow = lock.underLock(() -> {
             run.agentRun = handle;
             run.agentName = name;
             if (run.state() == Run.State.STARTING) { // else it was aborted, or ended by its deadline, meanwhile
@@ -214,7 +225,7 @@ final class RunDriver {
 
     /** A run's agent completed: give back permits, settle, retry or move on to the next turn. */
     private void finished(Run run, RunOutcome outcome) {
-        session.locked(fx -> {
+        lock.locked(fx -> {
             if (!run.state().agentPhase()) {
                 return; // it ended already (its deadline passed): the agent's late outcome changes nothing
             }
@@ -232,7 +243,7 @@ final class RunDriver {
         String runId = run.id;
         fx.add(() -> {
             log.warn("run {} of session {}: agent '{}' returned an empty answer; the user is told", runId,
-                    session.key(), agent);
+                    key, agent);
             ctx.observer.emptyAnswer(agent);
             ctx.outbox.send(route, Notices.EMPTY_ANSWER);
         });
@@ -246,7 +257,7 @@ final class RunDriver {
      * as that would have ended it. Steers nothing answered run again as followups. Takes the lock.
      */
     private void deadlinePassed(Run run, int attempt, Duration timeout) {
-        session.locked(fx -> {
+        lock.locked(fx -> {
             if (run.attempt != attempt || !run.state().agentPhase()) {
                 return; // a late timer: the attempt is over
             }
@@ -258,7 +269,7 @@ final class RunDriver {
             }
             String reason = Notices.timedOut(timeout);
             fx.add(() -> log.warn("run {} of session {} still running after its run timeout ({} ms); aborted{}", run.id,
-                    session.key(), timeout.toMillis(), ending ? "" : ", the user is told it failed"));
+                    key, timeout.toMillis(), ending ? "" : ", the user is told it failed"));
             List<SteerMessage> unanswered = new ArrayList<>();
             run.steered.forEach(steered -> unanswered.add(new SteerMessage(steered.item().seq(), steered.item().text(),
                     steered.item().last().senderName())));
@@ -278,7 +289,7 @@ final class RunDriver {
             ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
         }
         if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
-            session.endForShutdown(run, fx);
+            ends.ended(run, RunEnd.LEFT_PENDING, fx);
             return;
         }
         if (shouldRetry(run, outcome)) {
@@ -298,9 +309,9 @@ final class RunDriver {
             emptyAnswer(run, fx);
         }
         steering.resolve(run, outcome, fx);
-        session.endRun(run, run.disposition, fx);
+        ends.ended(run, new RunEnd.Settled(run.disposition), fx);
         Instant now = ctx.clock.instant();
-        fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
+        fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {
@@ -317,12 +328,12 @@ final class RunDriver {
     }
 
     private void retry(Run run) {
-        boolean again = session.lockedGet(fx -> {
+        boolean again = lock.lockedGet(fx -> {
             if (run.state() != Run.State.RETRY_WAIT) {
                 return false; // aborted or ended while it waited
             }
             if (ctx.stopping) {
-                session.endForShutdown(run, fx);
+                ends.ended(run, RunEnd.LEFT_PENDING, fx);
                 return false;
             }
             run.moveTo(Run.State.WAITING);
