@@ -217,7 +217,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     private boolean noActiveRuns() {
-        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun) && !ctx.settling();
+        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun) && !ctx.settlement.settling();
     }
 
     /**
@@ -225,7 +225,7 @@ public final class Gateway implements InboundSink, GatewayControl {
      * has been recorded (its answered record queued behind its reply); true if reached.
      */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        return ctx.idle.await(() -> ctx.sessions.isEmpty() && !ctx.settling(), timeout);
+        return ctx.idle.await(() -> ctx.sessions.isEmpty() && !ctx.settlement.settling(), timeout);
     }
 
     /** Sessions that currently have work (idle sessions are not kept). */

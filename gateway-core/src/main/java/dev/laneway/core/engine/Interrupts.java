@@ -20,10 +20,12 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Interrupts {
 
-    private final EngineContext ctx;
+    private final NoticeSender notices;
+    private final Settlement settlement;
 
-    Interrupts(EngineContext ctx) {
-        this.ctx = ctx;
+    Interrupts(NoticeSender notices, Settlement settlement) {
+        this.notices = notices;
+        this.settlement = settlement;
     }
 
     /**
@@ -42,13 +44,13 @@ final class Interrupts {
      */
     int discard(FollowupQueue.Cleared discarded, Disposition disposition, Set<String> told, Effects fx) {
         // notices first: each reaches the outbox before the settles of the messages it is about
-        NoticeSender.drops(ctx, discarded.notices(), true, fx);
+        notices.drops(discarded.notices(), true, fx);
         if (disposition == Disposition.INTERRUPTED) {
-            NoticeSender.oncePerSender(ctx, discarded.items(), Notices.INTERRUPTED, told, fx);
+            notices.oncePerSender(discarded.items(), Notices.INTERRUPTED, told, fx);
         }
         int count = 0;
         for (QueuedItem item : discarded.items()) {
-            ctx.settleAll(item, disposition, fx);
+            settlement.settleAll(item, disposition, fx);
             count += item.tickets().size();
         }
         return count;
@@ -94,7 +96,7 @@ final class Interrupts {
             case STOP -> new RunEnd.Settled(Disposition.STOPPED);
             case INTERRUPT -> {
                 // the notice first: told before it counts as ended
-                NoticeSender.oncePerSender(ctx, run.items, Notices.INTERRUPTED, run.toldInterrupted, fx);
+                notices.oncePerSender(run.items, Notices.INTERRUPTED, run.toldInterrupted, fx);
                 yield new RunEnd.Settled(Disposition.INTERRUPTED);
             }
             case DEADLINE -> throw new IllegalStateException("run " + run.id + ": a deadline with no agent running");

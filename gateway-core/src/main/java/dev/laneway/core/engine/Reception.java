@@ -164,7 +164,7 @@ final class Reception {
             return;
         }
         intake.reason = "internal error";
-        ctx.accepted(intake.ticket);
+        ctx.settlement.accepted(intake.ticket);
         if (keep) {
             kept.incrementAndGet();
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
@@ -214,7 +214,7 @@ final class Reception {
             notifyFailure(intake); // before the settle: told before the message counts as ended
         } finally {
             // settles it unanswered in the journal too: a late commit must not come back after a restart
-            ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
+            ctx.settlement.settle(intake.ticket, Disposition.REJECTED_BUSY);
         }
     }
 

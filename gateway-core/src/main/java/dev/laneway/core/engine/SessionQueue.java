@@ -150,8 +150,8 @@ final class SessionQueue {
         this.ctx = ctx;
         this.inbound = new InboundDebounce(ctx, this::inboundDue);
         this.typing = new TypingIndicator(ctx, this::refreshTyping);
-        this.steering = new Steering(ctx, followups);
-        this.interrupts = new Interrupts(ctx);
+        this.steering = new Steering(ctx.settings.steerScope(), ctx.clock, followups, ctx.notices, ctx.settlement);
+        this.interrupts = new Interrupts(ctx.notices, ctx.settlement);
         this.runs = new RunDriver(key, lock, ctx, steering, this::endRun);
     }
 
@@ -325,11 +325,11 @@ final class SessionQueue {
                 String text = Notices.rejected(item.settings().cap());
                 fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
             }
-            ctx.settleAll(item, Disposition.REJECTED_NEW, fx);
+            ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
-        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped, fx));
+        offer.dropped().forEach(victim -> ctx.settlement.settleAll(victim, dropped, fx));
         if (active == null) {
             scheduleDrain(fx);
         }
@@ -339,7 +339,7 @@ final class SessionQueue {
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
         if (ctx.stopping) {
-            NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
+            ctx.notices.drops(followups.releaseForShutdown(), true, fx);
             return;
         }
         Instant due = followups.drainDue(ctx.settings.queueMaxWait(), ctx.clock.instant());
@@ -366,7 +366,7 @@ final class SessionQueue {
     private void drainNow(Effects fx) {
         FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
         fx.add(() -> ctx.observer.drainDelayed(drain.delay()));
-        NoticeSender.drops(ctx, drain.notices(), false, fx);
+        ctx.notices.drops(drain.notices(), false, fx);
         startRun(Turn.drained(drain), fx);
     }
 
@@ -435,10 +435,10 @@ final class SessionQueue {
      */
     private void endRun(Run run, Disposition disposition, Effects fx) {
         run.end();
-        run.items.forEach(item -> ctx.settleAll(item, disposition, fx));
+        run.items.forEach(item -> ctx.settlement.settleAll(item, disposition, fx));
         runGone(run, fx);
         if (ctx.stopping) {
-            NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
+            ctx.notices.drops(followups.releaseForShutdown(), true, fx);
             moveTo(restingState());
             return;
         }
@@ -463,7 +463,7 @@ final class SessionQueue {
     private void endForShutdown(Run run, Effects fx) {
         run.end();
         run.steered.clear();
-        NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
+        ctx.notices.drops(followups.releaseForShutdown(), true, fx);
         runGone(run, fx);
         moveTo(restingState());
     }

@@ -7,6 +7,7 @@ import dev.laneway.core.SteerScope;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.agent.SteerResult;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,12 +31,18 @@ import java.util.Set;
  */
 final class Steering {
 
-    private final EngineContext ctx;
+    private final SteerScope scope;
+    private final InstantSource clock;
     private final FollowupQueue followups;
+    private final NoticeSender notices;
+    private final Settlement settlement;
 
-    Steering(EngineContext ctx, FollowupQueue followups) {
-        this.ctx = ctx;
+    Steering(SteerScope scope, InstantSource clock, FollowupQueue followups, NoticeSender notices, Settlement settlement) {
+        this.scope = scope;
+        this.clock = clock;
         this.followups = followups;
+        this.notices = notices;
+        this.settlement = settlement;
     }
 
     /**
@@ -89,13 +96,13 @@ final class Steering {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
-            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.silenced()));
+            fx.add(() -> settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced()));
         }
     }
 
     private boolean scopeAllows(Run run, QueuedItem item) {
         InboundMessage message = item.last();
-        return ctx.settings.steerScope() == SteerScope.SESSION || message.direct()
+        return scope == SteerScope.SESSION || message.direct()
                 || message.senderId().equals(run.senderId);
     }
 
@@ -126,15 +133,15 @@ final class Steering {
                 disposition = Disposition.INTERRUPTED;
                 interrupted.add(item);
             } else {
-                followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
+                followups.requeue(item.withMode(QueueMode.FOLLOWUP), clock.instant());
             }
             if (disposition != null) {
                 endings.add(new Ending(item, disposition));
             }
         }
         // the skip notice first: it reaches the outbox before the settles of the messages it is about
-        NoticeSender.oncePerSender(ctx, interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
-        endings.forEach(ending -> ctx.settleAll(ending.item(), ending.disposition(), fx));
+        notices.oncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
+        endings.forEach(ending -> settlement.settleAll(ending.item(), ending.disposition(), fx));
         run.steered.clear();
     }
 
@@ -151,7 +158,7 @@ final class Steering {
         int count = 0;
         for (Run.Steered steered : run.steered) {
             if (!steered.backlog()) {
-                ctx.settleAll(steered.item(), Disposition.STOPPED, fx);
+                settlement.settleAll(steered.item(), Disposition.STOPPED, fx);
                 count += steered.item().tickets().size();
             }
         }
