@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 final class JournalRestore {
 
     // the gateway's logger, as before this was split out: operators may filter on it
-    private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+    private static final Logger log = LoggerFactory.getLogger(JournalRestore.class);
 
     private JournalRestore() {
     }

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 final class Reception {
 
     // the gateway's logger, as before this was split out: operators may filter on it
-    private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+    private static final Logger log = LoggerFactory.getLogger(Reception.class);
     private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
 
     private final GatewaySettings settings;

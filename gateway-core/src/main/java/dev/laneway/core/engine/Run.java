@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.lane.LanePermit;
@@ -120,7 +121,11 @@ final class Run {
     final String senderId;
     /** The run's conversation and its sender's authority: only a message of the same may steer it. */
     final Audience audience;
-    final String mode;
+    /**
+     * The queue mode the run's messages arrived with (the last message's, for a batch; for a turn
+     * that carries only an overflow summary, the last dropped message's: see {@link #summaryOnly}).
+     */
+    final QueueMode mode;
     final Instant createdAt;
 
     private volatile State state = State.WAITING;
@@ -165,7 +170,7 @@ final class Run {
         this.group = !lead.last().direct();
         this.senderId = lead.last().senderId();
         this.audience = lead.audience();
-        this.mode = items.isEmpty() ? "overflow" : lead.settings().mode().id();
+        this.mode = lead.settings().mode();
         this.createdAt = createdAt;
     }
 
@@ -215,9 +220,9 @@ final class Run {
         return now == State.ABORTING || now == State.ABORTED;
     }
 
-    /** The queue mode the run's messages arrived with (the last message's, for a batch). */
-    String mode() {
-        return mode;
+    /** The run answers only an overflow summary: it has no messages of its own. */
+    boolean summaryOnly() {
+        return items.isEmpty();
     }
 
     /**

@@ -100,7 +100,7 @@ class LockDisciplineTest {
         }
 
         @Override
-        public void runFinished(String agentName, Duration waited, Duration duration, String outcome) {
+        public void runFinished(String agentName, Duration waited, Duration duration, GatewayObserver.RunResult outcome) {
             call("runFinished");
         }
 
