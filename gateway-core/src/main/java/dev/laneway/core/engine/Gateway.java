@@ -243,7 +243,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * Busy sessions by state: {@code running} (a run is active), {@code draining} (messages queued,
+     * Busy sessions by state: {@code running} (a run is active, also while an interrupt aborts it), {@code draining} (messages queued,
      * waiting for the debounce), {@code debouncing} (inbound debounce buffers only). Idle sessions
      * are not kept, so they are not counted.
      */

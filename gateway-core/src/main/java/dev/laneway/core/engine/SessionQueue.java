@@ -123,9 +123,13 @@ final class SessionQueue {
             return next;
         }
 
-        /** The lower-case name status pages and metrics show. */
+        /**
+         * The name status pages and metrics show: the lower-case name, except that an interrupting
+         * session counts as {@code running} (its run is still active; the states they report are
+         * {@code running}, {@code draining} and {@code debouncing}).
+         */
         String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return this == INTERRUPTING ? "running" : name().toLowerCase(Locale.ROOT);
         }
     }
 

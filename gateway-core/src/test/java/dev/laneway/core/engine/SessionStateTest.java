@@ -61,8 +61,10 @@ class SessionStateTest {
     }
 
     @Test
-    void theStatusNameIsTheLowerCaseName() {
-        assertEquals("interrupting", State.INTERRUPTING.id());
+    void theStatusNameIsTheLowerCaseName_andAnInterruptingSessionCountsAsRunning() {
+        assertEquals("running", State.INTERRUPTING.id());
+        assertEquals("running", State.RUNNING.id());
+        assertEquals("draining", State.DRAINING.id());
         assertEquals("debouncing", State.DEBOUNCING.id());
     }
 }
