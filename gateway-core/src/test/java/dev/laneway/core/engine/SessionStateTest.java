@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.engine.SessionQueue.State;
+import dev.laneway.core.testing.GatewayHarness;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -66,5 +70,20 @@ class SessionStateTest {
         assertEquals("running", State.RUNNING.id());
         assertEquals("draining", State.DRAINING.id());
         assertEquals("debouncing", State.DEBOUNCING.id());
+    }
+
+    @Test
+    void aSessionWhoseRunIsBeingInterrupted_reportsAsRunning_asItAlwaysDid() {
+        GatewayHarness h = new GatewayHarness(s -> s);
+        h.agent.completesOnAbort(false);
+        h.dm("first");
+        h.gateway.setSessionOverride(KEY, QueueOverride.mode(QueueMode.INTERRUPT));
+        h.dm("second interrupts");
+        assertEquals(Map.of("running", 1), h.gateway.sessionStates(), "interrupting, its run still active");
+        h.agent.run(0).complete();
+        assertEquals("second interrupts", h.agent.run(1).prompt());
+        assertEquals(Map.of("running", 1), h.gateway.sessionStates());
+        h.agent.run(1).complete();
+        assertEquals(Map.of(), h.gateway.sessionStates(), "retired");
     }
 }
