@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -24,7 +25,7 @@ class BoundedDedupeTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
 
     private SqliteStore open() {
         return SqliteStore.open(dir, Fixtures.options(clock).withMaxAnsweredKeysInMemory(IN_HEAP)

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,7 +25,7 @@ class ConcurrencyTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
 
     @Test
     void concurrentAppendsFromManyThreadsAreAllDurable() throws Exception {

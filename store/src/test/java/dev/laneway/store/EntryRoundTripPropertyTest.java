@@ -36,7 +36,7 @@ class EntryRoundTripPropertyTest {
     @BeforeProperty
     void open() throws IOException {
         dir = Files.createTempDirectory("laneway-store-property");
-        store = SqliteStore.open(dir, Fixtures.options(new Fixtures.Clock()));
+        store = SqliteStore.open(dir, Fixtures.options(Fixtures.clock()));
     }
 
     @AfterProperty

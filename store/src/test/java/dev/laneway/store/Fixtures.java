@@ -6,6 +6,7 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** Entries, a thread-safe manual clock and raw SQL for the store's tests. */
 final class Fixtures {
@@ -26,18 +26,9 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    /** A manual clock the writer thread can read safely (ManualTime is single-threaded only). */
-    static final class Clock implements InstantSource {
-        private final AtomicReference<Instant> now = new AtomicReference<>(T0);
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        void advance(Duration by) {
-            now.updateAndGet(t -> t.plus(by));
-        }
+    /** A manual clock starting at {@link #T0} (core's ManualTime: the writer thread may read it). */
+    static ManualTime clock() {
+        return new ManualTime(T0);
     }
 
     static StoreOptions options(InstantSource clock) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ class JournalTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
 
     private SqliteStore open() {
         return SqliteStore.open(dir, Fixtures.options(clock));

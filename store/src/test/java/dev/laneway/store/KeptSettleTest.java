@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import dev.laneway.core.testing.LogCapture;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +26,7 @@ class KeptSettleTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
 
     private SqliteStore open() {
         return SqliteStore.open(dir, Fixtures.options(clock));

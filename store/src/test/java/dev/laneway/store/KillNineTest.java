@@ -40,7 +40,7 @@ class KillNineTest {
         }
         assertTrue(acknowledged >= 3_000, "the child acknowledged only " + acknowledged);
 
-        try (SqliteStore store = SqliteStore.open(dir, Fixtures.options(new Fixtures.Clock()))) {
+        try (SqliteStore store = SqliteStore.open(dir, Fixtures.options(Fixtures.clock()))) {
             long last = store.lastSequence();
             assertTrue(last >= acknowledged, "last sequence " + last + " < acknowledged " + acknowledged);
             List<Long> pending = store.pending().stream().map(JournalEntry::seq).toList();

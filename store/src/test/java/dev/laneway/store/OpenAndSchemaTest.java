@@ -10,6 +10,7 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,7 +27,7 @@ class OpenAndSchemaTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
 
     private Path file() {
         return dir.resolve(SqliteStore.FILE_NAME).toAbsolutePath();

@@ -9,6 +9,7 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ class SessionStateTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
 
     private SqliteStore open() {
         return SqliteStore.open(dir, Fixtures.options(clock));

@@ -3,6 +3,7 @@ package dev.laneway.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
@@ -21,7 +22,7 @@ class WriterEventsTest {
     @TempDir
     Path dir;
 
-    private final Fixtures.Clock clock = new Fixtures.Clock();
+    private final ManualTime clock = Fixtures.clock();
     private final List<String> heard = new CopyOnWriteArrayList<>();
 
     private StoreWriter writer() throws Exception {

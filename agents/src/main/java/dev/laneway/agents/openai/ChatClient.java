@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.laneway.core.UrlRedactor;
 import dev.laneway.core.agent.settings.OpenAiSettings;
+import dev.laneway.core.channel.Redactor;
 import dev.laneway.core.time.Scheduler;
 import java.io.IOException;
 import java.io.InputStream;
@@ -210,8 +211,7 @@ final class ChatClient {
      * before {@link #shortened}, so a key cut at the 300th character cannot slip through in part.
      */
     private String redacted(String detail) {
-        String key = settings.apiKey();
-        return key.isEmpty() ? detail : detail.replace(key, "***");
+        return Redactor.of(settings.apiKey()).redact(detail);
     }
 
     private byte[] serialize(ObjectNode body) throws CallFailure {

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.laneway.agents.testing.ManualScheduler;
 import dev.laneway.agents.testing.RecordingEvents;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.SteerResult;
+import dev.laneway.core.testing.ManualTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +29,7 @@ class CommandAgentTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final ManualScheduler scheduler = new ManualScheduler();
+    private final ManualTime scheduler = new ManualTime();
     private final RecordingEvents events = new RecordingEvents();
 
     @TempDir

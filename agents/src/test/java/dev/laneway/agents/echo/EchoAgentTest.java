@@ -10,19 +10,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.laneway.agents.testing.ManualScheduler;
 import dev.laneway.agents.testing.RecordingEvents;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.agent.SteerResult;
+import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EchoAgentTest {
 
-    private final ManualScheduler scheduler = new ManualScheduler();
+    private final ManualTime scheduler = new ManualTime();
     private final RecordingEvents events = new RecordingEvents();
 
     private AgentRun start(Duration delay, String prompt) {

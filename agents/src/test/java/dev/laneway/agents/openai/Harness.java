@@ -1,12 +1,12 @@
 package dev.laneway.agents.openai;
 
-import dev.laneway.agents.testing.ManualScheduler;
 import dev.laneway.agents.testing.RecordingEvents;
 import dev.laneway.agents.testing.Runs;
 import dev.laneway.agents.tool.ToolRegistry;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.store.InMemorySessionStore;
+import dev.laneway.core.testing.ManualTime;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -18,7 +18,7 @@ final class Harness implements AutoCloseable {
     static final String SYSTEM = "You are terse.";
 
     final FakeOpenAi fake;
-    final ManualScheduler scheduler = new ManualScheduler();
+    final ManualTime scheduler = new ManualTime();
     final InMemorySessionStore store = new InMemorySessionStore();
     final RecordingEvents events = new RecordingEvents();
 

@@ -41,7 +41,7 @@ final class SwitchableChannel implements ChannelAdapter {
     }
 
     @Override
-    public void send(Route route, String text) {
+    public void send(Route route, String text) throws Exception {
         fake.send(route, text);
     }
 

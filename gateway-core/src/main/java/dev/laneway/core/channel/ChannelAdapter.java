@@ -1,6 +1,7 @@
 package dev.laneway.core.channel;
 
 import dev.laneway.core.Route;
+import java.time.Duration;
 
 /**
  * One platform connection. SDK threads only convert platform events and call
@@ -17,10 +18,28 @@ public interface ChannelAdapter {
     /** Connects and starts delivering inbound messages to {@code sink}. */
     void start(InboundSink sink) throws Exception;
 
-    /** Sends one message of at most {@code capabilities().maxTextLength()} characters. */
+    /**
+     * Sends one message of at most {@code capabilities().maxTextLength()} characters, once: the
+     * channel does not wait and retry itself. A {@link SendFailure} tells the outbox what to do
+     * (wait out a 429 for this chat only, back off after a 5xx, or give up), with a detail that
+     * holds no secret; any other exception is read by {@link SendFailure#of}.
+     */
     void send(Route route, String text) throws Exception;
 
-    /** Shows the typing indicator once (the gateway refreshes it). */
+    /**
+     * How long the outbox must wait before it sends the next message to {@code route}'s chat, to
+     * keep to the platform's rate (zero: now). Asked once before each message; the answer books
+     * that message's slot, so the outbox then sends it without asking again. The wait costs no
+     * thread, and other chats go on meanwhile. Default: zero (the SDK paces, as JDA does).
+     */
+    default Duration pace(Route route) {
+        return Duration.ZERO;
+    }
+
+    /**
+     * Shows the typing indicator once (the gateway refreshes it). A {@link SendFailure} of kind
+     * {@code RATE_LIMITED} pauses the chat like a 429 on a message does.
+     */
     default void typing(Route route) throws Exception {
     }
 

@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.channel.Backoff;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.time.Scheduler;
@@ -40,6 +41,7 @@ final class ChannelStarter {
 
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     static final Duration MAX_RETRY = Duration.ofSeconds(60);
+    private static final Backoff RETRY = Backoff.exponential(FIRST_RETRY, MAX_RETRY);
 
     private final Map<String, ChannelAdapter> channels;
     private final Outbox outbox;
@@ -190,11 +192,12 @@ final class ChannelStarter {
         }
     }
 
-    /** 1 s after the first failure, doubling, at most 60 s. */
+    /**
+     * 1 s after the first failure, doubling, at most 60 s: the shared backoff's nominal waits (one
+     * start per channel at a time has nobody to spread out from).
+     */
     static Duration backoff(int failedAttempts) {
-        int doublings = Math.min(failedAttempts - 1, 6);
-        Duration delay = FIRST_RETRY.multipliedBy(1L << doublings);
-        return delay.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay;
+        return RETRY.nominal(failedAttempts);
     }
 
     private static void rethrowIfFatal(Throwable e) {

@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The events a run's agent sees: replies go to the outbox unless the run has been aborted.
+ * The events a run's agent sees: replies go to the outbox unless the run has been aborted; the
+ * outbox reports a reply it could not deliver to the run's {@link Delivery}.
  * Each delivered reply is reported to {@code onReply} with the steers it answers, so the run's
  * messages and those steers count as answered from then on. Streamed deltas and tool steps are not
  * shown by any channel yet, so they are dropped here.
@@ -88,12 +89,12 @@ final class GatedRunEvents implements RunEvents {
             lock.unlock();
         }
         if (head == null) {
-            outbox.answer(run.route, session, text, stillWanted);
+            outbox.answer(run.route, session, text, stillWanted, run.delivery);
         } else if (crossed) {
             log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the"
                     + " rest is cut", run.id, session, maxAnswerChars);
-            outbox.answer(run.route, session, head, stillWanted);
-            outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted);
+            outbox.answer(run.route, session, head, stillWanted, run.delivery);
+            outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted, run.delivery);
         }
         // a cut or dropped reply still answers its steers: the model saw them and the user is told the
         // answer was cut, so running them again would answer twice

@@ -62,7 +62,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
         caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
         Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
-        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, channels::get, observer);
+        Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, b.scheduler, b.clock,
+                channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,

@@ -50,7 +50,7 @@ final class JournalRestore {
         List<Ticket> expired = new ArrayList<>();
         for (JournalEntry entry : pending) {
             InboundMessage message = entry.message();
-            dedupe.firstSighting(message, ctx.clock.instant());
+            dedupe.firstSighting(message);
             Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
             ticket.announce(); // the channel was told before the restart; it hears how the message ends
             if (entry.acceptedAt().isBefore(horizon)) {

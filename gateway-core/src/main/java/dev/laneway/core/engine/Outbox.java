@@ -2,8 +2,15 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.channel.Backoff;
 import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.SendFailure;
 import dev.laneway.core.channel.TextChunker;
+import dev.laneway.core.time.Scheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -20,15 +28,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivers replies: sequential per chat (a chat's messages never overtake each other), parallel
- * across chats, chunked at the channel's length limit. A send that fails (after the channel's own
- * retries) is logged at ERROR, counted ({@link GatewayObserver#sendFailed}), and the next one goes
- * on; pacing and 429 handling belong to the channel adapter. The outbox is the only place that
- * chunks: a channel gets texts within its {@code maxTextLength}. Each reply carries a "still
- * wanted" check, evaluated before every chunk, so an aborted run's undelivered text is dropped; an
- * answer also names its session, so {@link #stopAnswers} ({@code /stop}) drops what is left of the
- * session's answers, even of a run that has already ended. An
+ * across chats, chunked at the channel's length limit. The outbox is the only place that chunks: a
+ * channel gets texts within its {@code maxTextLength}. Each reply carries a "still wanted" check,
+ * evaluated before every chunk, so an aborted run's undelivered text is dropped; an answer also
+ * names its session, so {@link #stopAnswers} ({@code /stop}) drops what is left of the session's
+ * answers, even of a run that has already ended. An
  * {@link #afterDelivered} action waits in the same queue, so it runs only once every reply queued
  * before it for that chat has been sent (or has failed).
+ *
+ * <p>Pacing and retries, written once for every channel. Before each chunk the channel says how
+ * long the chat must wait ({@link ChannelAdapter#pace}); the chat then waits on a timer of the
+ * injected scheduler, never on a sleeping thread, and other chats go on meanwhile. A 429
+ * ({@link SendFailure.Kind#RATE_LIMITED}) sets the chat's "not before" time: nothing (no reply, no
+ * typing) goes to that chat until its retry-after has passed, then the same chunk goes again. A
+ * 5xx or an unreadable reply ({@link SendFailure.Kind#UNAVAILABLE}) is tried again after a
+ * {@link Backoff}. Either is retried at most {@link #MAX_RETRIES} times and for at most
+ * {@link #RETRY_BUDGET} of waiting per chunk. A send that got no answer in time may well have been
+ * delivered: it is logged as such and not sent again. A reply that still fails, or is refused, is
+ * logged at ERROR (channel and chat, never the text), counted ({@link GatewayObserver#sendFailed}),
+ * and the rest of it is not sent; when it belongs to a run, the run's {@link Delivery} is marked
+ * failed, so the run's messages stay pending in the journal and run again after a restart instead
+ * of counting as answered.
  *
  * <p>Held channels: while the gateway is starting a channel (at boot, and while it retries a
  * channel that failed to start) the channel cannot send, so its chats' queues are parked instead
@@ -38,19 +58,32 @@ import org.slf4j.LoggerFactory;
  * shutdown, before the channels stop, {@link #holdForShutdown} holds every channel for good: what
  * is still queued stays parked (a reply sent to a stopped channel would fail, and the "answered"
  * record behind it would then end a message the user never got), so its messages stay pending in
- * the journal and run again after the restart.
+ * the journal and run again after the restart. A send the shutdown cuts off while a message's end
+ * still waits behind it is logged at WARN as kept, not as lost: that message stays pending too.
  *
- * <p>Concurrency: {@code lock} guards {@code queues}, {@code held} and {@code closed}. A chat has an entry while
- * it has something queued or a drain task owns it; {@code ChatQueue.draining} says whether a task
- * owns it, so at most one thread sends to a chat at a time, and {@code ChatQueue.sending} is what
- * that task is delivering. A reply's {@code stopped} flag is volatile: set under the lock by
- * {@link #stopAnswers}, read by the sending thread before each chunk.
+ * <p>Concurrency: {@code lock} guards {@code queues}, {@code held}, {@code cooling} and
+ * {@code closed}. A chat has an entry while it has something queued or a drain owns it;
+ * {@code ChatQueue.draining} says whether a drain task, or the timer that resumes it after a pacing
+ * or backoff wait, owns it, so at most one thread sends to a chat at a time. A chat waiting out a
+ * 429 is owned by nobody: the timer that ends its pause starts a new drain. Only a chat's owner
+ * touches the head of its queue and a {@link Reply}'s progress; ownership passes under the lock.
+ * A reply's {@code stopped} flag is volatile: set under the lock by {@link #stopAnswers}, read by
+ * the chat's owner before each chunk.
  */
 final class Outbox {
 
+    /** Retries of one chunk before the outbox gives up on it. */
+    static final int MAX_RETRIES = 8;
+    /** The longest one chunk waits in total (429 pauses and backoffs) before the outbox gives up on it. */
+    static final Duration RETRY_BUDGET = Duration.ofMinutes(10);
+    /** The wait after a 5xx or an unreadable reply that named no wait of its own. */
+    static final Backoff RETRY_BACKOFF = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30));
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
 
     private final Executor executor;
+    private final Scheduler scheduler;
+    private final InstantSource clock;
+    private final Backoff backoff;
     private final Function<String, ChannelAdapter> channels;
     private final GatewayObserver observer;
     private final ReentrantLock lock = new ReentrantLock();
@@ -58,39 +91,56 @@ final class Outbox {
     private final Map<String, ChatQueue> queues = new HashMap<>();
     // names of channels whose sends are held until they have started; guarded by lock
     private final Set<String> held = new HashSet<>();
+    // chat key -> the end of the 429 pause it waits out (removed by the timer that ends it); guarded by lock
+    private final Map<String, Instant> cooling = new HashMap<>();
     // every channel is held for good: the gateway is shutting down; guarded by lock
     private boolean closed;
 
-    Outbox(Executor executor, Function<String, ChannelAdapter> channels, GatewayObserver observer) {
+    Outbox(Executor executor, Scheduler scheduler, InstantSource clock, Function<String, ChannelAdapter> channels,
+           GatewayObserver observer) {
+        this(executor, scheduler, clock, channels, observer, RETRY_BACKOFF);
+    }
+
+    /** With the backoff given (tests fix its jitter). */
+    Outbox(Executor executor, Scheduler scheduler, InstantSource clock, Function<String, ChannelAdapter> channels,
+           GatewayObserver observer, Backoff backoff) {
         this.executor = executor;
+        this.scheduler = scheduler;
+        this.clock = clock;
         this.channels = channels;
         this.observer = observer;
+        this.backoff = backoff;
     }
 
-    /** Queues a reply; returns at once. */
+    /** Queues a notice; returns at once. */
     void send(Route route, String text, BooleanSupplier stillWanted) {
-        answer(route, null, text, stillWanted);
+        answer(route, null, text, stillWanted, null);
     }
 
-    /** Queues (part of) an answer of a run of {@code session}, which {@link #stopAnswers} may drop; returns at once. */
-    void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted) {
+    /**
+     * Queues (part of) an answer of a run of {@code session}, which {@link #stopAnswers} may drop; a
+     * failure to deliver it is reported to {@code delivery}. Returns at once.
+     */
+    void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted, Delivery delivery) {
         if (text == null || text.isBlank()) {
             return;
         }
-        enqueue(new Reply(route, text, stillWanted, session));
+        enqueue(new Reply(route, text, stillWanted, session, delivery));
     }
 
     /**
      * {@code /stop}: what is left of {@code session}'s answers is not sent: those still queued are
-     * removed, and the one being sent stops before its next chunk. Notices are kept.
+     * skipped when their turn comes, and the one being sent stops before its next chunk (the chat's
+     * owner removes them: it alone touches the head of the queue). Notices are kept.
      */
     void stopAnswers(SessionKey session) {
         lock.lock();
         try {
             for (ChatQueue queue : queues.values()) {
-                queue.items.removeIf(item -> item instanceof Reply reply && session.equals(reply.session));
-                if (queue.sending instanceof Reply reply && session.equals(reply.session)) {
-                    reply.stopped = true;
+                for (Outgoing item : queue.items) {
+                    if (item instanceof Reply reply && session.equals(reply.session)) {
+                        reply.stopped = true;
+                    }
                 }
             }
         } finally {
@@ -105,13 +155,13 @@ final class Outbox {
         try {
             ChatQueue queue = queues.computeIfAbsent(chat, key -> new ChatQueue(outgoing.route().channel()));
             queue.items.addLast(outgoing);
-            startDrain = !queue.draining && !heldLocked(queue.channel);
+            startDrain = !queue.draining && deliverableLocked(chat, queue.channel);
             queue.draining |= startDrain;
         } finally {
             lock.unlock();
         }
         if (startDrain) {
-            executor.execute(() -> drain(chat));
+            startDrain(chat);
         }
     }
 
@@ -147,7 +197,7 @@ final class Outbox {
                 return;
             }
             queues.forEach((chat, queue) -> {
-                if (queue.channel.equals(channel) && !queue.draining) {
+                if (queue.channel.equals(channel) && !queue.draining && !cooling.containsKey(chat)) {
                     queue.draining = true;
                     resume.add(chat);
                 }
@@ -155,7 +205,7 @@ final class Outbox {
         } finally {
             lock.unlock();
         }
-        resume.forEach(chat -> executor.execute(() -> drain(chat)));
+        resume.forEach(this::startDrain);
     }
 
     /** Queues a notice that is always wanted. */
@@ -164,14 +214,16 @@ final class Outbox {
     }
 
     /**
-     * True when nothing is being sent and nothing deliverable waits (shutdown waits for this).
-     * Replies parked for a channel that has not started do not count: they cannot be delivered,
-     * and the messages they answer are not recorded as answered, so they run again after a restart.
+     * True when nothing is being sent and nothing deliverable waits (shutdown waits for this); a
+     * chat pacing, backing off or waiting out a 429 is not idle. Replies parked for a channel that
+     * has not started do not count: they cannot be delivered, and the messages they answer are not
+     * recorded as answered, so they run again after a restart.
      */
     boolean isIdle() {
         lock.lock();
         try {
-            return queues.values().stream().noneMatch(queue -> queue.draining);
+            return queues.entrySet().stream().noneMatch(entry -> entry.getValue().draining
+                    || (cooling.containsKey(entry.getKey()) && !heldLocked(entry.getValue().channel)));
         } finally {
             lock.unlock();
         }
@@ -181,19 +233,34 @@ final class Outbox {
     int heldCount() {
         lock.lock();
         try {
-            return queues.values().stream().filter(queue -> closed || !queue.draining)
+            return queues.values().stream().filter(queue -> closed || (!queue.draining && held.contains(queue.channel)))
                     .mapToInt(queue -> queue.items.size()).sum();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Shows typing in a route's chat; best effort, off the caller's thread. */
+    /**
+     * Shows typing in a route's chat; best effort, off the caller's thread. Skipped while the chat
+     * waits out a 429 (more requests would only prolong it); a 429 for the typing action itself
+     * pauses the chat like one for a message.
+     */
     void typing(Route route) {
         ChannelAdapter channel = channels.apply(route.channel());
-        if (channel != null && channel.capabilities().typing() && !isHeld(route.channel())) {
-            executor.execute(() -> guarded("typing", route, () -> channel.typing(route)));
+        if (channel == null || !channel.capabilities().typing() || !isDeliverable(route)) {
+            return;
         }
+        executor.execute(() -> {
+            try {
+                channel.typing(route);
+            } catch (Exception | LinkageError e) {
+                SendFailure failure = failureOf(e);
+                if (failure.kind() == SendFailure.Kind.RATE_LIMITED) {
+                    coolDown(route.chatKey(), failure.retryAfter(), false);
+                }
+                log.warn("typing to {} chat {} failed: {}", route.channel(), route.chatId(), failure.getMessage());
+            }
+        });
     }
 
     /**
@@ -204,10 +271,10 @@ final class Outbox {
         enqueue(new AfterDelivered(route, action));
     }
 
-    private boolean isHeld(String channel) {
+    private boolean isDeliverable(Route route) {
         lock.lock();
         try {
-            return heldLocked(channel);
+            return deliverableLocked(route.chatKey(), route.channel());
         } finally {
             lock.unlock();
         }
@@ -218,50 +285,203 @@ final class Outbox {
         return closed || held.contains(channel);
     }
 
+    /** Whether something may go to {@code chat} of {@code channel} now: not held, not waiting out a 429 (lock held). */
+    private boolean deliverableLocked(String chat, String channel) {
+        return !heldLocked(channel) && !cooling.containsKey(chat);
+    }
+
+    /** Runs a drain for a chat its caller owns; a refusing executor (stopping) leaves the chat parked. */
+    private void startDrain(String chat) {
+        try {
+            executor.execute(() -> drain(chat));
+        } catch (RejectedExecutionException e) {
+            lock.lock();
+            try {
+                ChatQueue queue = queues.get(chat);
+                if (queue != null) {
+                    queue.draining = false;
+                }
+            } finally {
+                lock.unlock();
+            }
+            log.debug("outbox: no drain for chat {}: the executor is stopping", chat);
+        }
+    }
+
     private void drain(String chat) {
         while (true) {
             Outgoing next;
             lock.lock();
             try {
                 ChatQueue queue = queues.get(chat);
-                queue.sending = null;
                 if (queue.items.isEmpty()) {
                     queues.remove(chat);
                     return;
                 }
-                if (heldLocked(queue.channel)) {
-                    queue.draining = false; // parked: release() starts a drain again (never once closed)
+                if (!deliverableLocked(chat, queue.channel)) {
+                    // parked: release() or the end of the 429 pause starts a drain again (never once closed)
+                    queue.draining = false;
                     return;
                 }
-                next = queue.items.pollFirst();
-                queue.sending = next;
+                next = queue.items.peekFirst(); // stays at the head until it is done: a wait resumes it
             } finally {
                 lock.unlock();
             }
-            try {
-                deliver(next);
-            } catch (RuntimeException | LinkageError e) {
-                // never let one bad reply silence the chat: its queue entry must keep draining
-                log.error("delivering a reply to {} chat {} failed", next.route().channel(), next.route().chatId(), e);
+            Step step = deliverContained(next);
+            switch (step) {
+                case Step.Done done -> removeHead(chat);
+                case Step.Wait wait -> {
+                    if (!schedule(wait.delay(), () -> startDrain(chat))) { // the chat stays owned meanwhile
+                        park(chat);
+                    }
+                    return;
+                }
+                case Step.Pause pause -> {
+                    coolDown(chat, pause.delay(), true);
+                    return;
+                }
             }
         }
     }
 
-    private void deliver(Outgoing outgoing) {
-        switch (outgoing) {
-            case AfterDelivered after -> after.action.run();
-            case Reply reply -> {
-                ChannelAdapter channel = channel(reply.route);
-                if (channel == null) {
-                    return;
-                }
-                for (String chunk : TextChunker.split(reply.text, channel.capabilities().maxTextLength())) {
-                    if (reply.stopped || !reply.stillWanted.getAsBoolean()) {
-                        return;
-                    }
-                    send(channel, reply.route, chunk);
+    /** Schedules {@code task}; false when the scheduler refused it (the gateway is stopping). */
+    private boolean schedule(Duration delay, Runnable task) {
+        try {
+            scheduler.schedule(delay, task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            log.debug("outbox: a wait could not be scheduled: the scheduler is stopping");
+            return false;
+        }
+    }
+
+    /** The chat's owner gives it up without a timer to resume it: what is queued stays parked. */
+    private void park(String chat) {
+        lock.lock();
+        try {
+            queues.get(chat).draining = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void removeHead(String chat) {
+        lock.lock();
+        try {
+            queues.get(chat).items.pollFirst();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Pauses {@code chat} after a 429: nothing goes to it until {@code wait} has passed (a longer
+     * pause already set wins). {@code owner}: the caller is the chat's drain, which gives the chat
+     * up; the timer that ends the pause starts a new drain.
+     */
+    private void coolDown(String chat, Duration wait, boolean owner) {
+        Instant until = clock.instant().plus(wait);
+        boolean longest;
+        lock.lock();
+        try {
+            if (owner) {
+                queues.get(chat).draining = false;
+            }
+            Instant current = cooling.get(chat);
+            longest = current == null || until.isAfter(current);
+            if (longest) {
+                cooling.put(chat, until);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (longest && !schedule(wait, () -> endCooling(chat, until))) {
+            lock.lock();
+            try {
+                cooling.remove(chat, until); // no timer would ever end it
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void endCooling(String chat, Instant until) {
+        boolean resume = false;
+        lock.lock();
+        try {
+            if (!until.equals(cooling.get(chat))) {
+                return; // a longer pause replaced this one; its own timer ends it
+            }
+            cooling.remove(chat);
+            ChatQueue queue = queues.get(chat);
+            if (queue != null && !queue.draining && !heldLocked(queue.channel)) {
+                queue.draining = true;
+                resume = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (resume) {
+            startDrain(chat);
+        }
+    }
+
+    private Step deliverContained(Outgoing outgoing) {
+        try {
+            return deliver(outgoing);
+        } catch (RuntimeException | LinkageError e) {
+            // never let one bad reply silence the chat: its queue entry must keep draining
+            log.error("delivering a reply to {} chat {} failed", outgoing.route().channel(), outgoing.route().chatId(), e);
+            return Step.DONE;
+        }
+    }
+
+    private Step deliver(Outgoing outgoing) {
+        return switch (outgoing) {
+            case AfterDelivered after -> {
+                after.action.run();
+                yield Step.DONE;
+            }
+            case Reply reply -> deliverReply(reply);
+        };
+    }
+
+    /** Sends the reply's chunks from where it stopped; a {@link Step.Wait} or {@link Step.Pause} resumes it later. */
+    private Step deliverReply(Reply reply) {
+        ChannelAdapter channel = channel(reply.route);
+        if (channel == null) {
+            return Step.DONE;
+        }
+        if (reply.chunks == null) {
+            reply.chunks = TextChunker.split(reply.text, channel.capabilities().maxTextLength());
+        }
+        while (reply.next < reply.chunks.size()) {
+            if (reply.stopped || !reply.stillWanted.getAsBoolean()) {
+                return Step.DONE;
+            }
+            if (!reply.paced) {
+                reply.paced = true; // the channel booked this chunk's slot: it is not asked again
+                Duration wait = pace(channel, reply.route);
+                if (wait.isPositive()) {
+                    return new Step.Wait(wait);
                 }
             }
+            Step failed = send(channel, reply);
+            if (failed != null) {
+                return failed;
+            }
+        }
+        return Step.DONE;
+    }
+
+    private static Duration pace(ChannelAdapter channel, Route route) {
+        try {
+            Duration wait = channel.pace(route);
+            return wait == null ? Duration.ZERO : wait;
+        } catch (RuntimeException | LinkageError e) {
+            log.warn("pacing for {} chat {} failed; sending without waiting: {}", route.channel(), route.chatId(),
+                    e.toString());
+            return Duration.ZERO;
         }
     }
 
@@ -274,25 +494,75 @@ final class Outbox {
     }
 
     /**
-     * Hands one chunk to the channel. A failure here is final (the adapter already retried what it
-     * could): one ERROR line naming channel and chat, never the text, and a metric. The message still
-     * counts as answered: its run happened, and running it again after a restart would surprise the user.
-     * A send cut off by the shutdown (the channel stopping under it) is not lost when the message's
-     * end waits behind it: that stays parked, so the message runs again after the restart (a WARN).
+     * Hands the reply's next chunk to the channel, once. Null when it went (or may have gone: no
+     * answer in time); else what the drain does next: wait and send it again, or go on without the
+     * rest of the reply.
      */
-    private void send(ChannelAdapter channel, Route route, String chunk) {
+    private Step send(ChannelAdapter channel, Reply reply) {
+        Route route = reply.route;
         try {
-            channel.send(route, chunk);
+            channel.send(route, reply.chunks.get(reply.next));
             observer.sent(route.channel());
+            reply.chunkSent();
+            return null;
         } catch (Exception | LinkageError e) {
-            if (heldBehindShutdown(route)) {
-                log.warn("send to {} chat {} was cut off by the shutdown ({}); the message it answers stays pending"
-                        + " and is answered after the restart", route.channel(), route.chatId(), e.toString());
-                return;
-            }
-            log.error("send to {} chat {} failed, the reply is lost: {}", route.channel(), route.chatId(), e.toString());
-            observer.sendFailed(route.channel());
+            SendFailure failure = failureOf(e);
+            return switch (failure.kind()) {
+                case OUTCOME_UNKNOWN -> {
+                    log.warn("send to {} chat {} got no answer in time ({}); it may well have been delivered, so it is"
+                            + " not sent again", route.channel(), route.chatId(), failure.getMessage());
+                    observer.sent(route.channel());
+                    reply.chunkSent();
+                    yield null;
+                }
+                case REFUSED -> giveUp(reply, failure);
+                case RATE_LIMITED, UNAVAILABLE -> retryOrGiveUp(reply, failure);
+            };
         }
+    }
+
+    private Step retryOrGiveUp(Reply reply, SendFailure failure) {
+        Duration wait = failure.retryAfter() != null ? failure.retryAfter() : backoff.delay(reply.retries + 1);
+        if (reply.retries >= MAX_RETRIES || reply.waited.plus(wait).compareTo(RETRY_BUDGET) > 0) {
+            return giveUp(reply, failure);
+        }
+        reply.retries++;
+        reply.waited = reply.waited.plus(wait);
+        Route route = reply.route;
+        if (failure.kind() == SendFailure.Kind.RATE_LIMITED) {
+            log.info("{} chat {} is rate limited; nothing goes to it for {} ms, as the platform asks, then the reply"
+                    + " is sent again", route.channel(), route.chatId(), wait.toMillis());
+            return new Step.Pause(wait);
+        }
+        log.warn("send to {} chat {} failed ({}); trying again in {} ms (retry {} of at most {})", route.channel(),
+                route.chatId(), failure.getMessage(), wait.toMillis(), reply.retries, MAX_RETRIES);
+        return new Step.Wait(wait);
+    }
+
+    /**
+     * The chunk failed for good: one ERROR line naming channel and chat, never the text, and a
+     * metric; the rest of the reply is not sent. A run's reply marks its {@link Delivery} failed,
+     * so the messages it answers stay pending and run again after a restart.
+     */
+    private Step giveUp(Reply reply, SendFailure failure) {
+        Route route = reply.route;
+        if (heldBehindShutdown(route)) {
+            log.warn("send to {} chat {} was cut off by the shutdown ({}); the message it answers stays pending"
+                    + " and is answered after the restart", route.channel(), route.chatId(), failure.getMessage());
+            return Step.DONE;
+        }
+        String tries = reply.retries == 0 ? "" : " after " + (reply.retries + 1) + " attempts";
+        observer.sendFailed(route.channel());
+        if (reply.delivery != null) {
+            reply.delivery.failed();
+            log.error("send to {} chat {} failed{}: {}; the rest of the reply is not sent, and the message it answers"
+                    + " stays pending: it runs again after a restart", route.channel(), route.chatId(), tries,
+                    failure.getMessage());
+        } else {
+            log.error("send to {} chat {} failed{}: {}; the notice is lost", route.channel(), route.chatId(), tries,
+                    failure.getMessage());
+        }
+        return Step.DONE;
     }
 
     /**
@@ -310,17 +580,26 @@ final class Outbox {
         }
     }
 
-    private static void guarded(String what, Route route, ThrowingRunnable action) {
-        try {
-            action.run();
-        } catch (Exception | LinkageError e) {
-            log.warn("{} to {} chat {} failed: {}", what, route.channel(), route.chatId(), e.toString());
-        }
+    /** A channel's failure as a {@link SendFailure} (channels redact what they throw; the SPI asks them to). */
+    private static SendFailure failureOf(Throwable e) {
+        return SendFailure.of(e, Redactor.NONE);
     }
 
-    @FunctionalInterface
-    private interface ThrowingRunnable {
-        void run() throws Exception;
+    /** What the drain does after delivering the head of a chat's queue. */
+    private sealed interface Step {
+        Done DONE = new Done();
+
+        /** The head is done with (delivered, dropped or given up): on to the next item. */
+        record Done() implements Step {
+        }
+
+        /** Wait {@code delay} (pacing, backoff) still owning the chat, then deliver the head again. */
+        record Wait(Duration delay) implements Step {
+        }
+
+        /** A 429: the chat is paused for {@code delay}, then the head is delivered again. */
+        record Pause(Duration delay) implements Step {
+        }
     }
 
     /** What waits in a chat's queue. */
@@ -329,26 +608,40 @@ final class Outbox {
     }
 
     /**
-     * A reply to send, unless it is no longer wanted when its turn comes; {@code session} is set for
-     * a run's answer (null for a notice), which {@link #stopAnswers} may stop.
+     * A reply to send, unless it is no longer wanted when its turn comes. The progress fields are
+     * touched only by the chat's owner.
      */
     private static final class Reply implements Outgoing {
         final Route route;
         final String text;
         final BooleanSupplier stillWanted;
-        final SessionKey session;
-        volatile boolean stopped;
+        final SessionKey session; // the run's session for an answer, which /stop may stop; null for a notice
+        final Delivery delivery; // null for a notice
+        volatile boolean stopped; // /stop: nothing more of it is sent
+        List<String> chunks;     // split when its turn first comes
+        int next;                // the chunk to send next
+        boolean paced;           // the channel booked the next chunk's slot
+        int retries;             // of the next chunk
+        Duration waited = Duration.ZERO; // by the next chunk, in retry waits
 
-        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session) {
+        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery) {
             this.route = route;
             this.text = text;
             this.stillWanted = stillWanted;
             this.session = session;
+            this.delivery = delivery;
         }
 
         @Override
         public Route route() {
             return route;
+        }
+
+        void chunkSent() {
+            next++;
+            paced = false;
+            retries = 0;
+            waited = Duration.ZERO;
         }
     }
 
@@ -360,8 +653,7 @@ final class Outbox {
     private static final class ChatQueue {
         final String channel;
         final ArrayDeque<Outgoing> items = new ArrayDeque<>(4); // most chats hold a reply or two
-        boolean draining; // a drain task owns this chat now
-        Outgoing sending; // what that task is delivering, else null
+        boolean draining; // a drain task (or the timer resuming it) owns this chat now
 
         ChatQueue(String channel) {
             this.channel = channel;

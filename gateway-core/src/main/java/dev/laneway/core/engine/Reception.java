@@ -66,7 +66,7 @@ final class Reception {
         this.journal = ctx.journal;
         this.sequence = new AtomicLong(journal.lastSequence());
         this.authorization = new Authorization(settings.commandAllowFrom());
-        this.dedupe = new DedupeCache(settings.dedupeWindow());
+        this.dedupe = new DedupeCache(settings.dedupeWindow(), ctx.clock);
     }
 
     /**
@@ -109,7 +109,7 @@ final class Reception {
     private void route(Intake intake) {
         InboundMessage message = intake.message;
         Instant now = ctx.clock.instant();
-        intake.firstSighting = dedupe.firstSighting(message, now);
+        intake.firstSighting = dedupe.firstSighting(message);
         if (!intake.firstSighting || seenBefore(message)) {
             intake.done = true;
             record(message, Disposition.DUPLICATE);

@@ -159,6 +159,8 @@ final class Run {
      * state: a reply may go out in any state the agent runs in.
      */
     volatile boolean delivered;
+    /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
+    final Delivery delivery = new Delivery();
 
     Run(String id, Turn turn, Instant createdAt) {
         this.id = id;

@@ -439,7 +439,7 @@ final class SessionQueue {
      */
     private void endRun(Run run, Disposition disposition, Effects fx) {
         run.end();
-        run.items.forEach(item -> ctx.settlement.settleAll(item, disposition, fx));
+        run.items.forEach(item -> ctx.settlement.settleAll(item, disposition, run.delivery, fx));
         runGone(run, fx);
         if (ctx.stopping) {
             ctx.notices.drops(followups.releaseForShutdown(), true, fx);

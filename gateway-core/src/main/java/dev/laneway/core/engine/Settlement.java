@@ -59,6 +59,15 @@ final class Settlement {
      * record and settled hook: the user is told before the message counts as ended.
      */
     void settle(Ticket ticket, Disposition disposition, Effects fx) {
+        settle(ticket, disposition, null, fx);
+    }
+
+    /**
+     * As {@link #settle(Ticket, Disposition, Effects)} for a message a run answered: if the outbox
+     * could not deliver one of the run's replies ({@code delivery}), the message is not recorded as
+     * answered but stays pending, and runs again after a restart.
+     */
+    void settle(Ticket ticket, Disposition disposition, Delivery delivery, Effects fx) {
         if (!ticket.settle(disposition)) {
             log.error("bug: message {} already ended as {}, not recording {}", ticket.seq(), ticket.disposition(), disposition);
             return;
@@ -69,7 +78,7 @@ final class Settlement {
         settling.incrementAndGet();
         fx.add(() -> {
             try {
-                settled(ticket, disposition);
+                settled(ticket, disposition, delivery);
             } finally {
                 if (settling.decrementAndGet() == 0) {
                     idle.signal(); // waiters only care about the last one
@@ -95,10 +104,11 @@ final class Settlement {
         fx.run();
     }
 
-    private void settled(Ticket ticket, Disposition disposition) {
+    private void settled(Ticket ticket, Disposition disposition, Delivery delivery) {
         if (answered(disposition)) {
-            // "answered" only once the answer went out: a crash before that runs the message again
-            outbox.afterDelivered(ticket.message().route(), () -> recordOnce(ticket, true));
+            // "answered" only once the answer went out: a crash before that runs the message again,
+            // and so does a restart after the outbox gave up on the answer
+            outbox.afterDelivered(ticket.message().route(), () -> recordAnswered(ticket, delivery));
         } else {
             recordOnce(ticket, false);
         }
@@ -111,17 +121,18 @@ final class Settlement {
     /**
      * Records {@code tickets} as answered once everything queued so far for {@code route}'s chat is
      * delivered (the reply that answered them), unless {@code stillWanted} then says the reply was
-     * dropped: a run's messages and the steers it answered, while the run goes on (see
+     * dropped or the outbox gave up on one of the run's replies ({@code delivery}): a run's
+     * messages and the steers it answered, while the run goes on (see
      * {@link dev.laneway.core.agent.RunEvents#reply(String, java.util.List)}). Each message's record
      * is written once: its settle later writes nothing more.
      */
-    void answeredBeforeEnd(Route route, List<Ticket> tickets, BooleanSupplier stillWanted) {
+    void answeredBeforeEnd(Route route, List<Ticket> tickets, BooleanSupplier stillWanted, Delivery delivery) {
         if (tickets.isEmpty()) {
             return;
         }
         outbox.afterDelivered(route, () -> {
             if (stillWanted.getAsBoolean()) {
-                tickets.forEach(ticket -> recordOnce(ticket, true));
+                tickets.forEach(ticket -> recordAnswered(ticket, delivery));
             }
         });
     }
@@ -158,6 +169,19 @@ final class Settlement {
 
     private enum MessageHook { ACCEPTED, SETTLED }
 
+    /**
+     * Records a message a run answered, unless the outbox gave up on one of the run's replies
+     * ({@code delivery}): then it stays pending and runs again after a restart.
+     */
+    private void recordAnswered(Ticket ticket, Delivery delivery) {
+        if (delivery != null && delivery.hasFailed()) {
+            log.warn("message {} stays pending: its answer could not be delivered; it runs again after a restart",
+                    ticket.seq());
+            return;
+        }
+        recordOnce(ticket, true);
+    }
+
     /** Writes the message's end to the journal, unless its record was written already (answered before its run ended). */
     private void recordOnce(Ticket ticket, boolean answered) {
         if (ticket.claimJournalRecord()) {
@@ -171,6 +195,11 @@ final class Settlement {
 
     /** Settles every message of {@code item} (see {@link #settle(Ticket, Disposition, Effects)}). */
     void settleAll(QueuedItem item, Disposition disposition, Effects fx) {
-        item.tickets().forEach(ticket -> settle(ticket, disposition, fx));
+        settleAll(item, disposition, null, fx);
+    }
+
+    /** Settles every message of {@code item}, answered by a run whose replies report to {@code delivery}. */
+    void settleAll(QueuedItem item, Disposition disposition, Delivery delivery, Effects fx) {
+        item.tickets().forEach(ticket -> settle(ticket, disposition, delivery, fx));
     }
 }

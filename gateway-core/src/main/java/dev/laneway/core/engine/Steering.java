@@ -96,7 +96,7 @@ final class Steering {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
-            fx.add(() -> settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced()));
+            fx.add(() -> settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced(), run.delivery));
         }
     }
 
@@ -141,7 +141,7 @@ final class Steering {
         }
         // the skip notice first: it reaches the outbox before the settles of the messages it is about
         notices.oncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
-        endings.forEach(ending -> settlement.settleAll(ending.item(), ending.disposition(), fx));
+        endings.forEach(ending -> settlement.settleAll(ending.item(), ending.disposition(), run.delivery, fx));
         run.steered.clear();
     }
 

@@ -199,7 +199,7 @@ class MessageHooksTest {
             }
 
             @Override
-            public void send(Route route, String text) {
+            public void send(Route route, String text) throws Exception {
                 inner.send(route, text);
             }
 

@@ -144,14 +144,15 @@ class ShutdownArrivalsTest {
     }
 
     @Test
-    void aSendThatFailsOutsideAShutdown_isStillReportedLost() {
+    void aSendThatFailsOutsideAShutdown_isStillReportedAtError_andItsMessageStaysPending() {
         GatewayHarness h = start(new ManualTime());
         h.channel.failSends(true);
         try (LogCapture log = LogCapture.of(Outbox.class)) {
             h.dm("hello");
             h.agent.run(0).complete("hi");
-            assertEquals(List.of("send to test chat chat failed, the reply is lost: java.lang.IllegalStateException: "
-                    + "the platform refused the message"), log.messages(Level.ERROR));
+            assertEquals(List.of("send to test chat chat failed: refused: java.lang.IllegalStateException: the platform"
+                    + " refused the message; the rest of the reply is not sent, and the message it answers stays"
+                    + " pending: it runs again after a restart"), log.messages(Level.ERROR));
         }
     }
 }

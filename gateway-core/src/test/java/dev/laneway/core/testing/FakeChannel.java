@@ -8,15 +8,19 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * A channel that records what the gateway sends; thread-safe, for unit and integration tests. It
  * can act like a platform channel at boot: fail its first starts ({@link #failStarts}), refuse to
  * send before its start has completed ({@link #sendsOnlyOnceStarted}, as Slack and Discord do), do
- * something while its start is under way ({@link #duringStart}), or fail every send
- * ({@link #failSends}).
+ * something while its start is under way ({@link #duringStart}), fail every send
+ * ({@link #failSends}) or the next few ({@link #failNextSends}, with the platform failures the
+ * outbox acts on), fail typing ({@link #failNextTyping}), and pace its chats ({@link #pacing}).
  */
 public final class FakeChannel implements ChannelAdapter {
 
@@ -32,8 +36,13 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile boolean receivingStopped;
     private volatile boolean sendsOnlyOnceStarted;
     private volatile boolean failSends;
+    private final Queue<Exception> sendFailures = new ConcurrentLinkedQueue<>();
+    private final Queue<Exception> typingFailures = new ConcurrentLinkedQueue<>();
+    private final List<String> attempts = new CopyOnWriteArrayList<>();
+    private volatile Function<Route, Duration> pacing = route -> Duration.ZERO;
     private volatile java.util.function.Consumer<String> onSend = text -> { };
     private volatile Runnable duringStart = () -> { };
+    private volatile Runnable duringTyping = () -> { };
 
     public FakeChannel(String name) {
         this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true, true));
@@ -66,7 +75,12 @@ public final class FakeChannel implements ChannelAdapter {
     }
 
     @Override
-    public void send(Route route, String text) {
+    public void send(Route route, String text) throws Exception {
+        attempts.add(text);
+        Exception failure = sendFailures.poll();
+        if (failure != null) {
+            throw failure;
+        }
         if (failSends) {
             throw new IllegalStateException("the platform refused the message");
         }
@@ -79,8 +93,18 @@ public final class FakeChannel implements ChannelAdapter {
     }
 
     @Override
-    public void typing(Route route) {
+    public Duration pace(Route route) {
+        return pacing.apply(route);
+    }
+
+    @Override
+    public void typing(Route route) throws Exception {
         typing.add(route);
+        duringTyping.run();
+        Exception failure = typingFailures.poll();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     @Override
@@ -136,6 +160,35 @@ public final class FakeChannel implements ChannelAdapter {
     public FakeChannel failSends(boolean value) {
         failSends = value;
         return this;
+    }
+
+    /** The next sends throw these, one each, in order (then sends work again). */
+    public FakeChannel failNextSends(Exception... failures) {
+        sendFailures.addAll(List.of(failures));
+        return this;
+    }
+
+    /** The next typing actions throw these, one each, in order (each typing call is still recorded). */
+    public FakeChannel failNextTyping(Exception... failures) {
+        typingFailures.addAll(List.of(failures));
+        return this;
+    }
+
+    /** Runs {@code action} inside each typing call, before it fails or returns (on the outbox's thread). */
+    public FakeChannel duringTyping(Runnable action) {
+        duringTyping = action;
+        return this;
+    }
+
+    /** What {@link #pace} answers from now on (default: zero, send at once). */
+    public FakeChannel pacing(Function<Route, Duration> value) {
+        pacing = value;
+        return this;
+    }
+
+    /** Every text the outbox tried to send, failed attempts included, in order. */
+    public List<String> attempts() {
+        return List.copyOf(attempts);
     }
 
     /** How many times start was called. */

@@ -5,6 +5,8 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.SendFailure;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
@@ -46,6 +48,7 @@ public final class DiscordChannel implements ChannelAdapter {
     private final InstantSource clock;
     private final PendingInteractions<InteractionHook> interactions;
     private final InteractionFinisher<InteractionHook> finisher;
+    private final Redactor redactor;
     private final AutoCloseable ownedScheduler; // the one create() made, closed by stop(); null when injected
     private volatile JDA jda;
     private volatile DiscordOutbound outbound;
@@ -76,10 +79,11 @@ public final class DiscordChannel implements ChannelAdapter {
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(scheduler, "scheduler");
         JdaFactory.validate(config);
+        this.redactor = Redactor.of(config.token().value());
         this.interactions = new PendingInteractions<>(clock, PendingInteractions.DEFAULT_TTL,
                 PendingInteractions.DEFAULT_CAPACITY);
         this.finisher = new InteractionFinisher<>(interactions, scheduler, InteractionFinisher.ANSWER_DEADLINE,
-                DiscordOutbound::closeInteraction);
+                (hook, notice) -> DiscordOutbound.closeInteraction(hook, notice, redactor));
         this.ownedScheduler = ownedScheduler;
     }
 
@@ -102,20 +106,20 @@ public final class DiscordChannel implements ChannelAdapter {
         Objects.requireNonNull(sink, "sink");
         InboundConverter converter = new InboundConverter(config.guildsRequireMention(), clock);
         SlashCommandIntake slashCommands = new SlashCommandIntake(sink, converter, Set.copyOf(config.allowFrom()),
-                interactions, finisher);
-        JDA client = JdaFactory.build(config, new DiscordListener(sink, converter, slashCommands),
+                interactions, finisher, redactor);
+        JDA client = JdaFactory.build(config, new DiscordListener(sink, converter, slashCommands, redactor),
                 () -> sink.rateLimited(NAME));
-        outbound = new DiscordOutbound(client, interactions, finisher, SEND_TIMEOUT);
+        outbound = new DiscordOutbound(client, interactions, finisher, SEND_TIMEOUT, clock, redactor);
         jda = client;
     }
 
     @Override
-    public void send(Route route, String text) {
+    public void send(Route route, String text) throws SendFailure {
         outbound().send(route, text);
     }
 
     @Override
-    public void typing(Route route) {
+    public void typing(Route route) throws SendFailure {
         outbound().typing(route);
     }
 
@@ -168,7 +172,8 @@ public final class DiscordChannel implements ChannelAdapter {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            log.warn("discord: unanswered slash commands could not all be closed before stopping: {}", e.toString());
+            log.warn("discord: unanswered slash commands could not all be closed before stopping: {}",
+                    redactor.describe(e));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.laneway.channels.discord;
 
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.Redactor;
 import net.dv8tion.jda.api.events.message.MessageReceivedEvent;
 import net.dv8tion.jda.api.events.interaction.command.SlashCommandInteractionEvent;
 import net.dv8tion.jda.api.events.session.ReadyEvent;
@@ -24,11 +25,13 @@ final class DiscordListener extends ListenerAdapter {
     private final InboundSink sink;
     private final InboundConverter converter;
     private final SlashCommandIntake slashCommands;
+    private final Redactor redactor;
 
-    DiscordListener(InboundSink sink, InboundConverter converter, SlashCommandIntake slashCommands) {
+    DiscordListener(InboundSink sink, InboundConverter converter, SlashCommandIntake slashCommands, Redactor redactor) {
         this.sink = sink;
         this.converter = converter;
         this.slashCommands = slashCommands;
+        this.redactor = redactor;
     }
 
     @Override
@@ -37,9 +40,9 @@ final class DiscordListener extends ListenerAdapter {
             event.getJDA().updateCommands().addCommands(SlashCommands.definitions()).queue(
                     commands -> log.info("discord: registered {} slash commands", commands.size()),
                     failure -> log.warn("discord: could not register slash commands ({}); plain-text commands still work",
-                            failure.toString()));
+                            redactor.describe(failure)));
         } catch (RuntimeException e) {
-            log.warn("discord: could not register slash commands: {}", e.toString());
+            log.warn("discord: could not register slash commands: {}", redactor.describe(e));
         }
     }
 
@@ -63,7 +66,7 @@ final class DiscordListener extends ListenerAdapter {
             converter.fromMessage(event.getMessage()).ifPresent(sink::accept);
         } catch (RuntimeException e) {
             log.warn("discord: message {} in channel {} could not be handled: {}",
-                    event.getMessageId(), event.getChannel().getId(), e.toString(), e);
+                    event.getMessageId(), event.getChannel().getId(), redactor.describe(e));
         }
     }
 
@@ -73,7 +76,8 @@ final class DiscordListener extends ListenerAdapter {
         try {
             slashCommands.accept(event);
         } catch (RuntimeException e) {
-            log.warn("discord: slash command /{} ({}) could not be handled: {}", event.getName(), event.getId(), e.toString(), e);
+            log.warn("discord: slash command /{} ({}) could not be handled: {}", event.getName(), event.getId(),
+                    redactor.describe(e));
         }
     }
 }

@@ -1,10 +1,13 @@
 package dev.laneway.channels.discord;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.ExpiringEntries;
+import dev.laneway.core.channel.ExpiringKeys;
+import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.SendFailure;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +17,7 @@ import net.dv8tion.jda.api.entities.Message;
 import net.dv8tion.jda.api.entities.channel.concrete.ThreadChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.GuildMessageChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.MessageChannel;
+import net.dv8tion.jda.api.exceptions.ErrorResponseException;
 import net.dv8tion.jda.api.exceptions.InteractionFailureException;
 import net.dv8tion.jda.api.interactions.InteractionHook;
 import net.dv8tion.jda.api.requests.restaction.MessageCreateAction;
@@ -23,7 +27,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends replies and typing through JDA, blocking the calling thread (the gateway's outbox runs each
  * chat's sends on a virtual thread, one at a time). JDA's rate limiter owns pacing and 429s: a
- * rate-limited send waits for its bucket and is retried, so it simply returns later.
+ * rate-limited send waits for its bucket and is retried, so it simply returns later; JDA also tries
+ * a 5xx a few times itself. What still fails is handed to the outbox as a {@link SendFailure}: a
+ * server error to try again later, no answer within the timeout as "may have been delivered",
+ * anything else refused; Discord's words are {@link Redactor redacted} first.
+ *
+ * <p>A DM is addressed by user id; the DM channel Discord opens for it ({@code POST
+ * users/@me/channels}) is remembered for a day (at most {@link #REMEMBERED_DMS}), so a reply or a
+ * typing refresh costs one request, not two. A send that fails forgets it, so the next one asks
+ * Discord again (the DM may be gone).
  *
  * <p>A reply references the message it answers and may ping only that message's author, and only
  * once: the first message that replies to a given message notifies its author, the later chunks
@@ -37,13 +49,15 @@ import org.slf4j.LoggerFactory;
  * {@link InteractionFailureException}), the answer goes to the channel as a plain message instead,
  * so it still reaches the user exactly once.
  *
- * <p>Concurrency: {@code lock} guards {@code pinged}; the shared {@link PendingInteractions}
- * guards itself, so any thread may call in.
+ * <p>Concurrency: {@code lock} guards {@code dmChannels}; {@code pinged} and the shared
+ * {@link PendingInteractions} guard themselves, so any thread may call in.
  */
 final class DiscordOutbound {
 
     static final int MAX_TEXT = 2000;
+    static final int REMEMBERED_DMS = 10_000;
     private static final int REMEMBERED_PINGS = 10_000;
+    private static final Duration REMEMBERED_FOR = Duration.ofHours(24);
     private static final EnumSet<Message.MentionType> NO_MENTIONS = EnumSet.noneOf(Message.MentionType.class);
     private static final Logger log = LoggerFactory.getLogger(DiscordOutbound.class);
 
@@ -51,36 +65,67 @@ final class DiscordOutbound {
     private final PendingInteractions<InteractionHook> interactions;
     private final InteractionFinisher<InteractionHook> finisher;
     private final Duration timeout;
+    private final Redactor redactor;
+    // message ids whose author a reply already pinged
+    private final ExpiringKeys pinged;
     private final ReentrantLock lock = new ReentrantLock();
-    // message id whose author a reply already pinged -> true; guarded by lock; least recent first
-    private final Map<String, Boolean> pinged = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > REMEMBERED_PINGS;
-        }
-    };
+    // user id -> the DM channel Discord opened for the bot and that user; guarded by lock
+    private final ExpiringEntries<MessageChannel> dmChannels;
 
     DiscordOutbound(JDA jda, PendingInteractions<InteractionHook> interactions,
-                    InteractionFinisher<InteractionHook> finisher, Duration timeout) {
+                    InteractionFinisher<InteractionHook> finisher, Duration timeout, InstantSource clock,
+                    Redactor redactor) {
         this.jda = jda;
         this.interactions = interactions;
         this.finisher = finisher;
         this.timeout = timeout;
+        this.redactor = redactor;
+        this.pinged = new ExpiringKeys(clock, REMEMBERED_FOR, REMEMBERED_PINGS);
+        this.dmChannels = new ExpiringEntries<>(clock, REMEMBERED_FOR, REMEMBERED_DMS);
     }
 
     /**
      * Sends {@code text} as one message. The gateway's outbox is the only chunker: it hands over at
      * most {@link #MAX_TEXT} characters; a longer text is refused before anything is sent.
      */
-    void send(Route route, String text) {
+    void send(Route route, String text) throws SendFailure {
         if (text.length() > MAX_TEXT) {
             throw new IllegalArgumentException("a Discord message holds at most " + MAX_TEXT + " characters, got "
                     + text.length() + " (the outbox chunks replies)");
         }
-        sendOne(route, text);
+        try {
+            sendOne(route, text);
+        } catch (RuntimeException e) {
+            forgetDm(route);
+            throw failure(e);
+        }
     }
 
-    private void sendOne(Route route, String text) {
+    void typing(Route route) throws SendFailure {
+        try {
+            channel(route).sendTyping().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+        } catch (RuntimeException e) {
+            forgetDm(route);
+            throw failure(e);
+        }
+    }
+
+    /** What the outbox should make of a failure, with nothing unredacted in it. */
+    private SendFailure failure(RuntimeException e) {
+        String detail = "discord: " + redactor.describe(e);
+        if (SendFailure.neverSent(e)) {
+            return SendFailure.unavailable(detail);
+        }
+        if (SendFailure.timedOut(e)) {
+            return SendFailure.outcomeUnknown(detail);
+        }
+        if (e instanceof ErrorResponseException response && response.isServerError()) {
+            return SendFailure.unavailable(detail);    // JDA already tried it a few times
+        }
+        return SendFailure.refused(detail);
+    }
+
+    private void sendOne(Route route, String text) throws SendFailure {
         Optional<String> interactionId = Addresses.interactionId(route.replyToMessageId());
         Optional<PendingInteractions.Pending<InteractionHook>> pending = interactionId.flatMap(interactions::answering);
         if (pending.isPresent()) {
@@ -102,11 +147,12 @@ final class DiscordOutbound {
 
     /**
      * Sends through the interaction. If Discord refused its acknowledgement, the hook can never
-     * deliver: the answer goes to the channel instead. If its first answer fails otherwise,
-     * nothing else will come, so it is closed with a notice.
+     * deliver: the answer goes to the channel instead. If its first answer is refused, nothing
+     * else will come, so it is closed with a notice; one the outbox will send again (a 5xx) leaves
+     * it waiting for that.
      */
     private void answerInteraction(Route route, String interactionId, PendingInteractions.Pending<InteractionHook> pending,
-                                   String text) {
+                                   String text) throws SendFailure {
         try {
             pending.handle().sendMessage(text)
                     .setEphemeral(pending.ephemeral())
@@ -122,10 +168,17 @@ final class DiscordOutbound {
                         .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
                 return;
             }
+            SendFailure failure = failure(e);
             if (pending.state() == PendingInteractions.State.AWAITING) {
-                finisher.firstAnswerFailed(interactionId, SlashNotices.NOT_DELIVERED);
+                if (failure.retryable()) {
+                    // the outbox sends it again: the interaction waits for that answer
+                    interactions.transition(interactionId, PendingInteractions.State.ANSWERED,
+                            PendingInteractions.State.AWAITING);
+                } else if (failure.kind() == SendFailure.Kind.REFUSED) {
+                    finisher.firstAnswerFailed(interactionId, SlashNotices.NOT_DELIVERED);
+                }
             }
-            throw e;
+            throw failure;
         }
     }
 
@@ -140,34 +193,58 @@ final class DiscordOutbound {
     }
 
     private boolean alreadyPinged(String messageId) {
-        lock.lock();
-        try {
-            return pinged.containsKey(messageId);
-        } finally {
-            lock.unlock();
-        }
+        return pinged.contains(messageId);
     }
 
     private void rememberPing(String messageId) {
-        lock.lock();
-        try {
-            pinged.put(messageId, Boolean.TRUE);
-        } finally {
-            lock.unlock();
-        }
+        pinged.add(messageId);
     }
 
-    /** Replaces an interaction's deferred "thinking…" reply with {@code notice}, asynchronously (never blocks the caller). */
-    static CompletableFuture<Message> closeInteraction(InteractionHook hook, String notice) {
+    /**
+     * Replaces an interaction's deferred "thinking…" reply with {@code notice}, asynchronously
+     * (never blocks the caller); a failure is logged through {@code redactor}.
+     */
+    static CompletableFuture<Message> closeInteraction(InteractionHook hook, String notice, Redactor redactor) {
         return hook.editOriginal(notice).setAllowedMentions(NO_MENTIONS).submit().whenComplete((message, failure) -> {
             if (failure != null) {
-                log.warn("discord: could not close a slash command interaction with a notice: {}", failure.toString());
+                log.warn("discord: could not close a slash command interaction with a notice: {}",
+                        redactor.describe(failure));
             }
         });
     }
 
-    void typing(Route route) {
-        channel(route).sendTyping().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+    /** The DM channel with {@code userId}: remembered, or opened once and then remembered. */
+    private MessageChannel dmChannel(String userId) {
+        lock.lock();
+        try {
+            MessageChannel known = dmChannels.get(userId);
+            if (known != null) {
+                return known;
+            }
+        } finally {
+            lock.unlock();
+        }
+        MessageChannel opened = jda.openPrivateChannelById(userId).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .complete();
+        lock.lock();
+        try {
+            dmChannels.put(userId, opened);
+        } finally {
+            lock.unlock();
+        }
+        return opened;
+    }
+
+    /** A send to a DM failed: the next one opens the DM again, in case it is gone. */
+    private void forgetDm(Route route) {
+        Addresses.dmUser(route.chatId()).ifPresent(userId -> {
+            lock.lock();
+            try {
+                dmChannels.remove(userId);
+            } finally {
+                lock.unlock();
+            }
+        });
     }
 
     /** The channel a route's messages go to: its thread, the DM with its user, or its guild channel. */
@@ -182,7 +259,7 @@ final class DiscordOutbound {
         }
         Optional<String> dmUser = Addresses.dmUser(route.chatId());
         if (dmUser.isPresent()) {
-            return jda.openPrivateChannelById(dmUser.get()).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+            return dmChannel(dmUser.get());
         }
         GuildMessageChannel channel = jda.getChannelById(GuildMessageChannel.class, route.chatId());
         if (channel == null) {

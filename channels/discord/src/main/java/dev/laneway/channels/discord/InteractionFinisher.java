@@ -64,8 +64,9 @@ final class InteractionFinisher<H> {
     }
 
     /**
-     * The first answer through an interaction failed: nothing else will be sent for it (the outbox
-     * does not retry), so close it with {@code notice} now rather than leave it "thinking".
+     * The first answer through an interaction was refused: nothing else will be sent for it (the
+     * outbox does not try a refused reply again), so close it with {@code notice} now rather than
+     * leave it "thinking".
      */
     boolean firstAnswerFailed(String interactionId, String notice) {
         return finishFrom(interactionId, State.ANSWERED, notice);

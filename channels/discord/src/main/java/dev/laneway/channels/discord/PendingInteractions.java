@@ -1,13 +1,10 @@
 package dev.laneway.channels.discord;
 
+import dev.laneway.core.channel.ExpiringEntries;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,9 +21,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * that state under the lock, so exactly one of them is first: an interaction is never both
  * answered and closed as unanswered, and never left waiting by both.
  *
- * <p>Concurrency: {@code lock} guards {@code entries}; JDA's event thread puts, the outbox's threads
- * answer, the scheduler's thread finishes. Entries are immutable records replaced under the lock;
- * handles are used outside it.
+ * <p>Concurrency: {@code lock} guards {@code entries} (an {@link ExpiringEntries}, which keeps an
+ * entry's age when its state changes); JDA's event thread puts, the outbox's threads answer, the
+ * scheduler's thread finishes. Entries are immutable records replaced under the lock; handles are
+ * used outside it.
  *
  * @param <H> the handle to answer through (JDA's {@code InteractionHook} in production)
  */
@@ -45,38 +43,22 @@ final class PendingInteractions<H> {
         FINISHED
     }
 
-    private final InstantSource clock;
-    private final Duration ttl;
-    private final int capacity;
     private final ReentrantLock lock = new ReentrantLock();
-    // interaction id -> pending answer, in arrival order (so the eldest is first)
-    private final LinkedHashMap<String, Pending<H>> entries = new LinkedHashMap<>();
+    // interaction id -> pending answer; expires ttl after it was put, the oldest dropped beyond capacity; guarded by lock
+    private final ExpiringEntries<Pending<H>> entries;
 
     PendingInteractions(InstantSource clock, Duration ttl, int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
         }
-        this.clock = clock;
-        this.ttl = ttl;
-        this.capacity = capacity;
+        this.entries = new ExpiringEntries<>(clock, ttl, capacity);
     }
 
     /** Parks a deferred interaction as {@link State#AWAITING}; false (and nothing changes) when the id is already here. */
     boolean put(String interactionId, H handle, boolean ephemeral) {
-        Instant now = clock.instant();
         lock.lock();
         try {
-            purgeExpired(now);
-            if (entries.containsKey(interactionId)) {
-                return false;
-            }
-            entries.put(interactionId, new Pending<>(handle, ephemeral, now.plus(ttl), State.AWAITING));
-            Iterator<String> eldest = entries.keySet().iterator();
-            while (entries.size() > capacity) {
-                eldest.next();
-                eldest.remove();
-            }
-            return true;
+            return entries.putIfAbsent(interactionId, new Pending<>(handle, ephemeral, State.AWAITING));
         } finally {
             lock.unlock();
         }
@@ -84,10 +66,8 @@ final class PendingInteractions<H> {
 
     /** The pending answer for an interaction, unless it expired or was evicted. */
     Optional<Pending<H>> get(String interactionId) {
-        Instant now = clock.instant();
         lock.lock();
         try {
-            purgeExpired(now);
             return Optional.ofNullable(entries.get(interactionId));
         } finally {
             lock.unlock();
@@ -100,13 +80,11 @@ final class PendingInteractions<H> {
      * A finished interaction stays finished (a late answer still goes through it).
      */
     Optional<Pending<H>> answering(String interactionId) {
-        Instant now = clock.instant();
         lock.lock();
         try {
-            purgeExpired(now);
             Pending<H> before = entries.get(interactionId);
             if (before != null && before.state() == State.AWAITING) {
-                entries.put(interactionId, before.in(State.ANSWERED));
+                entries.replace(interactionId, before.in(State.ANSWERED));
             }
             return Optional.ofNullable(before);
         } finally {
@@ -116,16 +94,14 @@ final class PendingInteractions<H> {
 
     /** Moves an interaction from {@code from} to {@code to}; the entry as it now is, or empty if it was not in {@code from}. */
     Optional<Pending<H>> transition(String interactionId, State from, State to) {
-        Instant now = clock.instant();
         lock.lock();
         try {
-            purgeExpired(now);
             Pending<H> before = entries.get(interactionId);
             if (before == null || before.state() != from) {
                 return Optional.empty();
             }
             Pending<H> after = before.in(to);
-            entries.put(interactionId, after);
+            entries.replace(interactionId, after);
             return Optional.of(after);
         } finally {
             lock.unlock();
@@ -134,10 +110,8 @@ final class PendingInteractions<H> {
 
     /** Marks every {@link State#AWAITING} interaction {@link State#FINISHED} and returns them. */
     List<Pending<H>> finishAllAwaiting() {
-        Instant now = clock.instant();
         lock.lock();
         try {
-            purgeExpired(now);
             List<Pending<H>> finished = new ArrayList<>();
             entries.replaceAll((id, pending) -> {
                 if (pending.state() != State.AWAITING) {
@@ -172,18 +146,10 @@ final class PendingInteractions<H> {
         }
     }
 
-    // entries are in arrival order and share one ttl, so the expired ones are a prefix
-    private void purgeExpired(Instant now) {
-        Iterator<Map.Entry<String, Pending<H>>> it = entries.entrySet().iterator();
-        while (it.hasNext() && !it.next().getValue().expiresAt().isAfter(now)) {
-            it.remove();
-        }
-    }
-
-    /** An interaction's handle, whether its answers are ephemeral, when the token stops working, and its state. */
-    record Pending<H>(H handle, boolean ephemeral, Instant expiresAt, State state) {
+    /** An interaction's handle, whether its answers are ephemeral, and its state. */
+    record Pending<H>(H handle, boolean ephemeral, State state) {
         Pending<H> in(State next) {
-            return new Pending<>(handle, ephemeral, expiresAt, next);
+            return new Pending<>(handle, ephemeral, next);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.laneway.channels.discord;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.Redactor;
 import java.util.Optional;
 import java.util.Set;
 import net.dv8tion.jda.api.events.interaction.command.SlashCommandInteractionEvent;
@@ -39,22 +40,26 @@ final class SlashCommandIntake {
     private final Set<String> allowFrom;
     private final PendingInteractions<InteractionHook> interactions;
     private final InteractionFinisher<InteractionHook> finisher;
+    private final Redactor redactor;
 
     /** @param allowFrom the sender ids that may use the bot; empty allows everyone (as the gateway's access policy) */
     SlashCommandIntake(InboundSink sink, InboundConverter converter, Set<String> allowFrom,
-                       PendingInteractions<InteractionHook> interactions, InteractionFinisher<InteractionHook> finisher) {
+                       PendingInteractions<InteractionHook> interactions, InteractionFinisher<InteractionHook> finisher,
+                       Redactor redactor) {
         this.sink = sink;
         this.converter = converter;
         this.allowFrom = Set.copyOf(allowFrom);
         this.interactions = interactions;
         this.finisher = finisher;
+        this.redactor = redactor;
     }
 
     void accept(SlashCommandInteractionEvent event) {
         try {
             take(event);
         } catch (RuntimeException e) {
-            log.warn("discord: slash command /{} ({}) could not be handled: {}", event.getName(), event.getId(), e.toString(), e);
+            log.warn("discord: slash command /{} ({}) could not be handled: {}", event.getName(), event.getId(),
+                    redactor.describe(e));
             if (event.isAcknowledged()) {
                 finisher.finishIfAwaiting(event.getId(), SlashNotices.NOT_HANDLED);
             } else {
@@ -85,7 +90,7 @@ final class SlashCommandIntake {
             // unacknowledged, its token is useless: let the answer go to the channel as a plain message
             interactions.forget(id);
             log.warn("discord: could not acknowledge /{} ({}); its answer will be posted in the channel: {}",
-                    event.getName(), id, failure.toString());
+                    event.getName(), id, redactor.describe(failure));
         });
         finisher.watch(id);
         sink.accept(message);
@@ -95,12 +100,12 @@ final class SlashCommandIntake {
         return allowFrom.isEmpty() || allowFrom.contains(userId);
     }
 
-    private static void replyNow(SlashCommandInteractionEvent event, String text) {
+    private void replyNow(SlashCommandInteractionEvent event, String text) {
         try {
             event.reply(text).setEphemeral(true).queue(null,
-                    failure -> log.debug("discord: could not answer /{}: {}", event.getName(), failure.toString()));
+                    failure -> log.debug("discord: could not answer /{}: {}", event.getName(), redactor.describe(failure)));
         } catch (RuntimeException e) {
-            log.debug("discord: could not answer /{}: {}", event.getName(), e.toString());
+            log.debug("discord: could not answer /{}: {}", event.getName(), redactor.describe(e));
         }
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
+import dev.laneway.core.testing.Await;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,7 @@ class DiscordBurstTest {
             rig.agent.run(1).complete("collected answer");
 
             Await.until("two replies", () -> rig.rest.messagesTo(TEXT_CHANNEL).size() == 2);
-            assertTrue(rig.gateway.awaitIdle(Await.DEADLINE));
+            assertTrue(rig.gateway.awaitIdle(Await.DEFAULT));
             assertEquals(2, rig.agent.runs().size(), "one run for the first message, one for the whole burst");
             var replies = rig.rest.messagesTo(TEXT_CHANNEL);
             assertEquals("first answer", replies.get(0).content());

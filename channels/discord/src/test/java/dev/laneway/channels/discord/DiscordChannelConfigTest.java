@@ -9,6 +9,7 @@ import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.testing.ManualTime;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -66,7 +67,7 @@ class DiscordChannelConfigTest {
         try (FakeDiscordRest rest = new FakeDiscordRest()) {
             rest.rejectToken();
             String token = "wrong-token-value";
-            SteppedTime time = new SteppedTime();
+            ManualTime time = new ManualTime();
             DiscordChannel channel = new DiscordChannel(config(token, rest.baseUrl(), "ws://127.0.0.1:9"), time, time);
 
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> channel.start(message -> { }));

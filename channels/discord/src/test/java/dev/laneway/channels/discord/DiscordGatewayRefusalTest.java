@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
+import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.LogCapture;
+import dev.laneway.core.testing.ManualTime;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,7 @@ class DiscordGatewayRefusalTest {
         ws.refuseIdentifyWith(4014);
         ws.startAndAwait();
         try (FakeDiscordRest rest = new FakeDiscordRest()) {
-            SteppedTime time = new SteppedTime();
+            ManualTime time = new ManualTime();
             DiscordChannel channel = new DiscordChannel(new ChannelsConfig.Discord(true, new Secret(DiscordRig.TOKEN),
                     URI.create(rest.baseUrl()), URI.create(ws.url()), List.of(), true), time, time);
             channel.start(message -> { });

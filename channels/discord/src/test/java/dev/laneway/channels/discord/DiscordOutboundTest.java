@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.channel.SendFailure;
+import dev.laneway.core.testing.Await;
 import java.util.List;
 import net.dv8tion.jda.api.utils.data.DataArray;
 import net.dv8tion.jda.api.utils.data.DataObject;
@@ -26,7 +28,7 @@ class DiscordOutboundTest {
             rig.agent.run(0).complete(reply);
 
             Await.until("the reply chunks", () -> rig.rest.messagesTo(dmChannel).size() >= 2);
-            assertTrue(rig.gateway.awaitIdle(Await.DEADLINE));
+            assertTrue(rig.gateway.awaitIdle(Await.DEFAULT));
             List<String> chunks = rig.rest.messagesTo(dmChannel).stream().map(FakeDiscordRest.Request::content).toList();
             assertEquals(2, chunks.size(), chunks.toString());
             for (String chunk : chunks) {
@@ -67,7 +69,7 @@ class DiscordOutboundTest {
             rig.agent.run(0).complete("sent after the 429");
 
             Await.until("the retried send", () -> rig.rest.messagesTo(dmChannel).size() == 2);
-            assertTrue(rig.gateway.awaitIdle(Await.DEADLINE));
+            assertTrue(rig.gateway.awaitIdle(Await.DEFAULT));
             List<FakeDiscordRest.Request> posts = rig.rest.messagesTo(dmChannel);
             assertEquals(2, posts.size(), "one 429, one success, no more");
             assertEquals("sent after the 429", posts.get(0).content());
@@ -118,9 +120,13 @@ class DiscordOutboundTest {
     void typingAndReplies_toAnUnknownChannel_failWithAClearError() throws Exception {
         try (DiscordRig rig = DiscordRig.start()) {
             var route = new dev.laneway.core.Route("discord", "default", "2999", null, null);
-            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+            SendFailure e = org.junit.jupiter.api.Assertions.assertThrows(SendFailure.class,
                     () -> rig.channel.send(route, "hi"));
+            assertEquals(SendFailure.Kind.REFUSED, e.kind(), "not worth trying again");
             assertTrue(e.getMessage().contains("discord channel 2999 is not known"), e.getMessage());
+            SendFailure typing = org.junit.jupiter.api.Assertions.assertThrows(SendFailure.class,
+                    () -> rig.channel.typing(route));
+            assertTrue(typing.getMessage().contains("discord channel 2999 is not known"), typing.getMessage());
             assertFalse(rig.rest.requests().stream().anyMatch(r -> r.path().contains("2999")));
         }
     }

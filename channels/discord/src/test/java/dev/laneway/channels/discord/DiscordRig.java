@@ -8,6 +8,8 @@ import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.RecordingListener;
 import dev.laneway.core.testing.ScriptedAgent;
 import dev.laneway.core.time.Scheduler;
@@ -35,6 +37,8 @@ final class DiscordRig implements AutoCloseable {
     final FakeDiscordRest rest;
     final ScriptedAgent agent = new ScriptedAgent();
     final RecordingListener dispositions = new RecordingListener();
+    /** The gateway's journal: a message stays pending until its answer went out. */
+    final InMemoryJournal journal = new InMemoryJournal();
     final DiscordChannel channel;
     private final List<InboundMessage> inbound = new CopyOnWriteArrayList<>();
     /** The channel names the channel reported a 429 for ({@code InboundSink.rateLimited}). */
@@ -62,6 +66,7 @@ final class DiscordRig implements AutoCloseable {
                 .commands(options.commands)
                 .access(options.access)
                 .listener(dispositions)
+                .journal(journal)
                 .channel(channel)
                 .build();
     }

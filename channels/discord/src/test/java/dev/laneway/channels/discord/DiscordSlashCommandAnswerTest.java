@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every slash command gets exactly one answer, whatever the gateway does with it: Discord shows
  * "thinking…" until then, and "The application did not respond" if it never comes. Time is
- * {@link SteppedTime}; stopping the channel lets JDA send everything it queued, so after
+ * {@link ManualTime}; stopping the channel lets JDA send everything it queued, so after
  * {@code stop()} the fake's request log is final and "nothing else was sent" can be asserted.
  */
 class DiscordSlashCommandAnswerTest {
@@ -27,7 +29,7 @@ class DiscordSlashCommandAnswerTest {
     private static final int EPHEMERAL = 64;
     private static final Duration PAST_THE_TOKEN = PendingInteractions.DEFAULT_TTL.plusMinutes(1);
 
-    private final SteppedTime time = new SteppedTime();
+    private final ManualTime time = new ManualTime();
 
     @Test
     void aSenderOutsideAllowFrom_getsOneEphemeralRefusal_andTheGatewayNeverSeesIt() throws Exception {

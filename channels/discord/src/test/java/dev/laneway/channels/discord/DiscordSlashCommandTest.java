@@ -13,6 +13,7 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.testing.Await;
 import java.util.ArrayList;
 import java.util.List;
 import net.dv8tion.jda.api.utils.data.DataArray;

@@ -4,6 +4,8 @@ import static dev.laneway.channels.discord.DiscordJson.ALICE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +19,7 @@ class DiscordTypingTest {
 
     @Test
     void typing_isSentOnAccept_andRefreshedEveryEightSeconds_untilTheRunEnds() throws Exception {
-        SteppedTime time = new SteppedTime();
+        ManualTime time = new ManualTime();
         try (DiscordRig rig = DiscordRig.options().time(time, time).start()) {
             String dmChannel = FakeDiscordRest.dmChannel(ALICE);
             assertEquals(REFRESH, rig.channel.capabilities().typingRefresh());
@@ -37,10 +39,12 @@ class DiscordTypingTest {
                 time.advance(Duration.ZERO);
                 return rig.rest.messagesTo(dmChannel).size() == 1;
             });
-            assertTrue(rig.gateway.awaitIdle(Await.DEADLINE));
-            assertTrue(time.pending().isEmpty(), "no typing timer left once the run has ended");
+            assertTrue(rig.gateway.awaitIdle(Await.DEFAULT));
+            assertTrue(time.pendingDueTimes().isEmpty(), "no typing timer left once the run has ended");
             time.advance(REFRESH.multipliedBy(3));
             assertEquals(3, rig.rest.typingIn(dmChannel).size());
+            assertEquals(1, rig.rest.requests(r -> r.is("POST", "users/@me/channels")).size(),
+                    "the DM channel is opened once, not before every typing refresh and reply");
         }
     }
 }

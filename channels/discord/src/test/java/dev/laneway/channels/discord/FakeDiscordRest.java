@@ -21,7 +21,8 @@ import net.dv8tion.jda.api.utils.data.DataObject;
  * {@code POST channels/{id}/typing}, {@code PUT applications/{id}/commands}, interaction callbacks,
  * follow-ups and edits of the original reply ({@code PATCH webhooks/{app}/{token}/messages/@original}).
  * Every request is recorded with when it arrived; {@link #rateLimitNext} makes the next message post
- * get a 429 the way Discord sends one, {@link #refuseNextFollowUps} makes follow-ups fail, and
+ * get a 429 the way Discord sends one, {@link #failNextPosts} any other status and body,
+ * {@link #refuseNextFollowUps} makes follow-ups fail, and
  * {@link #holdAndRefuseCallbacks} holds interaction acknowledgements until the test lets them be
  * refused.
  *
@@ -36,6 +37,9 @@ final class FakeDiscordRest implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final AtomicLong messageIds = new AtomicLong(9_000);
     private final AtomicInteger rateLimited = new AtomicInteger();
+    private final AtomicInteger failedPosts = new AtomicInteger();
+    private volatile int failedPostStatus;
+    private volatile String failedPostBody;
     private final AtomicInteger refusedFollowUps = new AtomicInteger();
     private volatile java.util.concurrent.CountDownLatch refuseCallbacks;
     private volatile boolean rejectToken;
@@ -54,6 +58,13 @@ final class FakeDiscordRest implements AutoCloseable {
     /** The next {@code count} message posts are answered 429 with a Retry-After of one second. */
     void rateLimitNext(int count) {
         rateLimited.set(count);
+    }
+
+    /** The next {@code count} message posts are answered HTTP {@code status} with {@code body}. */
+    void failNextPosts(int count, int status, String body) {
+        failedPostStatus = status;
+        failedPostBody = body;
+        failedPosts.set(count);
     }
 
     /** The next {@code count} interaction follow-ups are refused with a 400, as Discord does for a bad body. */
@@ -108,6 +119,10 @@ final class FakeDiscordRest implements AutoCloseable {
         } else if (request.method().equals("POST") && path.matches("channels/\\d+/messages")) {
             if (rateLimited.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 rateLimit(exchange);
+                return;
+            }
+            if (failedPosts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                respond(exchange, failedPostStatus, failedPostBody);
                 return;
             }
             String channelId = path.split("/")[1];

@@ -1,5 +1,6 @@
 package dev.laneway.channels.slack;
 
+import dev.laneway.core.channel.ExpiringKeys;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,8 +45,8 @@ final class DirectChannels {
 
     private final Check info;
     private final Check history;
-    private final RecentKeys bots;
-    private final RecentKeys others;
+    private final ExpiringKeys bots;
+    private final ExpiringKeys others;
 
     /**
      * @param isBotIm    {@code conversations.info}: is it the bot's IM
@@ -55,8 +56,8 @@ final class DirectChannels {
     DirectChannels(Lookup isBotIm, Lookup isImMember, BotScopes scopes, InstantSource clock) {
         this.info = new Check("conversations.info", isBotIm, !scopes.lacks("im:read"));
         this.history = new Check("conversations.history", isImMember, !scopes.lacks("im:history"));
-        this.bots = new RecentKeys(clock, Duration.ofDays(7), 50_000);
-        this.others = new RecentKeys(clock, Duration.ofMinutes(10), 10_000);
+        this.bots = new ExpiringKeys(clock, Duration.ofDays(7), 50_000);
+        this.others = new ExpiringKeys(clock, Duration.ofMinutes(10), 10_000);
     }
 
     /** A {@code message.im} event came from this channel: it is one of the bot's DMs. */

@@ -5,6 +5,7 @@ import com.google.gson.JsonParser;
 import com.slack.api.socket_mode.request.EventsApiEnvelope;
 import com.slack.api.socket_mode.request.InteractiveEnvelope;
 import com.slack.api.socket_mode.request.SlashCommandsEnvelope;
+import dev.laneway.core.channel.ExpiringKeys;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,7 @@ final class EnvelopeHandler {
     private static final Logger log = LoggerFactory.getLogger(EnvelopeHandler.class);
 
     private final EnvelopeAcks acks;
-    private final RecentKeys seen;
+    private final ExpiringKeys seen;
     private final Executor inbound;
     private final InboundProcessor processor;
     private final Runnable onHello;
@@ -39,7 +40,7 @@ final class EnvelopeHandler {
      * @param inbound the serial worker that converts payloads and calls the gateway
      * @param onHello called when Slack says hello on a new connection
      */
-    EnvelopeHandler(EnvelopeAcks acks, RecentKeys seen, Executor inbound, InboundProcessor processor,
+    EnvelopeHandler(EnvelopeAcks acks, ExpiringKeys seen, Executor inbound, InboundProcessor processor,
                     Runnable onHello) {
         this.acks = acks;
         this.seen = seen;

@@ -2,6 +2,7 @@ package dev.laneway.channels.slack;
 
 import com.google.gson.JsonObject;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Instant;
@@ -41,8 +42,8 @@ final class InboundProcessor {
     private final SenderDirectory senders;
     private final DirectChannels directChannels;
     private final SlashResponses slashResponses;
-    private final RecentKeys delivered;
-    private final RecentKeys engagedThreads;
+    private final ExpiringKeys delivered;
+    private final ExpiringKeys engagedThreads;
     private final Set<String> allowFrom;
     private final KeyedSerialExecutor conversations;
     private final InboundSink sink;
@@ -51,7 +52,7 @@ final class InboundProcessor {
 
     /** @param privateAnswer posts mrkdwn to a slash command's {@code response_url}, seen only by its user */
     InboundProcessor(EventConverter events, SenderDirectory senders, DirectChannels directChannels,
-                     SlashResponses slashResponses, RecentKeys delivered, RecentKeys engagedThreads,
+                     SlashResponses slashResponses, ExpiringKeys delivered, ExpiringKeys engagedThreads,
                      Set<String> allowFrom, KeyedSerialExecutor conversations, InboundSink sink,
                      BiConsumer<String, String> privateAnswer, InstantSource clock) {
         this.events = events;

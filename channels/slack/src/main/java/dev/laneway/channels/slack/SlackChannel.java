@@ -4,7 +4,11 @@ import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.ChatPacer;
+import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.Redactor;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -22,9 +26,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *       message is answered in a new thread under it. DMs are answered where they were written.</li>
  *   <li>Progress: 👀 on every message the gateway accepts, removed once that message has ended and
  *       its answer was handed to Slack ({@link #accepted} / {@link #settled}).</li>
- *   <li>Outbound: Markdown converted to mrkdwn, 429 {@code Retry-After} honoured per Slack channel;
- *       a slash command is answered through its {@code response_url} (privately for {@code /queue}
- *       and {@code /status}), which works in channels the bot is not in.</li>
+ *   <li>Outbound: Markdown converted to mrkdwn; each Slack channel paced at about one message a
+ *       second with a short burst ({@link #pace}, waited out by the gateway's outbox), and a 429's
+ *       {@code Retry-After} pauses that channel only (the outbox again); a slash command is
+ *       answered through its {@code response_url} (privately for {@code /queue} and
+ *       {@code /status}), which works in channels the bot is not in. The tokens are redacted from
+ *       whatever Slack says before it is logged or thrown.</li>
  * </ul>
  *
  * <p>Concurrency: {@code lifecycle} guards starting and stopping; {@code connection} is volatile so
@@ -39,11 +46,14 @@ public final class SlackChannel implements ChannelAdapter {
     /** No typing indicator: Slack bots have none; the 👀 reaction (the per-message hooks) takes its place. */
     private static final ChannelCapabilities CAPABILITIES =
             new ChannelCapabilities(MAX_TEXT_LENGTH, false, null, true, true);
+    /** {@code chat.postMessage}: about one message per second per channel, short bursts allowed. */
+    static final ChatPacer.Limits PACING = ChatPacer.Limits.perChat(Duration.ofSeconds(1), 3);
 
     private final ChannelsConfig.Slack config;
     private final SlackOptions options;
-    private final RetryAfterGate gate;
-    private final RecentKeys engagedThreads;
+    private final Redactor redactor;
+    private final ChatPacer pacer = new ChatPacer(PACING);
+    private final ExpiringKeys engagedThreads;
     private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile SlackConnection connection;      // written under lifecycle
     private volatile boolean stopped;                 // written under lifecycle
@@ -57,8 +67,8 @@ public final class SlackChannel implements ChannelAdapter {
         this.config = Objects.requireNonNull(config, "config");
         this.options = Objects.requireNonNull(options, "options");
         validate(config);
-        this.gate = new RetryAfterGate(options.clock(), options.sleeper());
-        this.engagedThreads = new RecentKeys(options.clock(), options.engagedThreadTtl(), 20_000);
+        this.redactor = Redactor.of(config.botToken().value(), config.appToken().value());
+        this.engagedThreads = new ExpiringKeys(options.clock(), options.engagedThreadTtl(), 20_000);
     }
 
     private static void validate(ChannelsConfig.Slack config) {
@@ -103,7 +113,7 @@ public final class SlackChannel implements ChannelAdapter {
             if (connection != null) {
                 throw new IllegalStateException("the Slack channel is already started");
             }
-            connection = SlackConnection.open(config, options, gate, engagedThreads, sink);
+            connection = SlackConnection.open(config, options, redactor, engagedThreads, sink);
         } finally {
             lifecycle.unlock();
         }
@@ -126,6 +136,12 @@ public final class SlackChannel implements ChannelAdapter {
         if (route.threadId() != null && !isDirect(route.chatId())) {
             engagedThreads.add(threadKey(route.chatId(), route.threadId()));
         }
+    }
+
+    /** Books the next message's slot in the route's Slack channel; how long the outbox waits before sending it. */
+    @Override
+    public Duration pace(Route route) {
+        return pacer.reserve(route.chatId(), false, options.clock().instant());
     }
 
     /** 👀 on the accepted message (Slack bots have no typing indicator). */

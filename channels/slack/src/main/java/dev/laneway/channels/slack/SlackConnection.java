@@ -7,8 +7,10 @@ import com.slack.api.socket_mode.impl.SocketModeClientJavaWSImpl;
 import com.slack.api.socket_mode.queue.impl.ConcurrentLinkedMessageQueue;
 import com.slack.api.socket_mode.response.AckResponse;
 import dev.laneway.config.ChannelsConfig;
+import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
+import dev.laneway.core.channel.Redactor;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -53,8 +55,8 @@ final class SlackConnection {
     }
 
     /** Checks the bot token, opens Socket Mode and starts delivering to {@code sink}. */
-    static SlackConnection open(ChannelsConfig.Slack config, SlackOptions options, RetryAfterGate gate,
-                                RecentKeys engagedThreads, InboundSink sink) throws Exception {
+    static SlackConnection open(ChannelsConfig.Slack config, SlackOptions options, Redactor redactor,
+                                ExpiringKeys engagedThreads, InboundSink sink) throws Exception {
         Slack slack = Slack.getInstance(sdkConfig(config));
         // one key: the whole channel's payloads, converted in the order Slack sent them
         KeyedSerialExecutor serial = KeyedSerialExecutor.onVirtualThreads("slack", "slack-inbound");
@@ -63,23 +65,22 @@ final class SlackConnection {
                 Thread.ofPlatform().name("slack-timer").daemon().factory());
         SocketModeClient client = null;
         try {
-            SlackWeb web = new SlackWeb(slack, slack.methods(config.botToken().value()), gate, options.maxSendAttempts(),
+            SlackWeb web = new SlackWeb(slack, slack.methods(config.botToken().value()), options.clock(), redactor,
                     () -> sink.rateLimited(SlackChannel.NAME));
             SlackWeb.Auth auth = web.authTest();
             BotIdentity bot = auth.bot();
             reportScopes(auth.scopes());
-            ProgressReactions reactions = progressReactions(web);
+            ProgressReactions reactions = progressReactions(web, options);
             SlashResponses slashResponses = new SlashResponses(options.clock());
             InboundProcessor processor = inboundProcessor(config, options, web, auth, engagedThreads, slashResponses,
                     sink);
-            client = socketMode(slack, config.appToken().value());
+            client = socketMode(slack, config.appToken().value(), redactor);
             SocketModeClient socket = client;
-            ConnectionKeeper keeper = new ConnectionKeeper(client, timer, options.reconnectBackoff(),
-                    options.maxReconnectBackoff());
+            ConnectionKeeper keeper = new ConnectionKeeper(client, timer, options.reconnectBackoff(), redactor);
             EnvelopeAcks acks = new EnvelopeAcks(id -> socket.sendSocketModeResponse(new AckResponse(id)), timer,
                     options.ackDeadline());
             EnvelopeHandler handler = new EnvelopeHandler(acks,
-                    new RecentKeys(options.clock(), options.dedupeTtl(), 50_000), inbound, processor, keeper::connected);
+                    new ExpiringKeys(options.clock(), options.dedupeTtl(), 50_000), inbound, processor, keeper::connected);
             listen(client, handler, keeper);
             client.connect();
             log.info("Slack Socket Mode connecting as bot user {}", bot.userId());
@@ -94,8 +95,8 @@ final class SlackConnection {
         }
     }
 
-    private static ProgressReactions progressReactions(SlackWeb web) {
-        return new ProgressReactions(new ProgressReactions.Api() {
+    private static ProgressReactions progressReactions(SlackWeb web, SlackOptions options) {
+        return new ProgressReactions(options.clock(), new ProgressReactions.Api() {
             @Override
             public String add(String channel, String ts) {
                 return web.addReaction(channel, ts, ProgressReactions.EMOJI);
@@ -119,13 +120,13 @@ final class SlackConnection {
     }
 
     private static InboundProcessor inboundProcessor(ChannelsConfig.Slack config, SlackOptions options, SlackWeb web,
-                                                     SlackWeb.Auth auth, RecentKeys engagedThreads,
+                                                     SlackWeb.Auth auth, ExpiringKeys engagedThreads,
                                                      SlashResponses slashResponses, InboundSink sink) {
         BotIdentity bot = auth.bot();
         SenderDirectory senders =
                 new SenderDirectory(web::userInfo, options.clock(), options.userCacheTtl(), Duration.ofSeconds(30));
         EventConverter events = new EventConverter(bot, config.channelsRequireMention(), engagedThreads::contains);
-        RecentKeys delivered = new RecentKeys(options.clock(), options.dedupeTtl(), 50_000);
+        ExpiringKeys delivered = new ExpiringKeys(options.clock(), options.dedupeTtl(), 50_000);
         DirectChannels directChannels = new DirectChannels(web::isBotIm, web::isImMember, auth.scopes(), options.clock());
         return new InboundProcessor(events, senders, directChannels, slashResponses, delivered, engagedThreads,
                 java.util.Set.copyOf(config.allowFrom()), KeyedSerialExecutor.onVirtualThreads("slack", "slack-conversation"), sink,
@@ -140,13 +141,13 @@ final class SlackConnection {
         return sdk;
     }
 
-    private static SocketModeClient socketMode(Slack slack, String appToken) throws Exception {
+    private static SocketModeClient socketMode(Slack slack, String appToken, Redactor redactor) throws Exception {
         String url;
         try {
             url = slack.issueSocketModeUrl(appToken);
         } catch (Exception e) {
             throw new IllegalStateException("Slack apps.connections.open with channels.slack.appToken failed "
-                    + "(an app-level token with the connections:write scope is needed): " + e.getMessage(), e);
+                    + "(an app-level token with the connections:write scope is needed): " + redactor.describe(e));
         }
         return new SocketModeClientJavaWSImpl(slack, appToken, url, ONE_PROCESSOR_THREAD,
                 new ConcurrentLinkedMessageQueue(), true, false,

@@ -12,18 +12,23 @@ import com.slack.api.methods.response.conversations.ConversationsInfoResponse;
 import com.slack.api.methods.response.users.UsersInfoResponse;
 import com.slack.api.model.User;
 import com.slack.api.webhook.WebhookResponse;
+import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.RetryAfter;
+import dev.laneway.core.channel.SendFailure;
 import java.io.IOException;
-import java.time.Duration;
+import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Web API calls the channel makes with the bot token, each turning Slack's {@code ok:false}
  * into an error that names the method and Slack's error code, plus answers to slash commands
- * through their {@code response_url}. {@code chat.postMessage} honours 429 + {@code Retry-After}
- * per Slack channel through {@link RetryAfterGate} and retries a bounded number of times. Every
- * 429 Slack sends, on any call, is reported to {@code rateLimited} (the operators' counter). Safe
- * for concurrent use: it holds no mutable state of its own.
+ * through their {@code response_url}. {@code chat.postMessage} is tried once; its failure tells
+ * the gateway's outbox what to do ({@link SendFailure}): wait out a 429's {@code Retry-After} for
+ * that Slack channel only, try a 5xx or an unreadable answer again, or give up. Every 429 Slack
+ * sends, on any call, is reported to {@code rateLimited} (the operators' counter). What Slack says
+ * goes through the {@link Redactor} before it is logged or thrown. Safe for concurrent use: it
+ * holds no mutable state of its own.
  */
 final class SlackWeb {
 
@@ -31,19 +36,19 @@ final class SlackWeb {
 
     private final Slack slack;
     private final MethodsClient methods;
-    private final RetryAfterGate gate;
-    private final int maxSendAttempts;
+    private final InstantSource clock;
+    private final Redactor redactor;
     private final Runnable rateLimited;
 
-    /** @param rateLimited called for every HTTP 429 from Slack (counted for operators) */
-    SlackWeb(Slack slack, MethodsClient methods, RetryAfterGate gate, int maxSendAttempts, Runnable rateLimited) {
-        if (maxSendAttempts < 1) {
-            throw new IllegalArgumentException("maxSendAttempts must be >= 1, got " + maxSendAttempts);
-        }
+    /**
+     * @param clock       reads a {@code Retry-After} given as an HTTP date
+     * @param rateLimited called for every HTTP 429 from Slack (counted for operators)
+     */
+    SlackWeb(Slack slack, MethodsClient methods, InstantSource clock, Redactor redactor, Runnable rateLimited) {
         this.slack = slack;
         this.methods = methods;
-        this.gate = gate;
-        this.maxSendAttempts = maxSendAttempts;
+        this.clock = clock;
+        this.redactor = redactor;
         this.rateLimited = rateLimited;
     }
 
@@ -63,34 +68,39 @@ final class SlackWeb {
         AuthTestResponse response = methods.authTest(r -> r);
         if (!response.isOk() || response.getUserId() == null) {
             throw new IllegalStateException("Slack auth.test with channels.slack.botToken failed: "
-                    + (response.getError() != null ? response.getError() : "no user_id in the answer"));
+                    + (response.getError() != null ? redactor.redact(response.getError()) : "no user_id in the answer"));
         }
         return new Auth(new BotIdentity(response.getUserId(), response.getBotId(), response.getTeamId()),
                 BotScopes.fromHeaders(response.getHttpResponseHeaders()));
     }
 
-    /** Posts {@code mrkdwn} to {@code channel} (in {@code threadTs} when not null); returns its ts. */
-    String postMessage(String channel, String threadTs, String mrkdwn) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            gate.awaitTurn(channel);
-            try {
-                ChatPostMessageResponse response = methods.chatPostMessage(r -> r
-                        .channel(channel).threadTs(threadTs).text(mrkdwn).mrkdwn(true));
-                return check("chat.postMessage", channel, response).getTs();
-            } catch (SlackApiException e) {
-                if (!reportRateLimit(e)) {
-                    throw e;
-                }
-                Duration wait = RetryAfterGate.retryAfter(e.getResponse().header("Retry-After"));
-                gate.pause(channel, wait);
-                if (attempt >= maxSendAttempts) {
-                    throw new IOException("chat.postMessage to Slack channel " + channel + " still rate limited after "
-                            + attempt + " attempts (Retry-After " + wait.toSeconds() + " s)", e);
-                }
-                log.warn("chat.postMessage to Slack channel {} rate limited (429); retrying after {} s",
-                        channel, wait.toSeconds());
+    /**
+     * Posts {@code mrkdwn} to {@code channel} (in {@code threadTs} when not null), once; returns its
+     * ts. A failure says what the outbox should do about it.
+     */
+    String postMessage(String channel, String threadTs, String mrkdwn) throws SendFailure {
+        String what = "chat.postMessage to Slack channel " + channel;
+        ChatPostMessageResponse response;
+        try {
+            response = methods.chatPostMessage(r -> r.channel(channel).threadTs(threadTs).text(mrkdwn).mrkdwn(true));
+        } catch (SlackApiException e) {
+            int code = e.getResponse() == null ? 0 : e.getResponse().code();
+            String detail = what + ": HTTP " + code + " " + redactor.redact(e.getResponseBody());
+            if (reportRateLimit(e)) {
+                throw SendFailure.rateLimited(RetryAfter.from(e.getResponse().header("Retry-After"),
+                        e.getResponseBody(), clock.instant()), detail);
             }
+            throw code >= 500 ? SendFailure.unavailable(detail) : SendFailure.refused(detail);
+        } catch (IOException e) {
+            throw SendFailure.of(e, redactor);
+        } catch (RuntimeException e) {
+            // the SDK could not read the answer (a proxy's error page, a cut-off body)
+            throw SendFailure.unavailable(what + ": unreadable answer: " + redactor.describe(e));
         }
+        if (!response.isOk()) {
+            throw SendFailure.refused(what + " failed: " + redactor.redact(response.getError()));
+        }
+        return response.getTs();
     }
 
     /**
@@ -111,9 +121,9 @@ final class SlackWeb {
                 return true;
             }
             log.warn("answering a Slack slash command through its response_url failed: HTTP {} {}",
-                    response.getCode(), response.getBody());
+                    response.getCode(), redactor.redact(response.getBody()));
         } catch (IOException | RuntimeException e) {
-            log.warn("answering a Slack slash command through its response_url failed: {}", e.toString());
+            log.warn("answering a Slack slash command through its response_url failed: {}", redactor.describe(e));
         }
         return false;
     }
@@ -129,7 +139,7 @@ final class SlackWeb {
             response = methods.conversationsInfo(r -> r.channel(channel));
         } catch (SlackApiException e) {
             reportRateLimit(e);
-            throw e;
+            throw redacted("conversations.info", e);
         }
         if (!response.isOk() && "channel_not_found".equals(response.getError())) {
             return false;
@@ -149,7 +159,7 @@ final class SlackWeb {
             response = methods.conversationsHistory(r -> r.channel(channel).limit(1));
         } catch (SlackApiException e) {
             reportRateLimit(e);
-            throw e;
+            throw redacted("conversations.history", e);
         }
         if (!response.isOk() && ("channel_not_found".equals(response.getError())
                 || "not_in_channel".equals(response.getError()))) {
@@ -185,7 +195,7 @@ final class SlackWeb {
             response = methods.usersInfo(r -> r.user(userId));
         } catch (SlackApiException e) {
             reportRateLimit(e);
-            throw e;
+            throw redacted("users.info", e);
         }
         return check("users.info", userId, response).getUser();
     }
@@ -198,8 +208,13 @@ final class SlackWeb {
             reportRateLimit(e);
             return "HTTP " + e.getResponse().code();
         } catch (IOException e) {
-            return e.toString();
+            return redactor.describe(e);
         }
+    }
+
+    /** Slack's refusal as an exception that keeps nothing unredacted (no cause, a redacted message). */
+    private IOException redacted(String method, SlackApiException e) {
+        return new IOException(method + " failed: " + redactor.redact(e.getMessage()));
     }
 
     /** Counts a 429 for operators; true when {@code e} is one. */
@@ -215,9 +230,9 @@ final class SlackWeb {
         return true;
     }
 
-    private static <T extends SlackApiTextResponse> T check(String method, String target, T response) {
+    private <T extends SlackApiTextResponse> T check(String method, String target, T response) {
         if (!response.isOk()) {
-            throw new IllegalStateException(method + " for " + target + " failed: " + response.getError());
+            throw new IllegalStateException(method + " for " + target + " failed: " + redactor.redact(response.getError()));
         }
         return response;
     }

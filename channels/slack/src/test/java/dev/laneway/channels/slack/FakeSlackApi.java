@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * The Slack Web API methods the channel uses, on a JDK {@link HttpServer} at 127.0.0.1: records
  * every call (form parameters and bearer token) and answers like Slack. {@code chat.postMessage}
  * and the reaction methods can be told to answer 429 with {@code Retry-After} a number of times
- * first; {@code chat.postMessage} can refuse channels the bot is not in; {@code users.info} can be
+ * first; {@code chat.postMessage} can refuse channels the bot is not in, or answer any status and
+ * body a number of times (a 500, a proxy's error page, an error that echoes the token); {@code users.info} can be
  * held for one user until the test releases it; {@code conversations.info} and
  * {@code conversations.history} know the bot's IMs and answer {@code missing_scope} without
  * {@code im:read} / {@code im:history}, or can be made to fail. Every answer carries the granted
@@ -52,6 +53,9 @@ final class FakeSlackApi implements AutoCloseable {
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Map<String, JsonObject> users = new ConcurrentHashMap<>();
     private final AtomicInteger rateLimitedPosts = new AtomicInteger();
+    private final AtomicInteger failedPosts = new AtomicInteger();
+    private volatile int failedPostStatus;
+    private volatile String failedPostBody;
     private final AtomicInteger rateLimitedReactions = new AtomicInteger();
     private final List<Response> responses = new CopyOnWriteArrayList<>();
     private final Map<String, String> botIms = new ConcurrentHashMap<>();
@@ -168,6 +172,13 @@ final class FakeSlackApi implements AutoCloseable {
         rateLimitedPosts.set(times);
     }
 
+    /** The next {@code times} posts are answered HTTP {@code status} with {@code body} (taken as is). */
+    void failPosts(int times, int status, String body) {
+        failedPostStatus = status;
+        failedPostBody = body;
+        failedPosts.set(times);
+    }
+
     /** {@code auth.test} answers {@code ok:false} with this error from now on. */
     void refuseAuth(String error) {
         authError = error;
@@ -207,6 +218,15 @@ final class FakeSlackApi implements AutoCloseable {
                 }
                 case "apps.connections.open" -> body.addProperty("url", socketUrl.get());
                 case "chat.postMessage" -> {
+                    if (failedPosts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        calls.add(new Call(method, params, token, failedPostStatus));
+                        byte[] raw = failedPostBody.getBytes(StandardCharsets.UTF_8);
+                        exchange.sendResponseHeaders(failedPostStatus, raw.length);
+                        try (OutputStream out = exchange.getResponseBody()) {
+                            out.write(raw);
+                        }
+                        return;
+                    }
                     if (rateLimitedPosts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                         status = 429;
                         body = error("ratelimited");

@@ -3,6 +3,7 @@ package dev.laneway.channels.slack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.testing.ManualTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class ProgressReactionsTest {
 
     private final List<String> calls = new ArrayList<>();
     private String error;
-    private final ProgressReactions reactions = new ProgressReactions(new ProgressReactions.Api() {
+    private final ProgressReactions reactions = new ProgressReactions(new ManualTime(), new ProgressReactions.Api() {
         @Override
         public String add(String channel, String ts) {
             calls.add("add " + channel + " " + ts);
@@ -52,5 +53,22 @@ class ProgressReactionsTest {
         reactions.accepted(route(null, "1.000001"));
         reactions.accepted(route(null, "1.000002"));
         assertEquals(List.of("add C1 1.000001", "add C1 1.000002"), calls);
+    }
+
+    @Test
+    void aReactionThatCouldNotBeAdded_isNotRemoved() {
+        error = "HTTP 429";
+        reactions.accepted(route(null, "1.000001"));
+        error = null;
+        reactions.accepted(route(null, "1.000002"));
+        reactions.settled(route(null, "1.000001"));
+        reactions.settled(route(null, "1.000002"));
+        assertEquals(List.of("add C1 1.000001", "add C1 1.000002", "remove C1 1.000002"), calls);
+    }
+
+    @Test
+    void aMessageAcceptedBeforeARestart_stillLosesItsEyes() {
+        reactions.settled(route(null, "1.000009"));
+        assertEquals(List.of("remove C1 1.000009"), calls);
     }
 }

@@ -4,7 +4,7 @@ import static dev.laneway.channels.slack.SlackEvents.dm;
 import static dev.laneway.channels.slack.SlackEvents.eventsApi;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,15 +61,15 @@ class SlackAckTest {
             try {
                 String message = newEnvelopeId();
                 rig.deliver(eventsApi(message, dm("U1", "D1", "keep me", ts())));
-                await("the journal write to begin", () -> journal.appended.size() == 1);
+                until("the journal write to begin", () -> journal.appended.size() == 1);
                 String other = newEnvelopeId();
                 rig.deliver(eventsApi(other, reaction()));
-                await("the other envelope's ack", () -> rig.socket.acks().contains(other));
+                until("the other envelope's ack", () -> rig.socket.acks().contains(other));
                 assertFalse(rig.socket.acks().contains(message),
                         "acknowledged before the message was recorded: " + rig.socket.acks());
 
                 journal.release.complete(null);
-                await("the message's ack", () -> rig.socket.acks().contains(message));
+                until("the message's ack", () -> rig.socket.acks().contains(message));
                 assertEquals(List.of(other, message), rig.socket.acks());
                 assertEquals("keep me", rig.awaitRun(0).prompt());
             } finally {
@@ -86,7 +86,7 @@ class SlackAckTest {
             try {
                 String message = newEnvelopeId();
                 rig.deliver(eventsApi(message, dm("U1", "D1", "slow store", ts())));
-                await("the ack at the deadline", () -> rig.socket.acks().contains(message));
+                until("the ack at the deadline", () -> rig.socket.acks().contains(message));
                 assertEquals(1, journal.appended.size());
                 assertEquals(1, log.warnings().size(), log.lines().toString());
                 assertTrue(log.warnings().get(0).startsWith("Slack envelope " + message + " acknowledged after 200 ms"

@@ -4,7 +4,7 @@ import static dev.laneway.channels.slack.SlackEvents.dm;
 import static dev.laneway.channels.slack.SlackEvents.eventsApi;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.laneway.core.InboundMessage;
@@ -25,11 +25,11 @@ class SlackInboundConcurrencyTest {
             rig.deliver(eventsApi(newEnvelopeId(), dm("USLOW", "D1", "two", ts())));
             rig.deliver(eventsApi(newEnvelopeId(), dm("U2", "D2", "meanwhile", ts())));
 
-            await("the other conversation's message", () -> rig.received.size() == 1);
+            until("the other conversation's message", () -> rig.received.size() == 1);
             assertEquals("meanwhile", rig.received.get(0).text(), "not held up behind users.info for USLOW");
 
             slow.countDown();
-            await("the slow conversation's messages", () -> rig.received.size() == 3);
+            until("the slow conversation's messages", () -> rig.received.size() == 3);
             List<InboundMessage> d1 = rig.received.stream().filter(m -> m.chatId().equals("D1")).toList();
             assertEquals(List.of("one", "two"), d1.stream().map(InboundMessage::text).toList());
             assertEquals("Sam", d1.get(0).senderName());

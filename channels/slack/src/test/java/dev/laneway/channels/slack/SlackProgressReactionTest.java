@@ -4,7 +4,7 @@ import static dev.laneway.channels.slack.SlackEvents.dm;
 import static dev.laneway.channels.slack.SlackEvents.eventsApi;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,15 +29,15 @@ class SlackProgressReactionTest {
             for (String ts : burst) {
                 rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "more " + ts, ts)));
             }
-            await("👀 on all four", () -> reacted(rig, "reactions.add").size() == 4);
+            until("👀 on all four", () -> reacted(rig, "reactions.add").size() == 4);
             assertTrue(reacted(rig, "reactions.add").containsAll(burst));
             assertEquals(List.of(), reacted(rig, "reactions.remove"), "nothing removed while unanswered");
 
             run.complete("answer to the first");
             var collected = rig.awaitRun(1);
-            await("the first message's 👀 removed", () -> reacted(rig, "reactions.remove").equals(List.of(first)));
+            until("the first message's 👀 removed", () -> reacted(rig, "reactions.remove").equals(List.of(first)));
             collected.complete("answer to the burst");
-            await("every 👀 removed", () -> reacted(rig, "reactions.remove").size() == 4);
+            until("every 👀 removed", () -> reacted(rig, "reactions.remove").size() == 4);
 
             List<FakeSlackApi.Call> calls = rig.api.calls();
             int reply = indexOfPost(calls, "answer to the burst");
@@ -57,10 +57,10 @@ class SlackProgressReactionTest {
             String queued2 = ts();
             rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "queued one", queued1)));
             rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "queued two", queued2)));
-            await("👀 on all three", () -> reacted(rig, "reactions.add").size() == 3);
+            until("👀 on all three", () -> reacted(rig, "reactions.add").size() == 3);
 
             assertEquals(2, rig.gateway().stop(SessionKey.of("slack:dm:U1")));
-            await("every 👀 removed, the aborted run's message's too",
+            until("every 👀 removed, the aborted run's message's too",
                     () -> reacted(rig, "reactions.remove").containsAll(List.of(running, queued1, queued2)));
             assertEquals(3, reacted(rig, "reactions.remove").size(), "each removed once");
             assertEquals(1, rig.agent.runs().size(), "the cleared messages never ran");

@@ -4,7 +4,7 @@ import static dev.laneway.channels.slack.SlackEvents.dm;
 import static dev.laneway.channels.slack.SlackEvents.eventsApi;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,12 +24,12 @@ class SlackReconnectTest {
             rig.socket.sendDisconnect();
             rig.deliver(eventsApi(after, dm("U1", "D1", "after the rotation", ts())));
 
-            await("both messages", () -> rig.received.size() == 2);
+            until("both messages", () -> rig.received.size() == 2);
             assertEquals(List.of("before the rotation", "after the rotation"),
                     rig.received.stream().map(InboundMessage::text).toList());
             assertEquals(2, rig.api.calls("apps.connections.open").size());
             assertEquals(2, rig.socket.connectionsOpened());
-            await("both acks", () -> rig.socket.acks().containsAll(List.of(before, after)));
+            until("both acks", () -> rig.socket.acks().containsAll(List.of(before, after)));
             rig.awaitConnected();
         }
     }
@@ -38,16 +38,16 @@ class SlackReconnectTest {
     void droppedSocket_reconnectsThroughAppsConnectionsOpen_andNoMessageIsLost() throws Exception {
         try (SlackRig rig = SlackRig.recording(true)) {
             rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "first", ts())));
-            await("the first message", () -> rig.received.size() == 1);
+            until("the first message", () -> rig.received.size() == 1);
 
             rig.socket.dropConnection();
             String held = newEnvelopeId();
             rig.deliver(eventsApi(held, dm("U1", "D1", "sent while the socket was down", ts())));
 
-            await("the held message", () -> rig.received.size() == 2);
+            until("the held message", () -> rig.received.size() == 2);
             assertEquals("sent while the socket was down", rig.received.get(1).text());
             assertTrue(rig.api.calls("apps.connections.open").size() >= 2);
-            await("the ack on the new connection", () -> rig.socket.acks().contains(held));
+            until("the ack on the new connection", () -> rig.socket.acks().contains(held));
             rig.awaitConnected();
         }
     }

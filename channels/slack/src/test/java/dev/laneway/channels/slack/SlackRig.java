@@ -1,7 +1,5 @@
 package dev.laneway.channels.slack;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
 import dev.laneway.core.DropPolicy;
@@ -12,34 +10,36 @@ import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
-import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 
 /**
  * One test's world: the fake Slack (Web API + Socket Mode), the real {@link SlackChannel} on the
  * real SDK pointed at it, and either a recording sink or a real {@link Gateway} with a
- * {@link ScriptedAgent}. Waits are polls with a generous deadline, never fixed sleeps.
+ * {@link ScriptedAgent}. Channel and gateway share one {@link ManualTime#running() running}
+ * {@link ManualTime}: short timers simply pass, a test skips a {@code Retry-After} with
+ * {@code clock.advance}. Waits are {@link Await}s, never fixed sleeps.
  */
 final class SlackRig implements AutoCloseable {
 
-    static final Duration DEADLINE = Duration.ofSeconds(20);
-
     final FakeSlackApi api;
     final FakeSocketMode socket;
-    final SteppingClock clock = new SteppingClock();
+    final ManualTime clock = ManualTime.running();
     final SlackChannel channel;
     final List<InboundMessage> received = new CopyOnWriteArrayList<>();
     /** The channel names the channel reported a 429 for ({@code InboundSink.rateLimited}). */
     final List<String> rateLimits = new CopyOnWriteArrayList<>();
     final ScriptedAgent agent = new ScriptedAgent();
-    private SystemScheduler scheduler;
+    /** The gateway's journal (gateway rigs): a message stays pending until its answer went out. */
+    final InMemoryJournal journal = new InMemoryJournal();
     private ExecutorService executor;
     private Gateway gateway;
 
@@ -55,7 +55,7 @@ final class SlackRig implements AutoCloseable {
         api.socketUrl(socket::nextUrl);
         var config = new ChannelsConfig.Slack(true, new Secret("xoxb-test-bot"), new Secret("xapp-test-app"),
                 api.apiUrl(), allowFrom, requireMention);
-        channel = new SlackChannel(config, tune.apply(SlackOptions.defaults().withClock(clock).withSleeper(clock)
+        channel = new SlackChannel(config, tune.apply(SlackOptions.defaults().withClock(clock)
                 .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))));
     }
 
@@ -99,10 +99,10 @@ final class SlackRig implements AutoCloseable {
     /** As {@link #gateway(boolean, CommandHandler)}, with the fake Slack set up by {@code before} before the channel starts. */
     static SlackRig gateway(boolean requireMention, CommandHandler commands,
                             java.util.function.Consumer<FakeSlackApi> before) throws Exception {
-        return gateway(new SlackRig(requireMention, List.of()), commands, before, MessageJournal.NONE);
+        return gateway(new SlackRig(requireMention, List.of()), commands, before, null);
     }
 
-    /** The channel, with {@code ackDeadline}, wired to a real gateway that records accepted messages in {@code journal}. */
+    /** The channel, with {@code ackDeadline}, wired to a real gateway that records accepted messages in {@code journal} (instead of {@link #journal}). */
     static SlackRig gateway(MessageJournal journal, Duration ackDeadline) throws Exception {
         return gateway(new SlackRig(true, List.of(), options -> options.withAckDeadline(ackDeadline)), CommandHandler.NONE,
                 api -> { }, journal);
@@ -111,13 +111,13 @@ final class SlackRig implements AutoCloseable {
     private static SlackRig gateway(SlackRig rig, CommandHandler commands, java.util.function.Consumer<FakeSlackApi> before,
                                     MessageJournal journal) throws Exception {
         before.accept(rig.api);
-        rig.scheduler = new SystemScheduler();
         rig.executor = Executors.newVirtualThreadPerTaskExecutor();
         GatewaySettings settings = GatewaySettings.builder()
                 .queueDefaults(new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(200), 20, DropPolicy.SUMMARIZE))
                 .build();
-        rig.gateway = Gateway.builder().settings(settings).scheduler(rig.scheduler).executor(rig.executor)
-                .agent(rig.agent).commands(commands).journal(journal).channel(rig.channel).build();
+        rig.gateway = Gateway.builder().settings(settings).clock(rig.clock).scheduler(rig.clock).executor(rig.executor)
+                .journal(journal != null ? journal : rig.journal)
+                .agent(rig.agent).commands(commands).channel(rig.channel).build();
         Gateway gateway = rig.gateway;
         rig.channel.start(rig.sink(new InboundSink() {
             @Override
@@ -152,39 +152,23 @@ final class SlackRig implements AutoCloseable {
 
     /** The agent's run number {@code index}, once it has started. */
     ScriptedAgent.ScriptedRun awaitRun(int index) {
-        await("agent run #" + (index + 1) + " to start", () -> agent.runs().size() > index);
+        Await.until("agent run #" + (index + 1) + " to start", () -> agent.runs().size() > index);
         return agent.run(index);
     }
 
     void awaitConnected() {
-        await("the channel to connect", channel::connected);
-    }
-
-    /** Polls {@code condition} until it holds or the deadline passes. */
-    static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out after " + DEADLINE.toSeconds() + " s waiting for " + what);
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted waiting for " + what);
-            }
-        }
+        Await.until("the channel to connect", channel::connected);
     }
 
     @Override
     public void close() throws Exception {
         if (gateway != null) {
             gateway.shutdown(Duration.ZERO);
-            scheduler.close();
             executor.shutdownNow();
         } else {
             channel.stop();
         }
+        clock.close();
         socket.stop(1000);
         api.close();
     }

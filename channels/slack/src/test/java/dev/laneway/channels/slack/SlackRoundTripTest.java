@@ -4,7 +4,7 @@ import static dev.laneway.channels.slack.SlackEvents.dm;
 import static dev.laneway.channels.slack.SlackEvents.eventsApi;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -37,7 +37,7 @@ class SlackRoundTripTest {
             assertEquals("Ann", message.senderName());
             assertEquals(ts, message.platformMessageId());
 
-            await("the 👀 reaction", () -> rig.api.calls("reactions.add").size() == 1);
+            until("the 👀 reaction", () -> rig.api.calls("reactions.add").size() == 1);
             FakeSlackApi.Call reaction = rig.api.calls("reactions.add").get(0);
             assertEquals("D1", reaction.param("channel"));
             assertEquals(ts, reaction.param("timestamp"));
@@ -45,14 +45,14 @@ class SlackRoundTripTest {
             assertTrue(rig.api.calls("reactions.remove").isEmpty(), "the reaction stays while the run is open");
 
             run.complete("Hi **Ann**, see [the docs](https://example.com/a_b)");
-            await("the reply", () -> rig.api.posts().size() == 1);
+            until("the reply", () -> rig.api.posts().size() == 1);
             FakeSlackApi.Call post = rig.api.posts().get(0);
             assertEquals("D1", post.param("channel"));
             assertNull(post.param("thread_ts"));
             assertEquals("Hi *Ann*, see <https://example.com/a_b|the docs>", post.param("text"));
             assertEquals("xoxb-test-bot", post.token());
 
-            await("the reaction to be removed", () -> rig.api.calls("reactions.remove").size() == 1);
+            until("the reaction to be removed", () -> rig.api.calls("reactions.remove").size() == 1);
             assertEquals(ts, rig.api.calls("reactions.remove").get(0).param("timestamp"));
             assertTrue(rig.socket.acks().contains(envelope));
         }
@@ -65,12 +65,12 @@ class SlackRoundTripTest {
             rig.deliver(eventsApi(envelope, dm("U1", "D1", "think hard", ts())));
 
             ScriptedAgent.ScriptedRun run = rig.awaitRun(0);
-            await("the ack", () -> rig.socket.acks().contains(envelope));
+            until("the ack", () -> rig.socket.acks().contains(envelope));
             assertFalse(run.isDone(), "the run is still open when Slack has its ack");
             assertTrue(rig.api.posts().isEmpty());
 
             run.complete("done");
-            await("the reply", () -> rig.api.posts().size() == 1);
+            until("the reply", () -> rig.api.posts().size() == 1);
         }
     }
 
@@ -85,10 +85,10 @@ class SlackRoundTripTest {
             rig.deliver(eventsApi(retry, eventId, event, 1));
             rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "sentinel", ts())));
 
-            await("the sentinel", () -> rig.received.stream().anyMatch(m -> m.text().equals("sentinel")));
+            until("the sentinel", () -> rig.received.stream().anyMatch(m -> m.text().equals("sentinel")));
             assertEquals(2, rig.received.size(), "the retry was not handed over: " + rig.received);
             assertEquals("only once", rig.received.get(0).text());
-            await("both acks", () -> rig.socket.acks().containsAll(java.util.List.of(first, retry)));
+            until("both acks", () -> rig.socket.acks().containsAll(java.util.List.of(first, retry)));
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.laneway.channels.slack;
 
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,9 +70,9 @@ class SlackScopesAndDmTest {
             rig.api.user("UGUEST", "Gus", false);
             rig.api.botIm("D7", "UGUEST");
             rig.slash("/stop", "", "UGUEST", "D7");
-            await("the answer", () -> rig.api.responses().size() == 1);
+            until("the answer", () -> rig.api.responses().size() == 1);
             rig.slash("/new", "", "UGUEST", "D7");
-            await("the second answer", () -> rig.api.responses().size() == 2);
+            until("the second answer", () -> rig.api.responses().size() == 2);
 
             assertEquals("got /stop authorized=true", rig.api.responses().get(0).text());
             assertTrue(rig.received.get(0).direct(), "the sender's DM session (slack:dm:UGUEST), not slack:group:D7");
@@ -88,7 +88,7 @@ class SlackScopesAndDmTest {
     void withoutImRead_aSlashCommandInADmBetweenTwoPeople_isStillNotADmWithTheBot() throws Exception {
         try (SlackRig rig = SlackRig.gateway(true, ECHO_COMMANDS, api -> api.scopesWithout("im:read"))) {
             rig.slash("/queue", "interrupt", "UGUEST", "D8");
-            await("the answer", () -> rig.api.responses().size() == 1);
+            until("the answer", () -> rig.api.responses().size() == 1);
             assertEquals("got /queue interrupt authorized=false", rig.api.responses().get(0).text());
             assertFalse(rig.received.get(0).direct());
         }
@@ -106,9 +106,9 @@ class SlackScopesAndDmTest {
             rig.api.botIm("D7", "U1");
             rig.api.botIm("D9", "U2");
             rig.slash("/status", "", "U1", "D7");
-            await("the first answer", () -> rig.api.responses().size() == 1);
+            until("the first answer", () -> rig.api.responses().size() == 1);
             rig.slash("/status", "", "U2", "D9");
-            await("the second answer", () -> rig.api.responses().size() == 2);
+            until("the second answer", () -> rig.api.responses().size() == 2);
 
             assertTrue(rig.received.get(0).direct());
             assertTrue(rig.received.get(1).direct());
@@ -128,7 +128,7 @@ class SlackScopesAndDmTest {
             rig.api.botIm("D7", "UGUEST");
             rig.api.failConversationLookups(true);
             rig.slash("/stop", "", "UGUEST", "D7");
-            await("the hint", () -> rig.api.responses().size() == 1);
+            until("the hint", () -> rig.api.responses().size() == 1);
 
             FakeSlackApi.Response hint = rig.api.responses().get(0);
             assertEquals("⚠️ /stop was not run: I could not check with Slack whether this is your DM with me. "
@@ -138,7 +138,7 @@ class SlackScopesAndDmTest {
 
             rig.api.failConversationLookups(false);
             rig.slash("/stop", "", "UGUEST", "D7");
-            await("the answer", () -> rig.api.responses().size() == 2);
+            until("the answer", () -> rig.api.responses().size() == 2);
             assertEquals("got /stop authorized=true", rig.api.responses().get(1).text());
             assertTrue(rig.received.get(0).direct());
         }

@@ -4,7 +4,7 @@ import static dev.laneway.channels.slack.SlackEvents.eventsApi;
 import static dev.laneway.channels.slack.SlackEvents.mention;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,9 +33,9 @@ class SlackSlashCommandTest {
             rig.api.user("UGUEST", "Gus", false);
             rig.api.notIn("C1");
             String admin = rig.slash("/queue", "collect cap:5", "UADMIN", "C1");
-            await("the admin's answer", () -> rig.api.responses().size() == 1);
+            until("the admin's answer", () -> rig.api.responses().size() == 1);
             String guest = rig.slash("/queue", "followup", "UGUEST", "C1");
-            await("the guest's answer", () -> rig.api.responses().size() == 2);
+            until("the guest's answer", () -> rig.api.responses().size() == 2);
 
             FakeSlackApi.Response first = rig.api.responses().get(0);
             assertEquals("/commands/T1/" + admin, first.path(), "the invocation's own response_url");
@@ -54,7 +54,7 @@ class SlackSlashCommandTest {
     void slashStop_isAnsweredVisiblyInTheChannel() throws Exception {
         try (SlackRig rig = SlackRig.gateway(true, ECHO_COMMANDS)) {
             rig.slash("/stop", "", "U1", "C1");
-            await("the answer", () -> rig.api.responses().size() == 1);
+            until("the answer", () -> rig.api.responses().size() == 1);
             assertEquals("in_channel", rig.api.responses().get(0).responseType());
             assertEquals("got /stop authorized=false", rig.api.responses().get(0).text());
         }
@@ -65,7 +65,7 @@ class SlackSlashCommandTest {
         try (SlackRig rig = SlackRig.gateway(true, ECHO_COMMANDS)) {
             rig.api.responseStatus(404);
             rig.slash("/status", "", "U1", "C1");
-            await("the fallback post", () -> rig.api.posts().size() == 1);
+            until("the fallback post", () -> rig.api.posts().size() == 1);
             assertEquals(1, rig.api.responses().size(), "the response_url was tried first");
             FakeSlackApi.Call post = rig.api.posts().get(0);
             assertEquals("C1", post.param("channel"));
@@ -78,7 +78,7 @@ class SlackSlashCommandTest {
         try (SlackRig rig = SlackRig.gateway(true, ECHO_COMMANDS)) {
             rig.api.botIm("D7", "UGUEST");
             rig.slash("/status", "", "UGUEST", "D7");
-            await("the answer", () -> rig.api.responses().size() == 1);
+            until("the answer", () -> rig.api.responses().size() == 1);
             assertEquals("got /status authorized=true", rig.api.responses().get(0).text());
             assertTrue(rig.received.get(0).direct());
         }
@@ -88,7 +88,7 @@ class SlackSlashCommandTest {
     void slashCommandInADmBetweenTwoPeople_isNotADmWithTheBot() throws Exception {
         try (SlackRig rig = SlackRig.gateway(true, ECHO_COMMANDS)) {
             rig.slash("/queue", "interrupt", "UGUEST", "D8");
-            await("the answer", () -> rig.api.responses().size() == 1);
+            until("the answer", () -> rig.api.responses().size() == 1);
             assertEquals("got /queue interrupt authorized=false", rig.api.responses().get(0).text());
             assertFalse(rig.received.get(0).direct(), "a DM the bot is not part of is not a DM with the bot");
             assertEquals(1, rig.api.calls("conversations.info").size());
@@ -99,9 +99,9 @@ class SlackSlashCommandTest {
     void aDmTheBotHasHeardFrom_needsNoLookup() throws Exception {
         try (SlackRig rig = SlackRig.gateway(true, ECHO_COMMANDS)) {
             rig.deliver(eventsApi(newEnvelopeId(), SlackEvents.dm("U3", "D9", "/status", ts())));
-            await("the typed command's answer", () -> rig.api.posts().size() == 1);
+            until("the typed command's answer", () -> rig.api.posts().size() == 1);
             rig.slash("/new", "", "U3", "D9");
-            await("the slash command's answer", () -> rig.api.responses().size() == 1);
+            until("the slash command's answer", () -> rig.api.responses().size() == 1);
             assertEquals("got /new authorized=true", rig.api.responses().get(0).text());
             assertEquals(List.of(), rig.api.calls("conversations.info"));
         }
@@ -113,7 +113,7 @@ class SlackSlashCommandTest {
             String root = ts();
             rig.deliver(eventsApi(newEnvelopeId(),
                     mention("U1", "C1", "<@" + FakeSlackApi.BOT_USER + "> /stop", ts(), root)));
-            await("the answer", () -> rig.api.posts().size() == 1);
+            until("the answer", () -> rig.api.posts().size() == 1);
             FakeSlackApi.Call post = rig.api.posts().get(0);
             assertEquals("got /stop authorized=false", post.param("text"));
             assertEquals(root, post.param("thread_ts"));

@@ -6,7 +6,7 @@ import static dev.laneway.channels.slack.SlackEvents.mention;
 import static dev.laneway.channels.slack.SlackEvents.message;
 import static dev.laneway.channels.slack.SlackEvents.newEnvelopeId;
 import static dev.laneway.channels.slack.SlackEvents.ts;
-import static dev.laneway.channels.slack.SlackRig.await;
+import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +37,7 @@ class SlackThreadsAndMentionsTest {
             assertTrue(message.mentionsBot());
 
             run.complete("all good");
-            await("the reply", () -> rig.api.posts().size() == 1);
+            until("the reply", () -> rig.api.posts().size() == 1);
             assertEquals("C1", rig.api.posts().get(0).param("channel"));
             assertEquals(ts, rig.api.posts().get(0).param("thread_ts"));
         }
@@ -56,7 +56,7 @@ class SlackThreadsAndMentionsTest {
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "by train", ts(), root)));
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U2", "C1", "on Friday", ts(), root)));
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "for two", ts(), root)));
-            await("the burst to reach the gateway", () -> rig.received.size() == 4);
+            until("the burst to reach the gateway", () -> rig.received.size() == 4);
             assertEquals(1, rig.agent.runs().size(), "the burst waits behind the open run");
 
             first.complete("On it.");
@@ -68,7 +68,7 @@ class SlackThreadsAndMentionsTest {
             assertTrue(prompt.contains("Queued #3 (from Ann)\nfor two"), prompt);
 
             collected.complete("Train on Friday for two: booked.");
-            await("both replies", () -> rig.api.posts().size() == 2);
+            until("both replies", () -> rig.api.posts().size() == 2);
             assertEquals(2, rig.agent.runs().size(), "one collected run for the whole burst");
             for (FakeSlackApi.Call post : rig.api.posts()) {
                 assertEquals("C1", post.param("channel"));
@@ -86,9 +86,9 @@ class SlackThreadsAndMentionsTest {
             String mentioned = ts();
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "hey " + MENTION + " help", mentioned, null)));
 
-            await("the mention", () -> rig.received.size() == 1);
+            until("the mention", () -> rig.received.size() == 1);
             rig.deliver(eventsApi(newEnvelopeId(), SlackEvents.dm("U1", "D1", "sentinel", ts())));
-            await("the sentinel", () -> rig.received.size() == 2);
+            until("the sentinel", () -> rig.received.size() == 2);
             InboundMessage message = rig.received.get(0);
             assertEquals("hey help", message.text());
             assertEquals(mentioned, message.platformMessageId());
@@ -103,7 +103,7 @@ class SlackThreadsAndMentionsTest {
             String ts = ts();
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "anyone around?", ts, null)));
 
-            await("the message", () -> rig.received.size() == 1);
+            until("the message", () -> rig.received.size() == 1);
             InboundMessage message = rig.received.get(0);
             assertEquals("anyone around?", message.text());
             assertEquals(ts, message.threadId());
@@ -132,9 +132,9 @@ class SlackThreadsAndMentionsTest {
             rig.deliver(eventsApi(newEnvelopeId(), edit));
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "a person", ts(), null)));
 
-            await("the person's message", () -> rig.received.size() == 1);
+            until("the person's message", () -> rig.received.size() == 1);
             rig.deliver(eventsApi(newEnvelopeId(), SlackEvents.dm("U1", "D1", "sentinel", ts())));
-            await("the sentinel", () -> rig.received.size() == 2);
+            until("the sentinel", () -> rig.received.size() == 2);
             assertEquals(List.of("a person", "sentinel"), rig.received.stream().map(InboundMessage::text).toList());
         }
     }
@@ -150,7 +150,7 @@ class SlackThreadsAndMentionsTest {
             rig.deliver(eventsApi(newEnvelopeId(), mention("U1", "C1", MENTION + " hello", allowed, null)));
             rig.deliver(eventsApi(newEnvelopeId(), channelMessage("U1", "C1", "unmentioned follow-up", ts(), allowed)));
 
-            await("the allowed sender's follow-up", () -> rig.received.size() == 3);
+            until("the allowed sender's follow-up", () -> rig.received.size() == 3);
             assertEquals(List.of("hi", "hello", "unmentioned follow-up"),
                     rig.received.stream().map(InboundMessage::text).toList(),
                     "the stranger's mention goes to the gateway (which denies it) but engages nothing");
@@ -165,7 +165,7 @@ class SlackThreadsAndMentionsTest {
             rig.deliver(eventsApi(newEnvelopeId(), mention("U1", "C1", MENTION + " hi", ts, null)));
             rig.deliver(eventsApi(newEnvelopeId(), SlackEvents.dm("U1", "D1", "sentinel", ts())));
 
-            await("the sentinel", () -> rig.received.stream().anyMatch(m -> m.text().equals("sentinel")));
+            until("the sentinel", () -> rig.received.stream().anyMatch(m -> m.text().equals("sentinel")));
             assertEquals(2, rig.received.size(), rig.received.toString());
         }
     }

@@ -1,15 +1,16 @@
 package dev.laneway.channels.telegram;
 
-import java.time.Duration;
+import dev.laneway.core.channel.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.telegram.telegrambots.longpolling.interfaces.BackOff;
 
 /**
  * The long-polling session's backoff: the SDK asks for the next wait after each failed
- * {@code getUpdates} (network error, server down, 5xx) and resets it after each success. Waits
- * start at {@code initial} and double up to {@code max}; the channel reads {@link #healthy()} for
- * readiness, and an outage logs one line when it starts and one when it ends.
+ * {@code getUpdates} (network error, server down, 5xx) and resets it after each success. The waits
+ * are the shared {@link Backoff}'s (doubling from the configured initial wait up to the maximum,
+ * with jitter); the channel reads {@link #healthy()} for readiness, and an outage logs one line
+ * when it starts and one when it ends.
  *
  * <p>Concurrency: called from the polling thread only; {@code healthy} and {@code failures} are
  * read from others (volatile, one writer).
@@ -18,17 +19,13 @@ final class PollingBackOff implements BackOff {
 
     private static final Logger log = LoggerFactory.getLogger(PollingBackOff.class);
 
-    private final long initialMillis;
-    private final long maxMillis;
-    private long nextMillis;
+    private final Backoff backoff;
     private volatile int failures;     // written by the polling thread only
     private volatile boolean healthy = true;
     private volatile boolean closing;
 
-    PollingBackOff(Duration initial, Duration max) {
-        this.initialMillis = initial.toMillis();
-        this.maxMillis = max.toMillis();
-        this.nextMillis = initialMillis;
+    PollingBackOff(Backoff backoff) {
+        this.backoff = backoff;
     }
 
     @Override
@@ -37,20 +34,18 @@ final class PollingBackOff implements BackOff {
             log.info("telegram: long polling recovered after {} failed attempt(s)", failures);
         }
         failures = 0;
-        nextMillis = initialMillis;
         healthy = true;
     }
 
     @Override
     public long nextBackOffMillis() {
-        failures++;
+        int failed = ++failures;
         healthy = false;
-        long wait = nextMillis;
-        if (failures == 1 && !closing) {
-            log.warn("telegram: getUpdates failed; retrying with backoff from {} ms up to {} ms", initialMillis, maxMillis);
+        if (failed == 1 && !closing) {
+            log.warn("telegram: getUpdates failed; retrying with backoff from {} ms up to {} ms",
+                    backoff.initial().toMillis(), backoff.max().toMillis());
         }
-        nextMillis = Math.min(maxMillis, nextMillis * 2);
-        return wait;
+        return backoff.delay(failed).toMillis();
     }
 
     /** The channel is stopping: the poll it cuts off is not an outage worth a warning. */

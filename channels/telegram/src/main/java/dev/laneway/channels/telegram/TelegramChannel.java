@@ -3,10 +3,16 @@ package dev.laneway.channels.telegram;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.Backoff;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.ChatPacer;
+import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
+import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.SendFailure;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
@@ -44,12 +50,15 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * <p>Start: {@code getMe} (who the bot is, for mentions), {@code setMyCommands} (the command menu),
  * then a long-polling session. The SDK's polling thread hands each batch to an
  * {@link UpdateHandler}, which never waits for a run. A failed poll (network error, server
- * restarting) is retried with {@link PollingBackOff}; confirmed offsets plus {@link UpdateDeduper}
- * keep any update from being processed twice, and {@link PoisonUpdateInterceptor} steps over an
- * update the SDK cannot read, so it cannot fail every poll after it. Outbound goes through
- * {@link TelegramSender}: per-chat pacing, {@code retry_after} for that chat only, safe formatting;
- * the channel's own "text only" notice goes through the gateway's outbox like every reply. Every
- * 429 Telegram sends is reported to the sink ({@code InboundSink.rateLimited}).
+ * restarting) is retried with {@link PollingBackOff}; confirmed offsets plus the update ids seen
+ * (an {@link ExpiringKeys}) keep any update from being processed twice, and
+ * {@link PoisonUpdateInterceptor} steps over an update the SDK cannot read, so it cannot fail every
+ * poll after it. Outbound goes through {@link TelegramSender}: each message once, paced per chat by
+ * the gateway's outbox (which asks {@link #pace}), with failures it can act on (a 429's
+ * {@code retry_after} for that chat only, a 5xx to try again); safe formatting. The channel's own
+ * "text only" notice goes through the outbox like every reply. Every 429 Telegram sends is
+ * reported to the sink ({@code InboundSink.rateLimited}). The token is redacted from everything
+ * the Bot API says before it is logged or thrown.
  *
  * <p>{@link #stopReceiving} (the gateway's first step at shutdown) ends polling without confirming
  * anything more, so what was not handed over stays on the server for the next start; {@link #stop}
@@ -70,6 +79,8 @@ public final class TelegramChannel implements ChannelAdapter {
     /** The longest a group command waits for {@code getChatAdministrators} before it runs as a member's. */
     static final Duration ADMIN_LOOKUP_BOUND = Duration.ofSeconds(5);
     private static final int REMEMBERED_UPDATES = 10_000;
+    /** Telegram keeps an unconfirmed update for at most a day: an id older than that cannot come again. */
+    private static final Duration REMEMBERED_UPDATES_FOR = Duration.ofHours(24);
     private static final Duration INBOUND_DRAIN = Duration.ofSeconds(5);
     private static final Logger log = LoggerFactory.getLogger(TelegramChannel.class);
 
@@ -78,22 +89,34 @@ public final class TelegramChannel implements ChannelAdapter {
     private final ObjectMapper mapper = new ObjectMapper();
     private final TelegramClient client;
     private final TelegramSender sender;
-    private final UpdateDeduper deduper = new UpdateDeduper(REMEMBERED_UPDATES);
+    private final Redactor redactor;
+    private final ExpiringKeys seenUpdates;
     private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile InboundSink sink;
     private Polling polling; // guarded by lifecycle
 
     public TelegramChannel(TelegramSettings settings) {
-        this(settings, InstantSource.system(), Sleeper.SYSTEM);
+        this(settings, InstantSource.system());
     }
 
-    /** With an injected clock and sleeper, so pacing and retry waits can be tested without sleeping. */
-    public TelegramChannel(TelegramSettings settings, InstantSource clock, Sleeper sleeper) {
+    /** With an injected clock (pacing, caches, {@code receivedAt}), so tests need not wait. */
+    public TelegramChannel(TelegramSettings settings, InstantSource clock) {
         this.settings = settings;
         this.clock = clock;
+        this.redactor = redactorFor(settings.token().value());
+        this.seenUpdates = new ExpiringKeys(clock, REMEMBERED_UPDATES_FOR, REMEMBERED_UPDATES);
         this.client = new OkHttpTelegramClient(mapper, httpClient("telegram-api-", Duration.ofSeconds(30)),
                 settings.token().value(), settings.telegramUrl());
-        this.sender = new TelegramSender(client, new Pacer(settings.pacing()), clock, sleeper, this::reportRateLimit);
+        TelegramSettings.Pacing pacing = settings.pacing();
+        ChatPacer pacer = new ChatPacer(new ChatPacer.Limits(pacing.chatInterval(), pacing.chatBurst(), pacing.groupMax(),
+                pacing.groupWindow()));
+        this.sender = new TelegramSender(client, pacer, clock, redactor, this::reportRateLimit);
+    }
+
+    /** The whole token and its secret half (after the colon), which is what identifies the bot's key. */
+    static Redactor redactorFor(String token) {
+        int colon = token.indexOf(':');
+        return Redactor.of(token, colon >= 0 && colon < token.length() - 1 ? token.substring(colon + 1) : null);
     }
 
     /** The channel for {@code channels.telegram} of the YAML config (what the app wires in). */
@@ -129,12 +152,17 @@ public final class TelegramChannel implements ChannelAdapter {
     }
 
     @Override
-    public void send(Route route, String text) throws TelegramApiException, InterruptedException {
+    public void send(Route route, String text) throws SendFailure {
         sender.send(route, text);
     }
 
     @Override
-    public void typing(Route route) throws TelegramApiException {
+    public Duration pace(Route route) {
+        return sender.pace(route);
+    }
+
+    @Override
+    public void typing(Route route) throws SendFailure {
         sender.typing(route);
     }
 
@@ -201,12 +229,12 @@ public final class TelegramChannel implements ChannelAdapter {
         } catch (TelegramApiRequestException e) {
             if (e.getErrorCode() != null && (e.getErrorCode() == 401 || e.getErrorCode() == 404)) {
                 throw new TelegramApiException("telegram: the Bot API at " + settings.apiUrl()
-                        + " rejected the bot token; check channels.telegram.token (TELEGRAM_BOT_TOKEN)", e);
+                        + " rejected the bot token; check channels.telegram.token (TELEGRAM_BOT_TOKEN)");
             }
-            throw new TelegramApiException("telegram: getMe failed at " + settings.apiUrl() + " (" + describe(e) + ")", e);
+            throw new TelegramApiException("telegram: getMe failed at " + settings.apiUrl() + " (" + describe(e) + ")");
         } catch (TelegramApiException e) {
             throw new TelegramApiException("telegram: cannot reach the Bot API at " + settings.apiUrl() + " ("
-                    + describe(e) + ")", e);
+                    + describe(e) + ")");
         }
         if (me.getUserName() == null) {
             throw new TelegramApiException("telegram: getMe returned no username; is this a bot token?");
@@ -214,25 +242,28 @@ public final class TelegramChannel implements ChannelAdapter {
         return new BotIdentity(me.getId(), me.getUserName());
     }
 
-    /** The exception's message and its root cause's, which the SDK's wrappers hide. */
-    static String describe(Throwable e) {
+    /**
+     * The exception's message and its root cause's, which the SDK's wrappers hide, without the
+     * token. The exceptions built from it carry no cause, so nothing unredacted travels on.
+     */
+    String describe(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root;
+        return redactor.redact(root == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root);
     }
 
     private void publishCommands() {
         try {
             client.execute(SetMyCommands.builder().commands(COMMANDS).build());
         } catch (TelegramApiException e) {
-            log.warn("telegram: could not publish the command menu (setMyCommands): {}", e.getMessage());
+            log.warn("telegram: could not publish the command menu (setMyCommands): {}", describe(e));
         }
     }
 
     /** The chat's administrators; a 429 becomes a {@link AdminCache.FloodWait} with its {@code retry_after}. */
-    private Set<Long> administrators(long chatId) throws TelegramApiException, AdminCache.FloodWait {
+    private Set<Long> administrators(long chatId) throws IOException, AdminCache.FloodWait {
         Set<Long> ids = new HashSet<>();
         List<ChatMember> members;
         try {
@@ -240,9 +271,11 @@ public final class TelegramChannel implements ChannelAdapter {
         } catch (TelegramApiRequestException e) {
             if (TelegramSender.isRateLimit(e)) {
                 reportRateLimit();
-                throw new AdminCache.FloodWait(TelegramSender.retryAfter(e), e);
+                throw new AdminCache.FloodWait(TelegramSender.retryAfter(e), null);
             }
-            throw e;
+            throw new IOException("getChatAdministrators failed: " + describe(e));
+        } catch (TelegramApiException e) {
+            throw new IOException("getChatAdministrators failed: " + describe(e));
         }
         for (ChatMember member : members) {
             if (member.getUser() != null) {
@@ -313,7 +346,8 @@ public final class TelegramChannel implements ChannelAdapter {
 
         static Polling start(TelegramChannel channel, BotIdentity bot, InboundSink sink) throws TelegramApiException {
             TelegramSettings settings = channel.settings;
-            PollingBackOff backOff = new PollingBackOff(settings.pollBackoffInitial(), settings.pollBackoffMax());
+            PollingBackOff backOff = new PollingBackOff(
+                    Backoff.exponential(settings.pollBackoffInitial(), settings.pollBackoffMax()));
             // the server holds getUpdates for pollTimeout; allow for a slow network on top. One update
             // the SDK cannot read must not fail its whole batch, forever: the interceptor steps over it.
             OkHttpClient network = httpClient("telegram-poll-", settings.pollTimeout().plusSeconds(15),
@@ -333,7 +367,7 @@ public final class TelegramChannel implements ChannelAdapter {
             ThreadFactory lookups = Thread.ofVirtual().name("telegram-admins-", 0).factory();   // thread-safe
             AdminCache admins = new AdminCache(channel::administrators, settings.adminCacheTtl(), ADMIN_LOOKUP_BOUND,
                     channel.clock, task -> lookups.newThread(task).start());
-            UpdateHandler handler = new UpdateHandler(channel.deduper,
+            UpdateHandler handler = new UpdateHandler(channel.seenUpdates,
                     new UpdateConverter(bot, settings.groupsRequireMention(), channel.clock),
                     new KeyedSerialExecutor("telegram", inbound), admins, sink, settings.allowFrom(), sink::reply);
             TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
@@ -344,7 +378,7 @@ public final class TelegramChannel implements ChannelAdapter {
             } catch (TelegramApiException | RuntimeException e) {
                 polling.close();
                 throw new TelegramApiException("telegram: could not start long polling at " + settings.apiUrl()
-                        + " (" + describe(e) + ")", e);
+                        + " (" + channel.describe(e) + ")");
             }
             return polling;
         }

@@ -1,9 +1,10 @@
 package dev.laneway.channels.telegram;
 
 import dev.laneway.core.Route;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
+import dev.laneway.core.channel.ChatPacer;
+import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.RetryAfter;
+import dev.laneway.core.channel.SendFailure;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Locale;
@@ -19,44 +20,48 @@ import org.telegram.telegrambots.meta.exceptions.TelegramApiRequestException;
 import org.telegram.telegrambots.meta.generics.TelegramClient;
 
 /**
- * Sends replies and typing actions. Each message is paced per chat ({@link Pacer}), waits out a
- * 429's {@code retry_after} for that chat only (the caller is that chat's own sending thread, so
- * other chats keep flowing), goes as HTML when it has formatting and again as plain text if
- * Telegram cannot parse it, and is retried when the server could not be reached at all (the
- * request never left, so a retry cannot duplicate it). Replies answer the message they belong to,
- * in its forum topic. Every 429 (for a message or a typing action) is reported to
- * {@code rateLimited}, the operators' counter.
+ * Sends replies and typing actions, each once: the gateway's outbox paces the chat (it asks
+ * {@link #pace}, which books the slot from the {@link ChatPacer}), waits out a 429 for that chat
+ * only, and retries what Telegram could not take. This class tells it which is which, as a
+ * {@link SendFailure}: a 429 with its {@code retry_after}; a 5xx, a reply that cannot be read, or a
+ * server that could not be reached at all, to try again; a read timeout, which may mean the
+ * message arrived; anything else, refused. A message goes as HTML when it has formatting and again
+ * as plain text if Telegram cannot parse it. Replies answer the message they belong to, in its
+ * forum topic. Every 429 (for a message or a typing action) is reported to {@code rateLimited},
+ * the operators' counter. Nothing the Bot API says reaches a log or an exception unredacted.
  *
  * <p>Thread-safe: the pacer is the only shared state.
  */
 final class TelegramSender {
 
     static final int MAX_LENGTH = 4096;
-    static final int MAX_RATE_LIMIT_RETRIES = 5;
-    static final int MAX_CONNECT_RETRIES = 3;
-    private static final Duration CONNECT_RETRY_BASE = Duration.ofSeconds(1);
     private static final Logger log = LoggerFactory.getLogger(TelegramSender.class);
 
     private final TelegramClient client;
-    private final Pacer pacer;
+    private final ChatPacer pacer;
     private final InstantSource clock;
-    private final Sleeper sleeper;
+    private final Redactor redactor;
     private final Runnable rateLimited;
 
     /** @param rateLimited called for every 429 from Telegram (counted for operators) */
-    TelegramSender(TelegramClient client, Pacer pacer, InstantSource clock, Sleeper sleeper, Runnable rateLimited) {
+    TelegramSender(TelegramClient client, ChatPacer pacer, InstantSource clock, Redactor redactor, Runnable rateLimited) {
         this.client = client;
         this.pacer = pacer;
         this.clock = clock;
-        this.sleeper = sleeper;
+        this.redactor = redactor;
         this.rateLimited = rateLimited;
+    }
+
+    /** Books the next message's slot in the route's chat; how long the outbox waits before sending it. */
+    Duration pace(Route route) {
+        return pacer.reserve(route.chatId(), isGroup(route.chatId()), clock.instant());
     }
 
     /**
      * Sends {@code text} as one message. The gateway's outbox is the only chunker: it hands over at
      * most {@link #MAX_LENGTH} characters; a longer text is refused before anything is sent.
      */
-    void send(Route route, String text) throws TelegramApiException, InterruptedException {
+    void send(Route route, String text) throws SendFailure {
         if (text.length() > MAX_LENGTH) {
             throw new IllegalArgumentException("a Telegram message holds at most " + MAX_LENGTH + " characters, got "
                     + text.length() + " (the outbox chunks replies)");
@@ -64,67 +69,63 @@ final class TelegramSender {
         sendOne(route, text);
     }
 
-    /**
-     * One typing action, unless the chat is waiting out a 429 (sending more would prolong it). A
-     * 429 for the typing action itself pauses the chat like one for a message.
-     */
-    void typing(Route route) throws TelegramApiException {
-        if (pacer.coolingDown(route.chatId(), clock.instant())) {
-            return;
-        }
+    /** One typing action; a 429 for it pauses the chat in the outbox like one for a message. */
+    void typing(Route route) throws SendFailure {
         try {
             client.execute(SendChatAction.builder()
                     .chatId(route.chatId())
                     .action("typing")
                     .messageThreadId(threadOf(route))
                     .build());
-        } catch (TelegramApiRequestException e) {
-            if (isRateLimit(e)) {
-                report();
-                pacer.retryAfter(route.chatId(), retryAfter(e), clock.instant());
-            }
-            throw e;
+        } catch (TelegramApiException e) {
+            throw failure("sendChatAction", e);
         }
     }
 
-    private void sendOne(Route route, String text) throws TelegramApiException, InterruptedException {
-        String chatId = route.chatId();
-        sleeper.sleep(pacer.reserve(chatId, isGroup(chatId), clock.instant()));
+    private void sendOne(Route route, String text) throws SendFailure {
         Optional<String> html = TelegramMarkup.toHtml(text);
-        boolean asHtml = html.isPresent();
-        int rateLimited = 0;
-        int unreachable = 0;
-        while (true) {
+        if (html.isPresent()) {
             try {
-                client.execute(message(route, asHtml ? html.get() : text, asHtml));
+                client.execute(message(route, html.get(), true));
                 return;
             } catch (TelegramApiRequestException e) {
-                if (isRateLimit(e)) {
-                    report();
+                if (!cannotParse(e)) {
+                    throw failure("sendMessage", e);
                 }
-                if (isRateLimit(e) && rateLimited++ < MAX_RATE_LIMIT_RETRIES) {
-                    Duration wait = retryAfter(e);
-                    pacer.retryAfter(chatId, wait, clock.instant());
-                    log.info("telegram: rate limited in chat {}; retrying in {} s as Telegram asks", chatId,
-                            wait.toSeconds());
-                    sleeper.sleep(wait);
-                } else if (asHtml && cannotParse(e)) {
-                    log.info("telegram: chat {} rejected the formatted reply ({}); sending it as plain text", chatId,
-                            e.getApiResponse());
-                    asHtml = false;
-                } else {
-                    throw e;
-                }
+                log.info("telegram: chat {} rejected the formatted reply ({}); sending it as plain text", route.chatId(),
+                        redactor.redact(e.getApiResponse()));
             } catch (TelegramApiException e) {
-                if (!neverSent(e) || unreachable++ >= MAX_CONNECT_RETRIES) {
-                    throw e;
-                }
-                Duration wait = CONNECT_RETRY_BASE.multipliedBy(1L << (unreachable - 1));
-                log.info("telegram: Bot API server unreachable ({}); retrying chat {} in {} s", rootCause(e), chatId,
-                        wait.toSeconds());
-                sleeper.sleep(wait);
+                throw failure("sendMessage", e);
             }
         }
+        try {
+            client.execute(message(route, text, false));
+        } catch (TelegramApiException e) {
+            throw failure("sendMessage", e);
+        }
+    }
+
+    /** What the outbox should make of a failed call, reporting a 429 for operators on the way. */
+    private SendFailure failure(String method, TelegramApiException e) {
+        String detail = "telegram " + method + ": " + redactor.describe(e);
+        if (SendFailure.neverSent(e)) {
+            return SendFailure.unavailable(detail);
+        }
+        if (SendFailure.timedOut(e)) {
+            return SendFailure.outcomeUnknown(detail);
+        }
+        if (e instanceof TelegramApiRequestException request) {
+            int code = request.getErrorCode() == null ? 0 : request.getErrorCode();
+            if (code == 429) {
+                report();
+                return SendFailure.rateLimited(retryAfter(request), detail);
+            }
+            if (code >= 500 || code == 0) {
+                // a server error, or (no code) a reply the SDK could not read: a proxy's error page
+                return SendFailure.unavailable(detail);
+            }
+        }
+        return SendFailure.refused(detail);
     }
 
     private void report() {
@@ -174,32 +175,13 @@ final class TelegramSender {
         return e.getErrorCode() != null && e.getErrorCode() == 429;
     }
 
-    /** A 429's {@code retry_after} (at least 1 s). */
+    /** A 429's {@code retry_after}, through the one clamp. */
     static Duration retryAfter(TelegramApiRequestException e) {
-        Integer seconds = e.getParameters() == null ? null : e.getParameters().getRetryAfter();
-        return Duration.ofSeconds(seconds == null || seconds < 1 ? 1 : seconds);
+        return RetryAfter.ofSeconds(e.getParameters() == null ? null : e.getParameters().getRetryAfter());
     }
 
     private static boolean cannotParse(TelegramApiRequestException e) {
         return e.getErrorCode() != null && e.getErrorCode() == 400 && e.getApiResponse() != null
                 && e.getApiResponse().toLowerCase(Locale.ROOT).contains("can't parse entities");
-    }
-
-    /** True when the request could not even be delivered (refused connection, unknown host). */
-    private static boolean neverSent(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ConnectException || t instanceof UnknownHostException || t instanceof NoRouteToHostException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName();
     }
 }

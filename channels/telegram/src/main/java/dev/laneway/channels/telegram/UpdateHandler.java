@@ -2,6 +2,7 @@ package dev.laneway.channels.telegram;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
@@ -34,7 +35,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     /** Bounds the wait for a batch's hand-over (a backstop: an admin lookup, its only slow step, has its own bound). */
     private static final Duration HAND_OVER_TIMEOUT = Duration.ofSeconds(60);
 
-    private final UpdateDeduper deduper;
+    private final ExpiringKeys seenUpdates; // update ids already taken (they survive a restart of polling)
     private final UpdateConverter converter;
     private final KeyedSerialExecutor chats;
     private final AdminCache admins;
@@ -42,9 +43,9 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     private final Set<String> allowFrom;
     private final BiConsumer<Route, String> notices;
 
-    UpdateHandler(UpdateDeduper deduper, UpdateConverter converter, KeyedSerialExecutor chats, AdminCache admins,
+    UpdateHandler(ExpiringKeys seenUpdates, UpdateConverter converter, KeyedSerialExecutor chats, AdminCache admins,
                   InboundSink sink, Set<String> allowFrom, BiConsumer<Route, String> notices) {
-        this.deduper = deduper;
+        this.seenUpdates = seenUpdates;
         this.converter = converter;
         this.chats = chats;
         this.admins = admins;
@@ -95,7 +96,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     }
 
     private void handle(Update update, List<CompletableFuture<Void>> handOvers) {
-        if (!deduper.firstSighting(update.getUpdateId())) {
+        if (!seenUpdates.add(Integer.toString(update.getUpdateId()))) {
             log.debug("telegram: update {} was already processed; skipped", update.getUpdateId());
             return;
         }
@@ -113,7 +114,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
                 if (queued) {
                     handOvers.add(handedOver);
                 } else {
-                    deduper.forget(update.getUpdateId());   // stopping: unconfirmed, it comes again after a restart
+                    seenUpdates.remove(Integer.toString(update.getUpdateId()));   // stopping: unconfirmed, it comes again after a restart
                 }
             }
             case Inbound.Notify notify -> {

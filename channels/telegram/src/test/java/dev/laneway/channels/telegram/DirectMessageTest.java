@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.engine.AccessPolicy;
+import dev.laneway.core.testing.Await;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -31,8 +31,8 @@ import java.util.function.IntFunction;
  * {@code getUpdates} is held until an update arrives or its {@code timeout} passes, an update is
  * confirmed by a later {@code getUpdates} with a higher {@code offset}, and {@code allowed_updates}
  * is honoured. It can go away and come back on the same port (pending updates survive, like on the
- * real server), fail the next {@code sendMessage} with a 429 or a parse error (and
- * {@code getChatAdministrators} with a 429), and forget its
+ * real server), fail the next {@code sendMessage} with a 429, a parse error, any status and
+ * description, or a proxy's error page (and {@code getChatAdministrators} with a 429), and forget its
  * confirmations (a server restored from an old state). Tests can hand out several updates in one
  * batch, or one without its {@code update_id}, and wait on the {@link PollLog} of every
  * {@code getUpdates} (e.g. {@link #awaitCaughtUp}) instead of waiting for time to pass.
@@ -165,6 +165,16 @@ final class FakeBotApi implements AutoCloseable {
     void rateLimitNextSend(String chatId, int retryAfterSeconds) {
         sendFaults.add(new SendFaults.Fault(chatId, false, 429, "Too Many Requests: retry after " + retryAfterSeconds,
                 retryAfterSeconds));
+    }
+
+    /** The next {@code sendMessage} (to any chat) gets HTTP {@code code} with a Bot API error saying {@code description}. */
+    void failNextSend(int code, String description) {
+        sendFaults.add(new SendFaults.Fault(null, false, code, description, 0));
+    }
+
+    /** The next {@code sendMessage} gets HTTP {@code code} with {@code page} as its body, not a Bot API answer (a proxy in between). */
+    void failNextSendWithPage(int code, String page) {
+        sendFaults.add(new SendFaults.Fault(null, false, code, null, 0, page));
     }
 
     /** The next {@code times} {@code getChatAdministrators} calls get a 429 with {@code retry_after}. */
@@ -357,7 +367,12 @@ final class FakeBotApi implements AutoCloseable {
             SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body) : null;
             if (fault != null) {
                 calls.add(new Call(method, body, Instant.now(), null));
-                respond(exchange, fault.code(), BotApiAnswers.error(fault.code(), fault.description(), fault.retryAfter()));
+                if (fault.page() != null) {
+                    respondRaw(exchange, fault.code(), fault.page());
+                } else {
+                    respond(exchange, fault.code(), BotApiAnswers.error(fault.code(), fault.description(),
+                            fault.retryAfter()));
+                }
                 return;
             }
             JsonNode result = answer(method, body);
@@ -436,6 +451,15 @@ final class FakeBotApi implements AutoCloseable {
     private static void respond(HttpExchange exchange, int status, JsonNode json) throws IOException {
         byte[] bytes = Tg.JSON.writeValueAsBytes(json);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static void respondRaw(HttpExchange exchange, int status, String text) throws IOException {
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/html");
         exchange.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);

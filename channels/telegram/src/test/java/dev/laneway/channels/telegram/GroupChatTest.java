@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.testing.Await;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -154,7 +155,7 @@ class GroupChatTest {
             assertEquals("⛔ You are not allowed to change queue settings here.", rig.api.textsTo(Tg.GROUP).get(0));
             assertTrue(rig.rateLimits.contains("telegram"), "the 429 is counted for operators");
 
-            rig.time.sleep(java.time.Duration.ofSeconds(30));
+            rig.time.advance(java.time.Duration.ofSeconds(30));
             rig.api.group(Tg.ANN, "/queue@LanewayBot followup");
             Await.until("the confirmation", () -> rig.api.sentTo(Tg.GROUP).size() == 4);
             assertEquals("⚙️ Queue mode set to followup.", rig.api.textsTo(Tg.GROUP).get(3));

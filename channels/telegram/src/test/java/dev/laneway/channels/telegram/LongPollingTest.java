@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.laneway.config.Secret;
 import dev.laneway.core.Disposition;
+import dev.laneway.core.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.testing.Await;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** Replies as Telegram receives them: chunks, formatting, rate limits, typing. */
@@ -107,34 +107,29 @@ class OutboundTest {
         try (Rig rig = Rig.with().agent(new EchoAgent()).start()) {
             rig.api.rateLimitNextSend(Long.toString(Tg.ANN.id()), 7);
             rig.api.dm(Tg.ANN, "hello");
+            rig.time.awaitPending(Duration.ofSeconds(7));     // the chat waits out retry_after on a timer
+            assertEquals(List.of(), rig.api.sentTo(Tg.ANN.id()));
+            rig.time.advance(Duration.ofSeconds(7));
             Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             assertEquals(List.of("echo: hello"), rig.api.textsTo(Tg.ANN.id()));
             assertEquals(2, rig.api.calls("sendMessage").size(), "one 429, one success");
-            assertTrue(rig.time.sleeps().contains(Duration.ofSeconds(7)), "waited retry_after: " + rig.time.sleeps());
             assertEquals(List.of("telegram"), rig.rateLimits, "the 429 is counted for operators");
         }
     }
 
     @Test
     void rateLimitedChat_doesNotHoldUpOtherChats() throws Exception {
-        CountDownLatch flood = new CountDownLatch(1);
-        VirtualTime time = new VirtualTime();
-        Sleeper holdLongWaits = duration -> {
-            if (duration.compareTo(Duration.ofSeconds(30)) >= 0) {
-                flood.await();              // Ann's chat waits out its retry_after until the test says so
-            }
-            time.sleep(duration);
-        };
-        try (Rig rig = Rig.with().agent(new EchoAgent()).time(time).sleeper(holdLongWaits).start()) {
+        try (Rig rig = Rig.with().agent(new EchoAgent()).start()) {
             rig.api.rateLimitNextSend(Long.toString(Tg.ANN.id()), 30);
             rig.api.dm(Tg.ANN, "for Ann");
             Await.until("Ann's 429", () -> rig.api.calls("sendMessage").size() == 1);
+            rig.time.awaitPending(Duration.ofSeconds(30));
 
             rig.api.dm(Tg.BOB, "for Bob");
             Await.until("Bob's reply", () -> rig.api.sentTo(Tg.BOB.id()).size() == 1);
             assertEquals(List.of(), rig.api.sentTo(Tg.ANN.id()), "Ann's chat is still waiting");
 
-            flood.countDown();
+            rig.time.advance(Duration.ofSeconds(30));
             Await.until("Ann's reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             assertEquals(List.of("echo: for Ann"), rig.api.textsTo(Tg.ANN.id()));
         }
@@ -153,7 +148,7 @@ class OutboundTest {
             Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             long afterRun = rig.api.typingCount(Tg.ANN.id());
             // typing is refreshed only by a gateway timer: with none left, no refresh can come any more
-            Await.until("no gateway timer left", () -> rig.timers.pending() == 0);
+            Await.until("no gateway timer left", () -> rig.time.pendingTasks() == 0);
             assertTrue(rig.api.typingCount(Tg.ANN.id()) <= afterRun + 1, "typing stops when the run ends");
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.LogCapture;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,7 @@
 package dev.laneway.channels.telegram;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.laneway.core.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

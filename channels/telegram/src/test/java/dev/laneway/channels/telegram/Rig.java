@@ -7,6 +7,9 @@ import dev.laneway.core.agent.Agent;
 import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.RecordingListener;
 import dev.laneway.core.testing.ScriptedAgent;
 import java.io.IOException;
@@ -17,24 +20,28 @@ import java.util.function.UnaryOperator;
 
 /**
  * The whole path as production wires it: the fake Bot API server, the real telegrambots client in a
- * {@link TelegramChannel}, and a real {@link Gateway} (system scheduler, virtual threads, the real
- * chat commands) with a test agent. The channel waits on {@link VirtualTime}, so pacing and
- * {@code retry_after} never sleep for real; the gateway's timers are {@link WatchedScheduler watched}, and
+ * {@link TelegramChannel}, and a real {@link Gateway} (virtual threads, the real chat commands)
+ * with a test agent. Gateway and channel share one {@link ManualTime#running() running}
+ * {@link ManualTime}: a 100 ms debounce simply passes, while a test skips a {@code retry_after}
+ * with {@code time.advance}; its pending count tells when no timer is left, and
  * {@link #awaitQuiet} waits for the events after which nothing more can happen.
  */
 final class Rig implements AutoCloseable {
 
     final FakeBotApi api;
-    final VirtualTime time;
+    final ManualTime time = ManualTime.running();
     final Agent agent;
     final RecordingListener dispositions = new RecordingListener();
     /** Messages the gateway's outbox sent ({@code GatewayObserver.sent}), by channel. */
     final java.util.List<String> outboxSends = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Rate limits the channel reported to the gateway ({@code GatewayObserver.rateLimited}), by channel. */
     final java.util.List<String> rateLimits = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Replies the outbox gave up on ({@code GatewayObserver.sendFailed}), by channel. */
+    final java.util.List<String> failedSends = new java.util.concurrent.CopyOnWriteArrayList<>();
     final TelegramChannel channel;
     final Gateway gateway;
-    final WatchedScheduler timers = new WatchedScheduler();
+    /** What the gateway journals: a message stays pending until its answer went out. */
+    final InMemoryJournal journal;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
     private final boolean ownsApi;
@@ -42,24 +49,25 @@ final class Rig implements AutoCloseable {
     private Rig(Builder b) throws IOException {
         this.ownsApi = b.api == null;
         this.api = ownsApi ? FakeBotApi.start() : b.api;
-        this.time = b.time;
+        this.journal = b.journal != null ? b.journal : new InMemoryJournal();
         this.agent = b.agent;
         TelegramSettings settings = b.settings.apply(TelegramSettings.of(new Secret(FakeBotApi.TOKEN), api.url())
                 .withPollTimeout(Duration.ofSeconds(1))
                 .withPollBackoff(Duration.ofMillis(50), Duration.ofMillis(400)));
-        this.channel = new TelegramChannel(settings, time, b.sleeper == null ? time : b.sleeper);
+        this.channel = new TelegramChannel(settings, time);
         GatewaySettings.Builder gatewaySettings = GatewaySettings.builder()
                 .queueDefaults(new QueueSettings(QueueSettings.DEFAULTS.mode(), Duration.ofMillis(100),
                         QueueSettings.DEFAULTS.cap(), QueueSettings.DEFAULTS.drop()));
         this.gateway = Gateway.builder()
                 .settings(b.gateway.apply(gatewaySettings).build())
-                .scheduler(timers)
+                .clock(time)
+                .scheduler(time)
                 .executor(executor)
                 .agent(agent)
                 .commands(new ChatCommands())
                 .access(b.access)
                 .listener(dispositions)
-                .journal(b.journal)
+                .journal(journal)
                 .observer(new dev.laneway.core.engine.GatewayObserver() {
                     @Override
                     public void sent(String name) {
@@ -69,6 +77,11 @@ final class Rig implements AutoCloseable {
                     @Override
                     public void rateLimited(String name) {
                         rateLimits.add(name);
+                    }
+
+                    @Override
+                    public void sendFailed(String name) {
+                        failedSends.add(name);
                     }
                 })
                 .channel(channel)
@@ -114,7 +127,7 @@ final class Rig implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            timers.close();
+            time.close();
             executor.shutdownNow();
             if (ownsApi) {
                 api.close();
@@ -128,22 +141,17 @@ final class Rig implements AutoCloseable {
         private UnaryOperator<GatewaySettings.Builder> gateway = g -> g;
         private AccessPolicy access = AccessPolicy.ALLOW_ALL;
         private Agent agent = new ScriptedAgent();
-        private VirtualTime time = new VirtualTime();
-        private Sleeper sleeper;
         private FakeBotApi api;
-        private dev.laneway.core.store.MessageJournal journal = dev.laneway.core.store.MessageJournal.NONE;
+        private InMemoryJournal journal;
 
         Builder settings(UnaryOperator<TelegramSettings> value) { settings = value; return this; }
         Builder gateway(UnaryOperator<GatewaySettings.Builder> value) { gateway = value; return this; }
         Builder access(AccessPolicy value) { access = value; return this; }
         Builder agent(Agent value) { agent = value; return this; }
-        Builder time(VirtualTime value) { time = value; return this; }
-        /** A sleeper other than the virtual time's own (the clock is still the virtual one). */
-        Builder sleeper(Sleeper value) { sleeper = value; return this; }
         /** A server of the test's own, which outlives the rig (a restart: a second rig on the same server). */
         Builder api(FakeBotApi value) { api = value; return this; }
         /** Where the gateway records accepted messages (a restart: a second rig on the same journal). */
-        Builder journal(dev.laneway.core.store.MessageJournal value) { journal = value; return this; }
+        Builder journal(InMemoryJournal value) { journal = value; return this; }
 
         Rig start() throws IOException {
             Rig rig = new Rig(this);

@@ -13,8 +13,14 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SendFaults {
 
-    /** One failure: the HTTP status and Bot API error it answers with. */
-    record Fault(String chatId, boolean onlyFormatted, int code, String description, int retryAfter) {
+    /**
+     * One failure: the HTTP status and Bot API error it answers with, or, when {@code page} is not
+     * null, that text instead of a Bot API answer (a proxy's error page).
+     */
+    record Fault(String chatId, boolean onlyFormatted, int code, String description, int retryAfter, String page) {
+        Fault(String chatId, boolean onlyFormatted, int code, String description, int retryAfter) {
+            this(chatId, onlyFormatted, code, description, retryAfter, null);
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();

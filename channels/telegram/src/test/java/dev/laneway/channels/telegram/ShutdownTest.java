@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import dev.laneway.core.store.InMemoryJournal;
+import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.LogCapture;
 import dev.laneway.core.testing.ScriptedAgent;
 import java.time.Duration;

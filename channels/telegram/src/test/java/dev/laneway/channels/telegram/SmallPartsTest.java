@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
+import dev.laneway.core.channel.Backoff;
+import dev.laneway.core.channel.ExpiringKeys;
+import dev.laneway.core.testing.ManualTime;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,22 +26,22 @@ import org.telegram.telegrambots.meta.TelegramUrl;
 class SmallPartsTest {
 
     @Test
-    void deduper_remembersTheLastIdsWithinItsCapacity() {
-        UpdateDeduper deduper = new UpdateDeduper(3);
-        assertTrue(deduper.firstSighting(1));
-        assertFalse(deduper.firstSighting(1));
-        assertTrue(deduper.firstSighting(2));
-        assertTrue(deduper.firstSighting(3));
-        assertTrue(deduper.firstSighting(4));          // 1 falls out
-        assertFalse(deduper.firstSighting(4));
-        assertTrue(deduper.firstSighting(1));
-        deduper.forget(1);
-        assertTrue(deduper.firstSighting(1), "a forgotten id is taken again");
+    void updateIds_areRememberedWithinTheirCapacity() {
+        ExpiringKeys seen = new ExpiringKeys(new ManualTime(), Duration.ofHours(24), 3);
+        assertTrue(seen.add("1"));
+        assertFalse(seen.add("1"));
+        assertTrue(seen.add("2"));
+        assertTrue(seen.add("3"));
+        assertTrue(seen.add("4"));          // 1 falls out
+        assertFalse(seen.add("4"));
+        assertTrue(seen.add("1"));
+        seen.remove("1");
+        assertTrue(seen.add("1"), "a forgotten id is taken again");
     }
 
     @Test
     void adminCache_looksUpOncePerTtl() {
-        VirtualTime time = new VirtualTime();
+        ManualTime time = new ManualTime();
         AtomicInteger lookups = new AtomicInteger();
         AdminCache cache = new AdminCache(chat -> {
             lookups.incrementAndGet();
@@ -55,7 +58,7 @@ class SmallPartsTest {
 
     @Test
     void adminCache_aFailedLookup_isNotRememberedAsNoAdmins() {
-        VirtualTime time = new VirtualTime();
+        ManualTime time = new ManualTime();
         AtomicInteger lookups = new AtomicInteger();
         ArrayDeque<Boolean> failures = new ArrayDeque<>(List.of(true, false));
         AdminCache cache = new AdminCache(chat -> {
@@ -73,7 +76,7 @@ class SmallPartsTest {
 
     @Test
     void adminCache_aLookupSlowerThanItsBound_doesNotHoldTheCommand_andItsAnswerServesTheNextOne() {
-        VirtualTime time = new VirtualTime();
+        ManualTime time = new ManualTime();
         List<Runnable> pending = new ArrayList<>();              // lookups run when the test says
         AdminCache cache = new AdminCache(chat -> Set.of(1L), Duration.ofMinutes(2), Duration.ofNanos(1), time,
                 pending::add);
@@ -88,7 +91,7 @@ class SmallPartsTest {
 
     @Test
     void adminCache_aFloodWait_isRespected_noLookupUntilItsRetryAfterHasPassed() {
-        VirtualTime time = new VirtualTime();
+        ManualTime time = new ManualTime();
         AtomicInteger lookups = new AtomicInteger();
         AdminCache cache = new AdminCache(chat -> {
             if (lookups.incrementAndGet() == 1) {
@@ -110,21 +113,19 @@ class SmallPartsTest {
     @Test
     void adminCache_aLookupThatEndsJustBeforeACallerClaimsTheChat_isUsed_notRepeated() {
         List<Runnable> beforeNextRead = new ArrayList<>();
-        VirtualTime time = new VirtualTime() {
-            @Override
-            public Instant instant() {
-                List<Runnable> due = List.copyOf(beforeNextRead);
-                beforeNextRead.clear();
-                due.forEach(Runnable::run);
-                return super.instant();
-            }
+        ManualTime time = new ManualTime();
+        InstantSource clock = () -> {
+            List<Runnable> due = List.copyOf(beforeNextRead);
+            beforeNextRead.clear();
+            due.forEach(Runnable::run);
+            return time.instant();
         };
         AtomicInteger lookups = new AtomicInteger();
         List<Runnable> pending = new ArrayList<>();              // lookups run when the test says
         AdminCache cache = new AdminCache(chat -> {
             lookups.incrementAndGet();
             return Set.of(1L);
-        }, Duration.ofMinutes(2), Duration.ofNanos(1), time, pending::add);
+        }, Duration.ofMinutes(2), Duration.ofNanos(1), clock, pending::add);
 
         assertFalse(cache.isAdmin(-5, 1), "first lookup still running");
         pending.get(0).run();
@@ -138,17 +139,14 @@ class SmallPartsTest {
         assertEquals(2, lookups.get());
     }
 
-    private static void advance(VirtualTime time, Duration by) {
-        try {
-            time.sleep(by);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
+    private static void advance(ManualTime time, Duration by) {
+        time.advance(by);
     }
 
     @Test
     void pollingBackOff_doublesUpToItsCap_andResets() {
-        PollingBackOff backOff = new PollingBackOff(Duration.ofMillis(100), Duration.ofMillis(500));
+        PollingBackOff backOff = new PollingBackOff(
+                new Backoff(Duration.ofMillis(100), Duration.ofMillis(500), () -> 0.0));
         assertTrue(backOff.healthy());
         List<Long> waits = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -189,14 +187,5 @@ class SmallPartsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> TelegramSettings.of(token, TelegramSettings.DEFAULT_API_URL).withPollTimeout(Duration.ofMillis(500)));
         assertEquals(443, TelegramSettings.of(token, URI.create("https://api.telegram.org/")).telegramUrl().getPort());
-    }
-
-    @Test
-    void virtualTime_movesOnlyBySleeping() throws InterruptedException {
-        VirtualTime time = new VirtualTime();
-        Instant start = time.instant();
-        time.sleep(Duration.ofSeconds(3));
-        assertEquals(start.plusSeconds(3), time.instant());
-        assertEquals(List.of(Duration.ofSeconds(3)), time.sleeps());
     }
 }

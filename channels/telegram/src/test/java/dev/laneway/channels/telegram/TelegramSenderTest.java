@@ -1,11 +1,15 @@
 package dev.laneway.channels.telegram;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.ChatPacer;
+import dev.laneway.core.channel.SendFailure;
+import dev.laneway.core.testing.ManualTime;
+import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -23,11 +27,15 @@ import org.telegram.telegrambots.meta.exceptions.TelegramApiException;
 import org.telegram.telegrambots.meta.exceptions.TelegramApiRequestException;
 import org.telegram.telegrambots.meta.generics.TelegramClient;
 
-/** The send loop on virtual time: no test here sleeps. */
+/**
+ * One send, and what the outbox is told when it fails (the waiting and retrying are the outbox's:
+ * gateway-core's OutboxRetryTest); the pace it is given. No test here sleeps.
+ */
 class TelegramSenderTest {
 
+    private static final String TOKEN = "424242:fake-secret-token";
     private static final Route DM = new Route("telegram", "default", "101", null, "5");
-    private final VirtualTime time = new VirtualTime();
+    private final ManualTime time = new ManualTime();
     private final List<BotApiMethod<?>> calls = new ArrayList<>();
     private final ArrayDeque<TelegramApiException> failures = new ArrayDeque<>();
     private final TelegramClient client = (TelegramClient) Proxy.newProxyInstance(getClass().getClassLoader(),
@@ -42,9 +50,12 @@ class TelegramSenderTest {
                 }
                 return call instanceof SendChatAction ? Boolean.TRUE : null;
             });
-    private final Pacer pacer = new Pacer(TelegramSettings.Pacing.DEFAULTS);
+    private final TelegramSettings.Pacing pacing = TelegramSettings.Pacing.DEFAULTS;
+    private final ChatPacer pacer = new ChatPacer(new ChatPacer.Limits(pacing.chatInterval(), pacing.chatBurst(),
+            pacing.groupMax(), pacing.groupWindow()));
     private final List<String> rateLimits = new ArrayList<>();
-    private final TelegramSender sender = new TelegramSender(client, pacer, time, time, () -> rateLimits.add("429"));
+    private final TelegramSender sender = new TelegramSender(client, pacer, time, TelegramChannel.redactorFor(TOKEN),
+            () -> rateLimits.add("429"));
 
     private static TelegramApiRequestException apiError(int code, String description, Integer retryAfter) {
         return new TelegramApiRequestException("Error executing query", ApiResponse.builder().ok(false).errorCode(code)
@@ -54,6 +65,10 @@ class TelegramSenderTest {
 
     private List<SendMessage> sentMessages() {
         return calls.stream().filter(SendMessage.class::isInstance).map(SendMessage.class::cast).toList();
+    }
+
+    private SendFailure failedSend(String text) {
+        return assertThrows(SendFailure.class, () -> sender.send(DM, text));
     }
 
     @Test
@@ -67,50 +82,44 @@ class TelegramSenderTest {
     }
 
     @Test
-    void aBurstToOneChat_isPacedAtAboutOnePerSecond() throws Exception {
+    void aBurstToOneChat_isPacedAtAboutOnePerSecond() {
+        List<Duration> waits = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            sender.send(DM, "message " + i);
+            waits.add(sender.pace(DM));
         }
-        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(1)), time.sleeps(), "three at once, then 1/s");
-        assertEquals(5, sentMessages().size());
+        assertEquals(List.of(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2)),
+                waits, "three at once, then 1/s");
+        assertEquals(Duration.ZERO, sender.pace(new Route("telegram", "default", "102", null, null)),
+                "another chat is not held up");
     }
 
     @Test
-    void rateLimit_waitsRetryAfter_thenSendsTheSameMessage() throws Exception {
+    void aGroup_isPacedAtTwentyPerMinute() {
+        Route group = new Route("telegram", "default", "-100", null, null);
+        Duration last = Duration.ZERO;
+        for (int i = 0; i < 21; i++) {
+            last = sender.pace(group);
+        }
+        assertEquals(Duration.ofMinutes(1), last, "the 21st waits for the first to leave the window");
+    }
+
+    @Test
+    void rateLimit_tellsTheOutboxToWaitRetryAfter_andIsCounted() {
         failures.add(apiError(429, "Too Many Requests: retry after 12", 12));
-        sender.send(DM, "hello");
-        assertEquals(List.of(Duration.ofSeconds(12)), time.sleeps());
-        assertEquals(2, sentMessages().size());
-        assertEquals("hello", sentMessages().get(1).getText());
+        SendFailure failure = failedSend("hello");
+        assertEquals(SendFailure.Kind.RATE_LIMITED, failure.kind());
+        assertEquals(Duration.ofSeconds(12), failure.retryAfter());
+        assertEquals(1, sentMessages().size(), "sent once: the outbox sends it again when the wait is over");
         assertEquals(List.of("429"), rateLimits, "the 429 is counted for operators");
-    }
-
-    @Test
-    void rateLimit_givesUpAfterBoundedRetries() {
-        for (int i = 0; i <= TelegramSender.MAX_RATE_LIMIT_RETRIES; i++) {
-            failures.add(apiError(429, "Too Many Requests", 3));
-        }
-        TelegramApiRequestException last = apiError(429, "Too Many Requests", 3);
-        failures.addLast(last);
-        assertThrows(TelegramApiRequestException.class, () -> sender.send(DM, "hello"));
-        assertEquals(TelegramSender.MAX_RATE_LIMIT_RETRIES + 1, sentMessages().size());
     }
 
     @Test
     void aRateLimitedTypingAction_isCounted_andPausesTheChat() {
         failures.add(apiError(429, "Too Many Requests: retry after 8", 8));
-        assertThrows(TelegramApiRequestException.class, () -> sender.typing(DM));
+        SendFailure failure = assertThrows(SendFailure.class, () -> sender.typing(DM));
+        assertEquals(SendFailure.Kind.RATE_LIMITED, failure.kind());
+        assertEquals(Duration.ofSeconds(8), failure.retryAfter());
         assertEquals(List.of("429"), rateLimits);
-        assertTrue(pacer.coolingDown("101", time.instant()), "no more typing until retry_after has passed");
-    }
-
-    @Test
-    void typing_isSkippedWhileTheChatWaitsOutA429() throws Exception {
-        pacer.retryAfter("101", Duration.ofSeconds(30), time.instant());
-        sender.typing(DM);
-        sender.typing(new Route("telegram", "default", "102", null, null));
-        assertEquals(1, calls.size());
-        assertEquals("102", ((SendChatAction) calls.get(0)).getChatId());
     }
 
     @Test
@@ -123,25 +132,39 @@ class TelegramSenderTest {
     }
 
     @Test
-    void otherApiErrors_areNotRetried() {
-        TelegramApiRequestException blocked = apiError(403, "Forbidden: bot was blocked by the user", null);
-        failures.add(blocked);
-        assertSame(blocked, assertThrows(TelegramApiRequestException.class, () -> sender.send(DM, "hi")));
+    void otherApiErrors_areRefused_notRetried() {
+        failures.add(apiError(403, "Forbidden: bot was blocked by the user", null));
+        SendFailure failure = failedSend("hi");
+        assertEquals(SendFailure.Kind.REFUSED, failure.kind());
+        assertTrue(failure.getMessage().contains("bot was blocked"), failure.getMessage());
         assertEquals(1, sentMessages().size());
     }
 
     @Test
-    void unreachableServer_isRetriedWithBackoff_butATimeoutIsNot() throws Exception {
+    void serverErrors_andUnreadableReplies_areTriedAgain() {
+        failures.add(apiError(502, "Bad Gateway", null));
+        assertEquals(SendFailure.Kind.UNAVAILABLE, failedSend("hi").kind());
+        failures.add(new TelegramApiRequestException("Unable to deserialize response",
+                new IOException("Unexpected character ('<' (code 60))")));
+        assertEquals(SendFailure.Kind.UNAVAILABLE, failedSend("hi").kind());
+    }
+
+    @Test
+    void unreachableServer_isTriedAgain_butATimeoutMayHaveDelivered() {
         failures.add(new TelegramApiException("Unable to execute", new ConnectException("Connection refused")));
-        failures.add(new TelegramApiException("Unable to execute", new ConnectException("Connection refused")));
-        sender.send(DM, "hi");
-        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(2)), time.sleeps());
-        assertEquals(3, sentMessages().size());
+        assertEquals(SendFailure.Kind.UNAVAILABLE, failedSend("hi").kind());
 
         // a read timeout may mean the message arrived: sending again could duplicate it
         failures.add(new TelegramApiException("Unable to execute", new SocketTimeoutException("timeout")));
-        assertThrows(TelegramApiException.class, () -> sender.send(DM, "maybe sent"));
-        assertEquals(4, sentMessages().size());
+        assertEquals(SendFailure.Kind.OUTCOME_UNKNOWN, failedSend("maybe sent").kind());
+    }
+
+    @Test
+    void anErrorThatEchoesTheToken_isRedacted() {
+        failures.add(apiError(400, "Bad Request: token " + TOKEN + " is not allowed in /bot" + TOKEN + "/sendMessage", null));
+        SendFailure failure = failedSend("hi");
+        assertFalse(failure.getMessage().contains("fake-secret-token"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("***"), failure.getMessage());
     }
 
     @Test

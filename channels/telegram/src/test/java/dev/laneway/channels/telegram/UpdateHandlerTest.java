@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.KeyedSerialExecutor;
+import dev.laneway.core.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -30,7 +32,7 @@ class UpdateHandlerTest {
     }, Duration.ofMinutes(2), Duration.ofSeconds(5), InstantSource.fixed(Instant.EPOCH), Runnable::run);
 
     private UpdateHandler handler(Set<String> allowFrom) {
-        return new UpdateHandler(new UpdateDeduper(100), new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)),
+        return new UpdateHandler(seenUpdates(), new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)),
                 new KeyedSerialExecutor("telegram", Runnable::run), admins, accepted::add, allowFrom,
                 (Route route, String text) -> notices.add(route.chatId() + ": " + text));
     }
@@ -43,6 +45,10 @@ class UpdateHandlerTest {
         return Tg.sdkUpdate(updateId, Tg.message(updateId, Tg.groupChat(Tg.GROUP, "Team", false), from, text));
     }
 
+    private static ExpiringKeys seenUpdates() {
+        return new ExpiringKeys(InstantSource.fixed(Instant.EPOCH), Duration.ofHours(24), 100);
+    }
+
     @Test
     void anUpdateSeenBefore_isNotHandedOverAgain() {
         UpdateHandler handler = handler(Set.of());
@@ -53,7 +59,7 @@ class UpdateHandlerTest {
 
     @Test
     void anUpdateThatCouldNotBeHandedOver_isTakenWhenItComesAgain() {
-        UpdateDeduper deduper = new UpdateDeduper(100);
+        ExpiringKeys deduper = seenUpdates();
         UpdateConverter converter = new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH));
         new UpdateHandler(deduper, converter, new KeyedSerialExecutor("telegram", task -> {
             throw new java.util.concurrent.RejectedExecutionException("stopping");
@@ -66,7 +72,7 @@ class UpdateHandlerTest {
     @Test
     void aBatch_isDoneOnlyWhenTheGatewayHasEveryMessage_soTheNextPollConfirmsNothingUnhanded() throws Exception {
         List<Runnable> drains = new java.util.concurrent.CopyOnWriteArrayList<>();
-        UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
+        UpdateHandler handler = new UpdateHandler(seenUpdates(),
                 new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", drains::add),
                 admins, accepted::add, Set.of(), (route, text) -> { });
         Thread poller = Thread.ofVirtual().start(() -> handler.consume(List.of(dm(1, Tg.ANN, "a"), dm(2, Tg.BOB, "b"))));
@@ -102,7 +108,7 @@ class UpdateHandlerTest {
         List<Runnable> neverRun = new java.util.concurrent.CopyOnWriteArrayList<>();
         AdminCache slow = new AdminCache(chatId -> Set.of(Tg.ANN.id()), Duration.ofMinutes(2), Duration.ofMillis(1),
                 InstantSource.fixed(Instant.EPOCH), neverRun::add);
-        UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
+        UpdateHandler handler = new UpdateHandler(seenUpdates(),
                 new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", Runnable::run),
                 slow, accepted::add, Set.of(), (route, text) -> { });
         handler.consume(List.of(group(1, Tg.ANN, "/queue@LanewayBot steer"), dm(2, Tg.BOB, "hi")));
@@ -124,7 +130,7 @@ class UpdateHandlerTest {
 
     @Test
     void aFailingSink_neverEscapesIntoTheSdk() {
-        UpdateHandler handler = new UpdateHandler(new UpdateDeduper(100),
+        UpdateHandler handler = new UpdateHandler(seenUpdates(),
                 new UpdateConverter(BOT, true, InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", Runnable::run),
                 admins, message -> {
                     if (message.text().equals("boom")) {

@@ -1,7 +1,7 @@
-package dev.laneway.channels.telegram;
+package dev.laneway.core.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -10,10 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class PacerTest {
+class ChatPacerTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-    private final Pacer pacer = new Pacer(TelegramSettings.Pacing.DEFAULTS);
+    private final ChatPacer pacer = new ChatPacer(
+            new ChatPacer.Limits(Duration.ofSeconds(1), 3, 20, Duration.ofMinutes(1)));
 
     @Test
     void chat_allowsAShortBurst_thenAboutOneMessagePerSecond() {
@@ -36,11 +37,11 @@ class PacerTest {
     }
 
     @Test
-    void group_sendsAtMostTwentyPerMinute() {
+    void windowedChat_sendsAtMostWindowMaxPerWindow() {
         Instant now = T0;
         List<Instant> sentAt = new ArrayList<>();
         for (int i = 0; i < 45; i++) {
-            now = now.plus(pacer.reserve("-100", true, now));   // the sender sleeps, then sends
+            now = now.plus(pacer.reserve("-100", true, now));   // the outbox waits, then sends
             sentAt.add(now);
         }
         for (int i = 20; i < sentAt.size(); i++) {
@@ -51,20 +52,11 @@ class PacerTest {
     }
 
     @Test
-    void retryAfter_blocksThatChatOnly() {
-        pacer.retryAfter("101", Duration.ofSeconds(30), T0);
-        assertTrue(pacer.coolingDown("101", T0.plusSeconds(29)));
-        assertFalse(pacer.coolingDown("101", T0.plusSeconds(30)));
-        assertFalse(pacer.coolingDown("102", T0));
-        assertEquals(Duration.ofSeconds(30), pacer.reserve("101", false, T0));
-        assertEquals(Duration.ZERO, pacer.reserve("102", false, T0), "other chats keep flowing");
-    }
-
-    @Test
-    void retryAfter_neverShortensAnEarlierLongerWait() {
-        pacer.retryAfter("101", Duration.ofSeconds(60), T0);
-        pacer.retryAfter("101", Duration.ofSeconds(5), T0.plusSeconds(1));
-        assertTrue(pacer.coolingDown("101", T0.plusSeconds(59)));
+    void oneChat_neverDelaysAnother() {
+        for (int i = 0; i < 10; i++) {
+            pacer.reserve("101", false, T0);
+        }
+        assertEquals(Duration.ZERO, pacer.reserve("102", false, T0));
     }
 
     @Test
@@ -73,5 +65,18 @@ class PacerTest {
             pacer.reserve(Integer.toString(i), false, T0.plusSeconds(i));
         }
         assertEquals(Duration.ZERO, pacer.reserve("0", false, T0.plusSeconds(30_000)));
+    }
+
+    @Test
+    void perChat_hasNoWindow() {
+        ChatPacer slack = new ChatPacer(ChatPacer.Limits.perChat(Duration.ofSeconds(1), 1));
+        assertEquals(Duration.ZERO, slack.reserve("C1", false, T0));
+        assertEquals(Duration.ofSeconds(1), slack.reserve("C1", false, T0));
+    }
+
+    @Test
+    void limits_areValidated() {
+        assertThrows(IllegalArgumentException.class, () -> ChatPacer.Limits.perChat(Duration.ZERO, 1));
+        assertThrows(IllegalArgumentException.class, () -> ChatPacer.Limits.perChat(Duration.ofSeconds(1), 0));
     }
 }
