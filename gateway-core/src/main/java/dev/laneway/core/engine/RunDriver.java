@@ -32,16 +32,19 @@ import org.slf4j.LoggerFactory;
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
  * and take it ({@link SessionLock}) for each decision; agent calls and lane requests are made with
  * it released. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
- * to {@link Ends} (the session, which carries it out), and its steers end through
- * {@link Steering#resolve}.
+ * to {@link Ends} (the session, which carries it out), with the steers {@link Steering#resolve}
+ * hands back to run again.
  */
 final class RunDriver {
 
     private static final Logger log = LoggerFactory.getLogger(RunDriver.class);
 
-    /** Where the driver hands how a run ends: its session, which carries it out (lock held). */
-    @FunctionalInterface
+    /** Where the driver hands its decisions: the run's session, which carries them out. */
     interface Ends {
+        /** Steers of the run that run again as followups, at their original position (lock held). */
+        void requeue(List<QueuedItem> steers);
+
+        /** The run ends so (lock held). */
         void ended(Run run, RunEnd end, Effects fx);
     }
 
@@ -293,7 +296,7 @@ final class RunDriver {
             return;
         }
         if (shouldRetry(run, outcome)) {
-            steering.resolve(run, outcome, fx);
+            ends.requeue(steering.resolve(run, outcome, fx));
             scheduleRetry(run);
             return;
         }
@@ -308,7 +311,7 @@ final class RunDriver {
         } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
             emptyAnswer(run, fx);
         }
-        steering.resolve(run, outcome, fx);
+        ends.requeue(steering.resolve(run, outcome, fx));
         ends.ended(run, new RunEnd.Settled(run.disposition), fx);
         Instant now = ctx.clock.instant();
         fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change

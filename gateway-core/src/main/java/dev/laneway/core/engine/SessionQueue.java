@@ -66,7 +66,8 @@ import java.util.Set;
  * or the session retires), a drain starts the next {@link Turn}. Jobs with rules of their own work
  * beside it and hand their decisions back instead of changing its state: {@link RunDriver} (a run's
  * lanes, agent start, completion and retries; it reports how a run ends as a {@link RunEnd}),
- * {@link Steering} (who may steer, and how steers end), {@link Interrupts} (what an abort does to
+ * {@link Steering} (who may steer, and how steers end; it hands back those that run again),
+ * {@link Interrupts} (what an abort does to
  * a run, what discarded work ends as, and who is told), {@link InboundDebounce}
  * (docs/behaviour.md §7), {@link FollowupQueue} (the queue's bookkeeping, answering with
  * {@code Offer}, {@code Drain} and {@code Cleared}) and {@link TypingIndicator}.
@@ -154,9 +155,19 @@ final class SessionQueue {
         this.ctx = ctx;
         this.inbound = new InboundDebounce(ctx, this::inboundDue);
         this.typing = new TypingIndicator(ctx, this::refreshTyping);
-        this.steering = new Steering(ctx.settings.steerScope(), ctx.clock, followups, ctx.notices, ctx.settlement);
+        this.steering = new Steering(ctx.settings.steerScope(), ctx.notices, ctx.settlement);
         this.interrupts = new Interrupts(ctx.notices, ctx.settlement);
-        this.runs = new RunDriver(key, lock, ctx, steering, this::endRun);
+        this.runs = new RunDriver(key, lock, ctx, steering, new RunDriver.Ends() {
+            @Override
+            public void requeue(List<QueuedItem> steers) {
+                steers.forEach(item -> followups.requeue(item, ctx.clock.instant()));
+            }
+
+            @Override
+            public void ended(Run run, RunEnd end, Effects fx) {
+                endRun(run, end, fx);
+            }
+        });
     }
 
     SessionKey key() {

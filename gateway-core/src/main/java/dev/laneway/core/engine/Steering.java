@@ -7,7 +7,6 @@ import dev.laneway.core.SteerScope;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.agent.SteerResult;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,22 +24,20 @@ import java.util.Set;
  * answered are recorded answered in the journal at once ({@link #answered}), so a crash while the
  * run goes on runs none of them again; they end as answered whatever the run's outcome.
  *
- * <p>Not thread-safe: every method is called with the owning {@link SessionQueue}'s lock held. Its
+ * <p>Decides and returns: it changes no state of the session (the steers to run again are handed
+ * back, and the session re-queues them). Not thread-safe: every method is called with the owning
+ * {@link SessionQueue}'s lock held. Its
  * one foreign call, {@code AgentRun.steer}, is made under that lock: the SPI requires it not to
  * block, and it makes "steer accepted" and "run completed" totally ordered.
  */
 final class Steering {
 
     private final SteerScope scope;
-    private final InstantSource clock;
-    private final FollowupQueue followups;
     private final NoticeSender notices;
     private final Settlement settlement;
 
-    Steering(SteerScope scope, InstantSource clock, FollowupQueue followups, NoticeSender notices, Settlement settlement) {
+    Steering(SteerScope scope, NoticeSender notices, Settlement settlement) {
         this.scope = scope;
-        this.clock = clock;
-        this.followups = followups;
         this.notices = notices;
         this.settlement = settlement;
     }
@@ -107,18 +104,20 @@ final class Steering {
     }
 
     /**
-     * Settles or re-queues the steers of a run whose agent finished. A run that did not complete and
-     * delivered nothing (failed, retried, aborted) answered no steer, so its steers run again as
-     * followups at their original position; an interrupted or stopped run's end with it. A steer
-     * a delivered reply answered ({@link #answered}) ends as steered whatever the outcome.
+     * Settles the steers of a run whose agent finished, and returns those that run again. A run that
+     * did not complete and delivered nothing (failed, retried, aborted) answered no steer, so its
+     * steers run again as followups at their original position (the session re-queues the returned
+     * items); an interrupted or stopped run's end with it. A steer a delivered reply answered
+     * ({@link #answered}) ends as steered whatever the outcome.
      */
-    void resolve(Run run, RunOutcome outcome, Effects fx) {
+    List<QueuedItem> resolve(Run run, RunOutcome outcome, Effects fx) {
         Set<Long> unseen = new HashSet<>();
         outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
         boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
         record Ending(QueuedItem item, Disposition disposition) { }
         List<Ending> endings = new ArrayList<>();
         List<QueuedItem> interrupted = new ArrayList<>();
+        List<QueuedItem> again = new ArrayList<>();
         for (Run.Steered steered : run.steered) {
             QueuedItem item = steered.item();
             if (steered.backlog()) {
@@ -133,7 +132,7 @@ final class Steering {
                 disposition = Disposition.INTERRUPTED;
                 interrupted.add(item);
             } else {
-                followups.requeue(item.withMode(QueueMode.FOLLOWUP), clock.instant());
+                again.add(item.withMode(QueueMode.FOLLOWUP));
             }
             if (disposition != null) {
                 endings.add(new Ending(item, disposition));
@@ -143,6 +142,7 @@ final class Steering {
         notices.oncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
         endings.forEach(ending -> settlement.settleAll(ending.item(), ending.disposition(), run.delivery, fx));
         run.steered.clear();
+        return again;
     }
 
     /**
