@@ -4,6 +4,7 @@ import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewayObserver;
+import dev.laneway.core.engine.GatewayObserver.RunResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The engine's metrics, in a Micrometer {@link PrometheusMeterRegistry}; names in
@@ -34,7 +36,7 @@ public final class MetricsObserver implements GatewayObserver {
     /** The content type of {@link #scrape}: the Prometheus text format. */
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private static final List<String> OUTCOMES = List.of("completed", "failed", "aborted", "reported");
+    private static final List<String> OUTCOMES = Stream.of(RunResult.values()).map(RunResult::id).toList();
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     // channel -> disposition -> counter
@@ -96,8 +98,8 @@ public final class MetricsObserver implements GatewayObserver {
     }
 
     @Override
-    public void runFinished(String agent, Duration waited, Duration duration, String outcome) {
-        agentOf(agent).finished(registry, waited, duration, outcome);
+    public void runFinished(String agent, Duration waited, Duration duration, RunResult outcome) {
+        agentOf(agent).finished(registry, waited, duration, outcome.id());
     }
 
     @Override

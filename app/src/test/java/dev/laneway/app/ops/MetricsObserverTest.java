@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.engine.GatewayObserver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ class MetricsObserverTest {
         metrics.agentRetried("other");
         metrics.agentRetried("other");
         metrics.emptyAnswer("other");
-        metrics.runFinished("other", Duration.ZERO, Duration.ofMillis(1500), "failed");
+        metrics.runFinished("other", Duration.ZERO, Duration.ofMillis(1500), GatewayObserver.RunResult.FAILED);
         String text = metrics.scrape();
         assertEquals(1.0, PrometheusText.value(text, "laneway_inbound_messages_total{channel=\"slack\",disposition=\"DENIED\"}"));
         assertEquals(0.0, PrometheusText.value(text, "laneway_inbound_messages_total{channel=\"slack\",disposition=\"RAN\"}"));

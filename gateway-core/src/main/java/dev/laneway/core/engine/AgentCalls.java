@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AgentCalls {
 
-    private static final Logger log = LoggerFactory.getLogger(SessionQueue.class);
+    private static final Logger log = LoggerFactory.getLogger(AgentCalls.class);
 
     private AgentCalls() {
     }

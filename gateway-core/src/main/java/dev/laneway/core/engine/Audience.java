@@ -12,7 +12,8 @@ import dev.laneway.core.Route;
  */
 record Audience(Route conversation, boolean trusted) {
 
-    static Audience of(QueuedItem item) {
-        return new Audience(item.route().replyingTo(null), item.trusted());
+    /** The audience of a message to {@code route} from a sender with authority {@code trusted}. */
+    static Audience of(Route route, boolean trusted) {
+        return new Audience(route.replyingTo(null), trusted);
     }
 }

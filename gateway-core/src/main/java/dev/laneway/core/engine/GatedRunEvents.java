@@ -49,7 +49,7 @@ final class GatedRunEvents implements RunEvents {
         this.maxAnswerChars = maxAnswerChars;
         this.onRetry = onRetry;
         this.onReply = onReply;
-        this.stillWanted = () -> !run.aborted;
+        this.stillWanted = () -> !run.silenced();
     }
 
     @Override
@@ -64,7 +64,7 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public void reply(String text, List<SteerMessage> answeredSteers) {
-        if (run.aborted || text == null || text.isBlank()) {
+        if (run.silenced() || text == null || text.isBlank()) {
             return;
         }
         run.delivered = true;
@@ -108,6 +108,6 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public boolean aborted() {
-        return run.aborted;
+        return run.silenced();
     }
 }

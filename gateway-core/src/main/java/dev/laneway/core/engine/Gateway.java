@@ -218,7 +218,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     private boolean noActiveRuns() {
-        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun) && !ctx.settling();
+        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun) && !ctx.settlement.settling();
     }
 
     /**
@@ -226,7 +226,7 @@ public final class Gateway implements InboundSink, GatewayControl {
      * has been recorded (its answered record queued behind its reply); true if reached.
      */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        return ctx.idle.await(() -> ctx.sessions.isEmpty() && !ctx.settling(), timeout);
+        return ctx.idle.await(() -> ctx.sessions.isEmpty() && !ctx.settlement.settling(), timeout);
     }
 
     /** Sessions that currently have work (idle sessions are not kept). */
@@ -244,13 +244,13 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * Busy sessions by state: {@code running} (a run is active), {@code draining} (messages queued,
+     * Busy sessions by state: {@code running} (a run is active, also while an interrupt aborts it), {@code draining} (messages queued,
      * waiting for the debounce), {@code debouncing} (inbound debounce buffers only). Idle sessions
      * are not kept, so they are not counted.
      */
     public Map<String, Integer> sessionStates() {
         Map<String, Integer> states = new java.util.TreeMap<>();
-        ctx.sessions.values().forEach(queue -> states.merge(queue.state(), 1, Integer::sum));
+        ctx.sessions.values().forEach(queue -> states.merge(queue.state().id(), 1, Integer::sum));
         return states;
     }
 

@@ -3,6 +3,7 @@ package dev.laneway.core.engine;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * What the engine reports for metrics: every disposition, every finished run, lane waits,
@@ -25,9 +26,19 @@ public interface GatewayObserver extends DispositionListener {
      * @param agent    the agent's name
      * @param waited   from the run's creation until its agent started (lane waits included)
      * @param duration from the agent's start until it ended
-     * @param outcome  {@code completed}, {@code failed}, {@code aborted} or {@code reported}
+     * @param outcome  how its last attempt ended
      */
-    default void runFinished(String agent, Duration waited, Duration duration, String outcome) {
+    default void runFinished(String agent, Duration waited, Duration duration, RunResult outcome) {
+    }
+
+    /** How a finished run's last attempt ended, by the kind of the agent's {@code RunOutcome}. */
+    enum RunResult {
+        COMPLETED, FAILED, ABORTED, REPORTED;
+
+        /** The lower-case name metrics and logs use: {@code completed}, {@code failed}, {@code aborted}, {@code reported}. */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /** A run got a slot in a lane after waiting this long (zero when it got one at once). */

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 final class JournalRestore {
 
     // the gateway's logger, as before this was split out: operators may filter on it
-    private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+    private static final Logger log = LoggerFactory.getLogger(JournalRestore.class);
 
     private JournalRestore() {
     }
@@ -68,7 +68,7 @@ final class JournalRestore {
             // the notices first, so each reaches its chat's outbox before the settles of the messages it is about
             String notice = Notices.expired(ctx.settings.queueTtl());
             expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
-            expired.forEach(ticket -> ctx.settle(ticket, Disposition.EXPIRED));
+            expired.forEach(ticket -> ctx.settlement.settle(ticket, Disposition.EXPIRED));
         }
         log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
     }

@@ -10,11 +10,17 @@ import java.util.Set;
  * Tells senders what happened to their messages: drop and summary tallies, and notices each sender
  * gets at most once. Decides who hears what; {@link Notices} has the words. Sends go out through
  * {@link Effects}; called with the session lock held (the {@code told} sets are guarded by it).
- * Stateless.
+ * Immutable.
  */
 final class NoticeSender {
 
-    private NoticeSender() {
+    private final Outbox outbox;
+    private final boolean notifyDrops;
+
+    /** @param notifyDrops whether senders are told about drops ({@code notifyDrops}) */
+    NoticeSender(Outbox outbox, boolean notifyDrops) {
+        this.outbox = outbox;
+        this.notifyDrops = notifyDrops;
     }
 
     /**
@@ -22,8 +28,8 @@ final class NoticeSender {
      * summaries will not run after all ({@code summariesLost}: the queue was cleared, or the gateway
      * is stopping), summarized messages are reported as dropped.
      */
-    static void drops(EngineContext ctx, List<DropTally> tallies, boolean summariesLost, Effects fx) {
-        if (!ctx.settings.notifyDrops()) {
+    void drops(List<DropTally> tallies, boolean summariesLost, Effects fx) {
+        if (!notifyDrops) {
             return;
         }
         for (DropTally tally : tallies) {
@@ -31,17 +37,17 @@ final class NoticeSender {
             String text = tally.summarized > 0 && tally.dropped == 0 && !summariesLost
                     ? Notices.summarized(tally.cap, tally.summarized)
                     : Notices.dropped(tally.cap, tally.dropped + tally.summarized);
-            fx.add(() -> ctx.outbox.send(route, text));
+            fx.add(() -> outbox.send(route, text));
         }
     }
 
     /** Sends {@code text} once to each sender of {@code affected} not yet in {@code told} (at their last message). */
-    static void oncePerSender(EngineContext ctx, List<QueuedItem> affected, String text, Set<String> told, Effects fx) {
+    void oncePerSender(List<QueuedItem> affected, String text, Set<String> told, Effects fx) {
         Map<String, Route> routes = new LinkedHashMap<>();
         affected.forEach(item -> routes.put(item.senderKey(), item.route()));
         routes.forEach((sender, route) -> {
             if (told.add(sender)) {
-                fx.add(() -> ctx.outbox.send(route, text));
+                fx.add(() -> outbox.send(route, text));
             }
         });
     }

@@ -33,7 +33,7 @@ final class ObserverFanout implements GatewayObserver {
     }
 
     @Override
-    public void runFinished(String agent, Duration waited, Duration duration, String outcome) {
+    public void runFinished(String agent, Duration waited, Duration duration, RunResult outcome) {
         guard(() -> observer.runFinished(agent, waited, duration, outcome));
     }
 

@@ -552,7 +552,6 @@ final class Outbox {
             return Step.DONE;
         }
         String tries = reply.retries == 0 ? "" : " after " + (reply.retries + 1) + " attempts";
-        observer.sendFailed(route.channel());
         if (reply.delivery != null) {
             reply.delivery.failed();
             log.error("send to {} chat {} failed{}: {}; the rest of the reply is not sent, and a message it answers"
@@ -562,6 +561,7 @@ final class Outbox {
             log.error("send to {} chat {} failed{}: {}; the notice is lost", route.channel(), route.chatId(), tries,
                     failure.getMessage());
         }
+        observer.sendFailed(route.channel()); // after the line: whoever watches the count finds it logged
         return Step.DONE;
     }
 

@@ -34,7 +34,7 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
 
     /** The conversation and sender authority this item speaks for. */
     Audience audience() {
-        return Audience.of(this);
+        return Audience.of(route(), trusted);
     }
 
     /**

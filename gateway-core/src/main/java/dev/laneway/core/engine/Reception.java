@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 final class Reception {
 
     // the gateway's logger, as before this was split out: operators may filter on it
-    private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+    private static final Logger log = LoggerFactory.getLogger(Reception.class);
     private static final Duration JOURNAL_TIMEOUT = Duration.ofSeconds(30);
 
     private final GatewaySettings settings;
@@ -164,7 +164,7 @@ final class Reception {
             return;
         }
         intake.reason = "internal error";
-        ctx.accepted(intake.ticket);
+        ctx.settlement.accepted(intake.ticket);
         if (keep) {
             kept.incrementAndGet();
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
@@ -214,7 +214,7 @@ final class Reception {
             notifyFailure(intake); // before the settle: told before the message counts as ended
         } finally {
             // settles it unanswered in the journal too: a late commit must not come back after a restart
-            ctx.settle(intake.ticket, Disposition.REJECTED_BUSY);
+            ctx.settlement.settle(intake.ticket, Disposition.REJECTED_BUSY);
         }
     }
 

@@ -1,22 +1,47 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * One agent run of a session, from the moment it is admitted to its session until it ends: the
  * {@link Turn} it answers and where it is in its life.
- * Mutable fields are guarded by the owning {@link SessionQueue}'s lock, except the two volatile
- * flags, which the run's event gate reads from the agent's threads.
+ *
+ * <h2>States</h2>
+ * {@link State} with its table of legal moves ({@link State#canMoveTo}); every change goes through
+ * {@link #moveTo}, which throws on an illegal one. A callback that may legitimately arrive late (a
+ * lane grant after an abort, an agent's outcome after the deadline ended the run) asks
+ * {@link State#isOneOf} first and does nothing when the run has moved on.
+ * <pre>
+ *   WAITING ──both permits──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
+ *   STARTING, RUNNING ──interrupt, stop, deadline──▶ ABORTING ──agent stopped or deadline──▶ ABORTED
+ *   STARTING, RUNNING ──shutdown──▶ SHUTTING_DOWN ──agent stopped──▶ ENDED   (──interrupt, stop, deadline──▶ ABORTING)
+ *   WAITING, RETRY_WAIT ──interrupt, stop──▶ ABORTING (then ABORTED at once: no agent to wait for)
+ *   WAITING, STARTING, RUNNING, RETRY_WAIT, SHUTTING_DOWN ──ended──▶ ENDED
+ * </pre>
+ * Two facts sit beside the state, each documented where it is declared: {@link #abortCause}, the
+ * cause of the first abort, set once with the move out of the running states (it decides how the
+ * run's messages end), and {@link #delivered}, which records that output went out: it is orthogonal
+ * to the state (a reply may go out in any state the agent runs in, before or after an abort) and
+ * decides whether the run may be retried and how its steers end.
+ *
+ * <p>Concurrency: mutable fields are guarded by the owning {@link SessionQueue}'s lock. The state
+ * and {@code delivered} are volatile, so the run's event gate ({@link GatedRunEvents}) reads them
+ * from the agent's threads without the lock: the run is silenced exactly when its state is
+ * {@code ABORTING} or {@code ABORTED}.
  */
 final class Run {
 
@@ -30,8 +55,58 @@ final class Run {
         RUNNING,
         /** A retryable failure: waiting for the backoff before trying again. */
         RETRY_WAIT,
-        /** Over: its messages are settled, its permits given back. */
-        ENDED
+        /**
+         * Its agent was asked to abort for a shutdown and the run waits for it to stop; what it
+         * replies still goes out (its message then counts as answered).
+         */
+        SHUTTING_DOWN,
+        /**
+         * Aborted by an interrupt, a stop or its deadline: it sends nothing more; a run whose agent
+         * runs waits for it to stop (or for its deadline).
+         */
+        ABORTING,
+        /** Over: its messages are settled (or left pending for a shutdown), its permits given back. */
+        ENDED,
+        /** Over after an abort that silenced it: its agent's late events are dropped. */
+        ABORTED;
+
+        private static final Map<State, Set<State>> LEGAL = legalMoves();
+
+        private static Map<State, Set<State>> legalMoves() {
+            Map<State, Set<State>> moves = new EnumMap<>(State.class);
+            moves.put(WAITING, EnumSet.of(STARTING, ABORTING, ENDED));
+            moves.put(STARTING, EnumSet.of(RUNNING, SHUTTING_DOWN, ABORTING, ENDED));
+            moves.put(RUNNING, EnumSet.of(RETRY_WAIT, SHUTTING_DOWN, ABORTING, ENDED));
+            moves.put(RETRY_WAIT, EnumSet.of(WAITING, ABORTING, ENDED));
+            moves.put(SHUTTING_DOWN, EnumSet.of(ABORTING, ENDED));
+            moves.put(ABORTING, EnumSet.of(ABORTED));
+            moves.put(ENDED, EnumSet.noneOf(State.class));
+            moves.put(ABORTED, EnumSet.noneOf(State.class));
+            return moves;
+        }
+
+        /** Whether a run in this state may move to {@code next}. */
+        boolean canMoveTo(State next) {
+            return LEGAL.get(this).contains(next);
+        }
+
+        boolean isOneOf(State a, State b) {
+            return this == a || this == b;
+        }
+
+        boolean isOneOf(State a, State b, State c) {
+            return this == a || this == b || this == c;
+        }
+
+        /** Its agent may be running: from the start of the agent until the run ends. */
+        boolean agentPhase() {
+            return this == STARTING || this == RUNNING || this == SHUTTING_DOWN || this == ABORTING;
+        }
+
+        /** The run ended. */
+        boolean over() {
+            return this == ENDED || this == ABORTED;
+        }
     }
 
     /** Why a run was aborted; {@code DEADLINE}: it ran longer than its agent's run timeout. */
@@ -46,15 +121,24 @@ final class Run {
     final String senderId;
     /** The run's conversation and its sender's authority: only a message of the same may steer it. */
     final Audience audience;
-    final String mode;
+    /**
+     * The queue mode the run's messages arrived with (the last message's, for a batch; for a turn
+     * that carries only an overflow summary, the last dropped message's: see {@link #summaryOnly}).
+     */
+    final QueueMode mode;
     final Instant createdAt;
 
-    State state = State.WAITING;
+    private volatile State state = State.WAITING;
     int attempt = 1;
     AgentRun agentRun;
     String agentName = "agent";
     CompletableFuture<LanePermit> laneWait;
     final List<LanePermit> permits = new ArrayList<>(2);
+    /**
+     * The cause of the run's first abort, or null: set once, with the first move to
+     * {@code SHUTTING_DOWN} or {@code ABORTING} (or, for a run with no agent running, just before it
+     * ends); a later abort of the same run keeps it. It decides how the run's messages end.
+     */
     AbortCause abortCause;
     Cancellable retryTimer = Cancellable.NONE;
     // ends the current attempt when its agent's run timeout has passed since it started
@@ -69,9 +153,11 @@ final class Run {
     // sender keys already told that this run's interruption skipped their message (once per sender)
     final Set<String> toldInterrupted = new HashSet<>();
 
-    /** Set once the run is aborted: its events are ignored from then on. */
-    volatile boolean aborted;
-    /** Set once the run delivered any reply: such a run is never retried. */
+    /**
+     * Set once the run delivered any reply (read and written by the event gate without the lock):
+     * such a run is never retried, and its steers the model saw end as answered. Orthogonal to the
+     * state: a reply may go out in any state the agent runs in.
+     */
     volatile boolean delivered;
     /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
     final Delivery delivery = new Delivery();
@@ -86,13 +172,59 @@ final class Run {
         this.group = !lead.last().direct();
         this.senderId = lead.last().senderId();
         this.audience = lead.audience();
-        this.mode = items.isEmpty() ? "overflow" : lead.settings().mode().id();
+        this.mode = lead.settings().mode();
         this.createdAt = createdAt;
     }
 
-    /** The queue mode the run's messages arrived with (the last message's, for a batch). */
-    String mode() {
-        return mode;
+    State state() {
+        return state;
+    }
+
+    /**
+     * The one way the state changes (lock held). Throws {@link IllegalStateException} on a move the
+     * table does not allow: that is a bug, and it shows up in tests instead of being skipped.
+     */
+    void moveTo(State next) {
+        State from = state;
+        if (!from.canMoveTo(next)) {
+            throw new IllegalStateException("run " + id + ": illegal transition from " + from + " to " + next);
+        }
+        state = next;
+    }
+
+    /**
+     * Records an abort for {@code cause} (lock held): the first cause is kept; a shutdown moves a run
+     * whose agent runs to {@code SHUTTING_DOWN} (it still delivers), any other cause silences the run
+     * ({@code ABORTING}). A shutdown of a run waiting for a lane or a retry changes nothing here: it
+     * ends at once, its messages left pending.
+     */
+    void abort(AbortCause cause) {
+        if (abortCause == null) {
+            abortCause = cause;
+        }
+        if (cause == AbortCause.SHUTDOWN) {
+            if (state.isOneOf(State.STARTING, State.RUNNING)) {
+                moveTo(State.SHUTTING_DOWN);
+            }
+        } else if (state != State.ABORTING) {
+            moveTo(State.ABORTING);
+        }
+    }
+
+    /** Ends the run (lock held): {@code ABORTED} when it was silenced, else {@code ENDED}. */
+    void end() {
+        moveTo(state == State.ABORTING ? State.ABORTED : State.ENDED);
+    }
+
+    /** The run was silenced by an abort: its events are ignored from then on. Any thread. */
+    boolean silenced() {
+        State now = state;
+        return now == State.ABORTING || now == State.ABORTED;
+    }
+
+    /** The run answers only an overflow summary: it has no messages of its own. */
+    boolean summaryOnly() {
+        return items.isEmpty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunOutcome;
@@ -29,38 +30,51 @@ import org.slf4j.LoggerFactory;
  * agent that never finishes (a model that sends only keep-alives) cannot hold a lane for ever.
  *
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
- * and take it for each decision; agent calls and lane requests are made with it released. How a
- * run ends is the session's: {@link SessionQueue#endRun}, {@link SessionQueue#endForShutdown}, and
- * {@link Steering#resolve} for its steers.
+ * and take it ({@link SessionLock}) for each decision; agent calls and lane requests are made with
+ * it released. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
+ * to {@link Ends} (the session, which carries it out), with the steers {@link Steering#resolve}
+ * hands back to run again.
  */
 final class RunDriver {
 
-    // the engine's log category, as for AgentCalls
-    private static final Logger log = LoggerFactory.getLogger(SessionQueue.class);
+    private static final Logger log = LoggerFactory.getLogger(RunDriver.class);
 
-    private final SessionQueue session;
+    /** Where the driver hands its decisions: the run's session, which carries them out. */
+    interface Ends {
+        /** Steers of the run that run again as followups, at their original position (lock held). */
+        void requeue(List<QueuedItem> steers);
+
+        /** The run ends so (lock held). */
+        void ended(Run run, RunEnd end, Effects fx);
+    }
+
+    private final SessionKey key;
+    private final SessionLock lock;
     private final EngineContext ctx;
     private final Steering steering;
+    private final Ends ends;
 
     /** What a granted permit leads to. */
     private enum Next { LAUNCH, NEXT_LANE, NOTHING }
 
-    RunDriver(SessionQueue session, EngineContext ctx, Steering steering) {
-        this.session = session;
+    RunDriver(SessionKey key, SessionLock lock, EngineContext ctx, Steering steering, Ends ends) {
+        this.key = key;
+        this.lock = lock;
         this.ctx = ctx;
         this.steering = steering;
+        this.ends = ends;
     }
 
     /** Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock. */
     void requestLane(Run run) {
-        String lane = session.underLock(() -> run.state != Run.State.WAITING ? null
-                : run.permits.isEmpty() ? session.key().laneName() : Lanes.MAIN);
+        String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null
+                : run.permits.isEmpty() ? key.laneName() : Lanes.MAIN);
         if (lane == null) {
             return;
         }
         var wait = ctx.lanes.acquire(lane);
-        boolean stale = session.underLock(() -> {
-            if (run.state != Run.State.WAITING) {
+        boolean stale = lock.underLock(() -> {
+            if (run.state() != Run.State.WAITING) { // aborted or ended meanwhile
                 return true;
             }
             run.laneWait = wait;
@@ -77,7 +91,7 @@ final class RunDriver {
                 onPermit(run, permit);
             } catch (Throwable e) {
                 // a future would swallow it: say so (a fatal error from an agent was logged already)
-                log.error("run {} of session {} failed after its {} permit was granted", run.id, session.key(),
+                log.error("run {} of session {} failed after its {} permit was granted", run.id, key,
                         permit.lane(), e);
                 throw e;
             }
@@ -85,7 +99,7 @@ final class RunDriver {
     }
 
     private void onPermit(Run run, LanePermit permit) {
-        switch (session.lockedGet(fx -> granted(run, permit, fx))) {
+        switch (lock.lockedGet(fx -> granted(run, permit, fx))) {
             case LAUNCH -> dispatch(() -> launch(run));
             case NEXT_LANE -> requestLane(run);
             case NOTHING -> { }
@@ -94,7 +108,7 @@ final class RunDriver {
 
     /** The run got {@code permit} (lock held): it launches once it holds both lanes. */
     private Next granted(Run run, LanePermit permit, Effects fx) {
-        if (run.state != Run.State.WAITING) {
+        if (run.state() != Run.State.WAITING) { // a late grant: the run was aborted or ended meanwhile
             fx.add(permit::close);
             return Next.NOTHING;
         }
@@ -105,7 +119,7 @@ final class RunDriver {
             return Next.NOTHING;
         }
         if (run.permits.size() == 2) {
-            run.state = Run.State.STARTING;
+            run.moveTo(Run.State.STARTING);
             return Next.LAUNCH;
         }
         return Next.NEXT_LANE;
@@ -117,7 +131,7 @@ final class RunDriver {
      */
     private void endBeforeStart(Run run, Effects fx) {
         run.releasePermits(fx);
-        session.endForShutdown(run, fx);
+        ends.ended(run, RunEnd.LEFT_PENDING, fx);
     }
 
     /**
@@ -128,8 +142,9 @@ final class RunDriver {
      * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
-        boolean start = session.lockedGet(fx -> {
-            if (run.state != Run.State.STARTING) {
+        boolean start = lock.lockedGet(fx -> {
+            // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
+            if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
                 return false;
             }
             if (ctx.stopping) {
@@ -142,8 +157,8 @@ final class RunDriver {
         if (!start) {
             return;
         }
-        var request = new RunRequest(run.id, session.key(), run.prompt, run.route, run.group, run.senderId, run.attempt);
-        Agent agent = ctx.agents.apply(session.key());
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
+        Agent agent = ctx.agents.apply(key);
         var named = AgentCalls.name(agent);
         if (AgentCalls.isFatal(named.failure())) {
             failBeforeCompletion(run, named.failure());
@@ -151,20 +166,20 @@ final class RunDriver {
         }
         String name = named.value();
         Duration timeout = AgentCalls.runTimeout(agent);
-        session.underLock(() -> {
+        lock.underLock(() -> {
             int attempt = run.attempt;
             run.deadlineTimer = ctx.scheduler.schedule(timeout, () -> deadlinePassed(run, attempt, timeout));
             return null;
         });
-        var events = new GatedRunEvents(run, session.key(), ctx.outbox, ctx.settings.maxAnswerChars(),
-                () -> ctx.observer.agentRetried(name), steers -> session.locked(fx -> steering.answered(run, steers, fx)));
+        var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
+                () -> ctx.observer.agentRetried(name), steers -> lock.locked(fx -> steering.answered(run, steers, fx)));
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
-        boolean abortNow = session.underLock(() -> {
+        boolean abortNow = lock.underLock(() -> {
             run.agentRun = handle;
             run.agentName = name;
-            if (run.state == Run.State.STARTING) {
-                run.state = Run.State.RUNNING;
+            if (run.state() == Run.State.STARTING) { // else it was aborted, or ended by its deadline, meanwhile
+                run.moveTo(Run.State.RUNNING);
             }
             return run.abortCause != null;
         });
@@ -213,8 +228,8 @@ final class RunDriver {
 
     /** A run's agent completed: give back permits, settle, retry or move on to the next turn. */
     private void finished(Run run, RunOutcome outcome) {
-        session.locked(fx -> {
-            if (run.state != Run.State.STARTING && run.state != Run.State.RUNNING) {
+        lock.locked(fx -> {
+            if (!run.state().agentPhase()) {
                 return; // it ended already (its deadline passed): the agent's late outcome changes nothing
             }
             end(run, outcome, fx);
@@ -231,7 +246,7 @@ final class RunDriver {
         String runId = run.id;
         fx.add(() -> {
             log.warn("run {} of session {}: agent '{}' returned an empty answer; the user is told", runId,
-                    session.key(), agent);
+                    key, agent);
             ctx.observer.emptyAnswer(agent);
             ctx.outbox.send(route, Notices.EMPTY_ANSWER);
         });
@@ -245,22 +260,19 @@ final class RunDriver {
      * as that would have ended it. Steers nothing answered run again as followups. Takes the lock.
      */
     private void deadlinePassed(Run run, int attempt, Duration timeout) {
-        session.locked(fx -> {
-            if (run.attempt != attempt || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
-                return;
+        lock.locked(fx -> {
+            if (run.attempt != attempt || !run.state().agentPhase()) {
+                return; // a late timer: the attempt is over
             }
             boolean ending = run.abortCause != null;
-            if (!ending) {
-                run.abortCause = Run.AbortCause.DEADLINE;
-            }
-            run.aborted = true; // it sends nothing more
+            run.abort(Run.AbortCause.DEADLINE); // it sends nothing more
             AgentRun handle = run.agentRun;
             if (handle != null) {
                 fx.add(() -> AgentCalls.abort(handle, fx));
             }
             String reason = Notices.timedOut(timeout);
             fx.add(() -> log.warn("run {} of session {} still running after its run timeout ({} ms); aborted{}", run.id,
-                    session.key(), timeout.toMillis(), ending ? "" : ", the user is told it failed"));
+                    key, timeout.toMillis(), ending ? "" : ", the user is told it failed"));
             List<SteerMessage> unanswered = new ArrayList<>();
             run.steered.forEach(steered -> unanswered.add(new SteerMessage(steered.item().seq(), steered.item().text(),
                     steered.item().last().senderName())));
@@ -280,11 +292,11 @@ final class RunDriver {
             ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
         }
         if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
-            session.endForShutdown(run, fx);
+            ends.ended(run, RunEnd.LEFT_PENDING, fx);
             return;
         }
         if (shouldRetry(run, outcome)) {
-            steering.resolve(run, outcome, fx);
+            ends.requeue(steering.resolve(run, outcome, fx));
             scheduleRetry(run);
             return;
         }
@@ -292,17 +304,17 @@ final class RunDriver {
         // it; the notice goes into the outbox before any message of the run (or its steers) is
         // settled, so the user is told first
         if (outcome instanceof RunOutcome.Failed failed
-                && (!run.aborted || run.abortCause == Run.AbortCause.DEADLINE)) {
+                && (!run.silenced() || run.abortCause == Run.AbortCause.DEADLINE)) {
             Route route = run.route;
             String notice = Notices.failure(failed.reason());
             fx.add(() -> ctx.outbox.send(route, notice));
         } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
             emptyAnswer(run, fx);
         }
-        steering.resolve(run, outcome, fx);
-        session.endRun(run, run.disposition, fx);
+        ends.requeue(steering.resolve(run, outcome, fx));
+        ends.ended(run, new RunEnd.Settled(run.disposition), fx);
         Instant now = ctx.clock.instant();
-        fx.add(() -> RunLog.finished(run, session.key(), now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
+        fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {
@@ -313,21 +325,21 @@ final class RunDriver {
     private void scheduleRetry(Run run) {
         Duration backoff = ctx.settings.retryBackoff().multipliedBy(1L << Math.min(20, run.attempt - 1));
         run.attempt++;
-        run.state = Run.State.RETRY_WAIT;
+        run.moveTo(Run.State.RETRY_WAIT);
         run.agentRun = null;
         run.retryTimer = ctx.scheduler.schedule(backoff, () -> retry(run));
     }
 
     private void retry(Run run) {
-        boolean again = session.lockedGet(fx -> {
-            if (run.state != Run.State.RETRY_WAIT) {
-                return false;
+        boolean again = lock.lockedGet(fx -> {
+            if (run.state() != Run.State.RETRY_WAIT) {
+                return false; // aborted or ended while it waited
             }
             if (ctx.stopping) {
-                session.endForShutdown(run, fx);
+                ends.ended(run, RunEnd.LEFT_PENDING, fx);
                 return false;
             }
-            run.state = Run.State.WAITING;
+            run.moveTo(Run.State.WAITING);
             return true;
         });
         if (again) {

@@ -23,16 +23,16 @@ final class RunLog {
             return;
         }
         log.info("run finished: session={} run={} mode={} messages={} attempt={} waitMs={} durationMs={} outcome={}",
-                session, run.id, run.mode(), run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
+                session, run.id, run.summaryOnly() ? "overflow" : run.mode.id(), run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
                 Duration.between(started, now).toMillis(), describe(outcome));
     }
 
-    private static String kind(RunOutcome outcome) {
+    static GatewayObserver.RunResult kind(RunOutcome outcome) {
         return switch (outcome) {
-            case RunOutcome.Completed c -> "completed";
-            case RunOutcome.Failed f -> "failed";
-            case RunOutcome.Aborted a -> "aborted";
-            case RunOutcome.Reported r -> "reported";
+            case RunOutcome.Completed c -> GatewayObserver.RunResult.COMPLETED;
+            case RunOutcome.Failed f -> GatewayObserver.RunResult.FAILED;
+            case RunOutcome.Aborted a -> GatewayObserver.RunResult.ABORTED;
+            case RunOutcome.Reported r -> GatewayObserver.RunResult.REPORTED;
         };
     }
 

@@ -8,27 +8,43 @@ import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The per-session state machine of docs/behaviour.md §3 to §7: one active run at a time,
  * a followup queue drained with debounce, cap and drop, steering, interrupt and stop.
  *
  * <h2>States</h2>
+ * {@link State}, with its table of legal moves ({@link State#canMoveTo}); every change goes through
+ * {@link #moveTo}, which throws on an illegal one.
  * <ul>
- *   <li><b>idle</b>: no active run, nothing queued, no interrupting successor. An idle session
- *       retires itself and leaves the registry, so idle sessions cost no memory.</li>
- *   <li><b>running</b>: {@code active != null} (waiting for lanes, starting, running, waiting to
- *       retry, or being aborted). Newcomers follow their queue mode.</li>
- *   <li><b>draining</b>: no active run but items queued, waiting for the debounce deadline. The
- *       session counts as active here, so a newcomer joins the queue instead of overtaking it.</li>
+ *   <li><b>IDLE</b>: no active run, nothing queued, no interrupting successor, no inbound buffer.
+ *       An idle session retires itself and leaves the registry, so idle sessions cost no memory
+ *       (it stays idle only while a shutdown keeps it, or before its first message).</li>
+ *   <li><b>DEBOUNCING</b>: only inbound debounce buffers (docs/behaviour.md §7) collect messages,
+ *       per sender, before they are offered; the session still counts as idle for an offer.</li>
+ *   <li><b>RUNNING</b>: a run is active (waiting for lanes, starting, running, waiting to retry, or
+ *       being aborted). Newcomers follow their queue mode.</li>
+ *   <li><b>INTERRUPTING</b>: the active run is being aborted by an interrupt and its successor, the
+ *       interrupting message, waits for it to end.</li>
+ *   <li><b>DRAINING</b>: no active run but items queued, waiting for the debounce deadline (or,
+ *       once stopping, for the restart). The session counts as busy here, so a newcomer joins the
+ *       queue instead of overtaking it.</li>
+ *   <li><b>RETIRED</b>: left the registry; a message that finds it looks the session up again.</li>
  * </ul>
- * Separately, inbound debounce buffers (docs/behaviour.md §7) collect an idle session's messages per
- * sender before they are offered.
+ * <pre>
+ *   IDLE ──buffered──▶ DEBOUNCING ──offered──▶ RUNNING ──interrupt──▶ INTERRUPTING ──run ended──▶ RUNNING (the successor)
+ *   IDLE ──offered──▶ RUNNING ──run ended──▶ DRAINING (queued) ──drain──▶ RUNNING
+ *   RUNNING ──run ended, nothing waits──▶ IDLE ──▶ RETIRED (DEBOUNCING while a buffer waits; IDLE stays while stopping)
+ *   RUNNING, INTERRUPTING, DRAINING ──interrupt or stop cleared what waits──▶ RUNNING, IDLE or DEBOUNCING
+ * </pre>
+ * Inbound buffers may also fill while a run is active; they do not change the state then.
  *
  * <h2>Runs</h2>
  * A run waits for its session lane, then {@code main}; it starts its agent only while holding both
@@ -45,19 +61,22 @@ import java.util.function.Supplier;
  * interrupt or {@code /stop} clears the queue before the next drain.
  *
  * <h2>Who does what</h2>
- * This class holds the session's state and makes its transitions: a message is offered (run now,
- * steer, queue or interrupt), a run ends (its successor runs, the queue drains, or the session
- * retires), a drain starts the next {@link Turn}. Jobs with rules of their own work beside it, on
- * this session's state: {@link RunDriver} (a run's lanes, agent start, completion and retries),
- * {@link Steering} (who may steer, and how steers end), {@link Interrupts} (interrupt, {@code /stop}
- * and shutdown, and who is told), {@link InboundDebounce} (docs/behaviour.md §7), {@link FollowupQueue}
- * (the queue's bookkeeping) and {@link TypingIndicator}.
+ * This class is the one owner of the session's state and makes every transition: a message is
+ * offered (run now, steer, queue or interrupt), a run ends (its successor runs, the queue drains,
+ * or the session retires), a drain starts the next {@link Turn}. Jobs with rules of their own work
+ * beside it and hand their decisions back instead of changing its state: {@link RunDriver} (a run's
+ * lanes, agent start, completion and retries; it reports how a run ends as a {@link RunEnd}),
+ * {@link Steering} (who may steer, and how steers end; it hands back those that run again),
+ * {@link Interrupts} (what an abort does to
+ * a run, what discarded work ends as, and who is told), {@link InboundDebounce}
+ * (docs/behaviour.md §7), {@link FollowupQueue} (the queue's bookkeeping, answering with
+ * {@code Offer}, {@code Drain} and {@code Cleared}) and {@link TypingIndicator}.
  *
  * <h2>Concurrency</h2>
- * One {@code lock} per session guards every mutable field of this class, of the helpers above and of
- * its {@link Run}s (except the run's volatile event-gate flags). Helper methods are called with the
- * lock held, unless their doc says they take it: timer, lane, executor and agent callbacks take it
- * through {@link #locked}, {@link #lockedGet} or {@link #underLock}. Decisions are made under the
+ * One {@link SessionLock} per session guards every mutable field of this class, of the helpers above
+ * and of its {@link Run}s (except the run's volatile state and {@code delivered}, which its event
+ * gate reads). Helper methods are called with the lock held, unless their doc says they take it:
+ * timer, lane, executor and agent callbacks take it through the {@link SessionLock}. Decisions are made under the
  * lock; side effects (sends, lane requests, aborts, agent starts, and what follows from a message's
  * end: its journal record, listeners and metrics, the channel's settled hook) are collected in
  * {@link Effects} and carried out, in the order collected, after the lock is released: a notice is
@@ -69,17 +88,64 @@ import java.util.function.Supplier;
  */
 final class SessionQueue {
 
+    /** What the session is doing. */
+    enum State {
+        IDLE, DEBOUNCING, RUNNING, INTERRUPTING, DRAINING, RETIRED;
+
+        private static final Map<State, Set<State>> LEGAL = legalMoves();
+
+        private static Map<State, Set<State>> legalMoves() {
+            Map<State, Set<State>> moves = new EnumMap<>(State.class);
+            // -> DRAINING from IDLE or DEBOUNCING: a run offered while stopping waits in the queue for the restart;
+            // a session retires only from IDLE, on the step that left it idle
+            moves.put(IDLE, EnumSet.of(DEBOUNCING, RUNNING, DRAINING, RETIRED));
+            moves.put(DEBOUNCING, EnumSet.of(IDLE, RUNNING, DRAINING));
+            moves.put(RUNNING, EnumSet.of(INTERRUPTING, DRAINING, DEBOUNCING, IDLE));
+            // INTERRUPTING -> RUNNING: the successor runs, or a later interrupt or stop discarded it
+            moves.put(INTERRUPTING, EnumSet.of(RUNNING, DRAINING));
+            moves.put(DRAINING, EnumSet.of(RUNNING, DEBOUNCING, IDLE));
+            moves.put(RETIRED, EnumSet.noneOf(State.class));
+            return moves;
+        }
+
+        /** Whether a session in this state may move to {@code next}. */
+        boolean canMoveTo(State next) {
+            return LEGAL.get(this).contains(next);
+        }
+
+        /**
+         * The move to {@code next} of the session {@code key}: returns {@code next}, or throws
+         * {@link IllegalStateException} when the table does not allow it. Staying is no move.
+         */
+        State moveTo(State next, SessionKey key) {
+            if (next != this && !canMoveTo(next)) {
+                throw new IllegalStateException("session " + key + ": illegal transition from " + this + " to " + next);
+            }
+            return next;
+        }
+
+        /**
+         * The name status pages and metrics show: the lower-case name, except that an interrupting
+         * session counts as {@code running} (its run is still active; the states they report are
+         * {@code running}, {@code draining} and {@code debouncing}).
+         */
+        String id() {
+            return this == INTERRUPTING ? "running" : name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     private final SessionKey key;
     private final EngineContext ctx;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final SessionLock lock = new SessionLock(this::checkState);
 
-    Run active;                                                       // guarded by lock
-    QueuedItem successor;                                             // guarded by lock; runs after an interrupted run
+    private State state = State.IDLE;                                 // guarded by lock
+    private Run active;                                               // guarded by lock
+    private QueuedItem successor;                                     // guarded by lock; runs after an interrupted run
     private final FollowupQueue followups = new FollowupQueue();      // guarded by lock
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
+    private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock; the interrupt's grace notice
     private final InboundDebounce inbound;                            // guarded by lock
     private final TypingIndicator typing;                             // guarded by lock
-    private boolean retired;                                          // guarded by lock
     private final Steering steering;
     private final Interrupts interrupts;
     private final RunDriver runs;
@@ -89,9 +155,19 @@ final class SessionQueue {
         this.ctx = ctx;
         this.inbound = new InboundDebounce(ctx, this::inboundDue);
         this.typing = new TypingIndicator(ctx, this::refreshTyping);
-        this.steering = new Steering(ctx, followups);
-        this.interrupts = new Interrupts(this, ctx, steering);
-        this.runs = new RunDriver(this, ctx, steering);
+        this.steering = new Steering(ctx.settings.steerScope(), ctx.notices, ctx.settlement);
+        this.interrupts = new Interrupts(ctx.notices, ctx.settlement);
+        this.runs = new RunDriver(key, lock, ctx, steering, new RunDriver.Ends() {
+            @Override
+            public void requeue(List<QueuedItem> steers) {
+                steers.forEach(item -> followups.requeue(item, ctx.clock.instant()));
+            }
+
+            @Override
+            public void ended(Run run, RunEnd end, Effects fx) {
+                endRun(run, end, fx);
+            }
+        });
     }
 
     SessionKey key() {
@@ -105,8 +181,8 @@ final class SessionQueue {
      * session up again).
      */
     boolean accept(QueuedItem item, Duration inboundDebounce, Duration inboundMaxWait) {
-        return lockedGet(fx -> {
-            if (retired) {
+        return lock.lockedGet(fx -> {
+            if (state == State.RETIRED) {
                 return false;
             }
             typing.accepted(item.route(), fx);
@@ -115,6 +191,9 @@ final class SessionQueue {
                 String sender = item.senderKey();
                 if (debounced && (inbound.holds(sender) || isIdle())) {
                     inbound.add(item, inboundDebounce, inboundMaxWait);
+                    if (state == State.IDLE) {
+                        moveTo(State.DEBOUNCING);
+                    }
                     return true;
                 }
                 offerBuffered(sender, fx);
@@ -129,8 +208,8 @@ final class SessionQueue {
      * the buffers of every channel where this sender id has one: flushing early only shortens a wait.
      */
     boolean flushInbound(String senderId) {
-        return lockedGet(fx -> {
-            if (retired) {
+        return lock.lockedGet(fx -> {
+            if (state == State.RETIRED) {
                 return false;
             }
             inbound.sendersWithId(senderId).forEach(sender -> offerBuffered(sender, fx));
@@ -139,8 +218,8 @@ final class SessionQueue {
     }
 
     private void inboundDue(String sender) {
-        locked(fx -> {
-            if (!retired) {
+        lock.locked(fx -> {
+            if (state != State.RETIRED) {
                 offerBuffered(sender, fx);
             }
         });
@@ -150,6 +229,9 @@ final class SessionQueue {
     private void offerBuffered(String sender, Effects fx) {
         QueuedItem buffered = inbound.take(sender);
         if (buffered != null) {
+            if (state == State.DEBOUNCING && inbound.isEmpty()) {
+                moveTo(State.IDLE);
+            }
             offer(buffered, fx);
         }
     }
@@ -160,7 +242,7 @@ final class SessionQueue {
             return;
         }
         switch (item.settings().mode()) {
-            case INTERRUPT -> interrupts.interrupt(item, fx);
+            case INTERRUPT -> interrupt(item, fx);
             case STEER -> steerOrQueue(item, false, fx);
             case STEER_BACKLOG -> steerOrQueue(item, true, fx);
             case COLLECT -> enqueue(item.withMode(QueueMode.COLLECT), fx);
@@ -168,8 +250,9 @@ final class SessionQueue {
         }
     }
 
+    /** Whether an offered message runs now: no run, nothing queued, no successor (inbound buffers aside). */
     private boolean isIdle() {
-        return active == null && followups.isEmpty() && successor == null;
+        return state == State.IDLE || state == State.DEBOUNCING;
     }
 
     /** Into the active run if it takes the steer; a followup otherwise, and also for steer-backlog. */
@@ -178,6 +261,73 @@ final class SessionQueue {
         if (!steering.steer(active, item, alsoQueued, fx) || alsoQueued) {
             enqueue(item.withMode(QueueMode.FOLLOWUP), fx);
         }
+    }
+
+    // ---------------------------------------------------------------- interrupt, stop, shutdown
+
+    /** {@code interrupt} mode in a busy session: discard what waits, abort the run, then run {@code item}. */
+    private void interrupt(QueuedItem item, Effects fx) {
+        Run run = active;
+        Set<String> told = interrupts.toldFor(run);
+        interrupts.discard(takeWaiting(false), Disposition.INTERRUPTED, told, fx);
+        if (run == null) {
+            startRun(Turn.alone(item), fx);
+            return;
+        }
+        successor = item;
+        moveTo(State.INTERRUPTING);
+        endRun(run, interrupts.abort(run, Run.AbortCause.INTERRUPT, fx), fx);
+        if (active == run && graceTimer == Cancellable.NONE) {
+            graceTimer = ctx.scheduler.schedule(ctx.settings.interruptGrace(), () -> graceExpired(run));
+        }
+    }
+
+    /**
+     * The interrupt's grace period ended: an interrupting message still waiting tells its sender
+     * the old run is still shutting down (it runs when that run finally ends). Takes the lock.
+     */
+    private void graceExpired(Run run) {
+        lock.locked(fx -> {
+            graceTimer = Cancellable.NONE;
+            if (active == run && successor != null) {
+                Route route = successor.route();
+                fx.add(() -> ctx.outbox.send(route, Notices.STILL_SHUTTING_DOWN));
+            }
+        });
+    }
+
+    /**
+     * {@code /stop}: aborts the active run and clears everything waiting; returns how many messages
+     * were discarded (queued ones, those of a run that had not started or waited to retry, and
+     * steers that can no longer be answered).
+     */
+    int stop() {
+        return lock.lockedGet(fx -> {
+            if (state == State.RETIRED) {
+                return 0;
+            }
+            int cleared = interrupts.discard(takeWaiting(true), Disposition.STOPPED, new HashSet<>(), fx);
+            Run run = active;
+            if (run != null) {
+                if (run.state().isOneOf(Run.State.WAITING, Run.State.RETRY_WAIT)) {
+                    cleared += run.messageCount();
+                }
+                endRun(run, interrupts.abort(run, Run.AbortCause.STOP, fx), fx);
+                cleared += steering.stopUnanswered(run, fx);
+            }
+            retireIfIdle(fx);
+            return cleared;
+        });
+    }
+
+    /** Aborts the active run on shutdown; its messages stay accounted as run. */
+    void abortForShutdown() {
+        lock.locked(fx -> {
+            Run run = active;
+            if (run != null) {
+                endRun(run, interrupts.abort(run, Run.AbortCause.SHUTDOWN, fx), fx);
+            }
+        });
     }
 
     // ---------------------------------------------------------------- followup queue and drains
@@ -190,11 +340,11 @@ final class SessionQueue {
                 String text = Notices.rejected(item.settings().cap());
                 fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
             }
-            ctx.settleAll(item, Disposition.REJECTED_NEW, fx);
+            ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
-        offer.dropped().forEach(victim -> ctx.settleAll(victim, dropped, fx));
+        offer.dropped().forEach(victim -> ctx.settlement.settleAll(victim, dropped, fx));
         if (active == null) {
             scheduleDrain(fx);
         }
@@ -204,7 +354,7 @@ final class SessionQueue {
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
         if (ctx.stopping) {
-            NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
+            ctx.notices.drops(followups.releaseForShutdown(), true, fx);
             return;
         }
         Instant due = followups.drainDue(ctx.settings.queueMaxWait(), ctx.clock.instant());
@@ -220,8 +370,8 @@ final class SessionQueue {
     }
 
     private void onDrainTimer() {
-        locked(fx -> {
-            if (!retired && active == null) {
+        lock.locked(fx -> {
+            if (state == State.DRAINING) { // else a run started, or the queue was cleared, meanwhile
                 scheduleDrain(fx);
             }
         });
@@ -231,16 +381,16 @@ final class SessionQueue {
     private void drainNow(Effects fx) {
         FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
         fx.add(() -> ctx.observer.drainDelayed(drain.delay()));
-        NoticeSender.drops(ctx, drain.notices(), false, fx);
+        ctx.notices.drops(drain.notices(), false, fx);
         startRun(Turn.drained(drain), fx);
     }
 
     /**
-     * Empties what waits for a turn (lock held): the followups and their overflow, the successor,
-     * and with {@code inboundToo} the inbound buffers; no drain follows. Returns the items, in that
-     * order, with the drop notices still owed.
+     * Empties what waits for a turn: the followups and their overflow, the successor, and with
+     * {@code inboundToo} the inbound buffers; no drain follows. Returns the items, in that order,
+     * with the drop notices still owed.
      */
-    FollowupQueue.Cleared takeWaiting(boolean inboundToo) {
+    private FollowupQueue.Cleared takeWaiting(boolean inboundToo) {
         FollowupQueue.Cleared cleared = followups.clear();
         List<QueuedItem> taken = new ArrayList<>(cleared.items());
         if (successor != null) {
@@ -252,35 +402,59 @@ final class SessionQueue {
         }
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
+        if (state != State.RETIRED) {
+            moveTo(active != null ? State.RUNNING : restingState());
+        }
         return new FollowupQueue.Cleared(taken, cleared.notices());
+    }
+
+    /** The state of a session with no active run, by what waits: the queue, then inbound buffers. */
+    private State restingState() {
+        if (!followups.isEmpty() || successor != null) {
+            return State.DRAINING;
+        }
+        return inbound.isEmpty() ? State.IDLE : State.DEBOUNCING;
     }
 
     // ---------------------------------------------------------------- runs begin and end
 
-    /** Makes {@code turn} the active run (lock held); once stopping, its items wait in the queue instead. */
-    void startRun(Turn turn, Effects fx) {
+    /** Makes {@code turn} the active run; once stopping, its items wait in the queue instead. */
+    private void startRun(Turn turn, Effects fx) {
         if (ctx.stopping) {
             turn.items().forEach(item -> followups.requeue(item, ctx.clock.instant()));
+            moveTo(restingState());
             return;
         }
         Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant());
         active = run;
+        moveTo(State.RUNNING);
         fx.add(() -> runs.requestLane(run));
     }
 
     /**
-     * Ends the active run (lock held): settles its messages and starts what comes next: the
-     * interrupting successor, else a drain, else the session retires. A notice about the run (its
-     * failure, a skip) must be in {@code fx} before this call, so it goes out before the settles.
+     * Carries out how {@code run}, the active run, ends ({@link RunEnd}, decided by {@link RunDriver}
+     * or {@link Interrupts}). A notice about the run (its failure, a skip) must be in {@code fx}
+     * before this call, so it goes out before the settles.
      */
-    void endRun(Run run, Disposition disposition, Effects fx) {
-        run.state = Run.State.ENDED;
-        run.items.forEach(item -> ctx.settleAll(item, disposition, run.delivery, fx));
-        active = null;
-        interrupts.runEnded();
-        fx.add(ctx.idle::signal);
+    private void endRun(Run run, RunEnd end, Effects fx) {
+        switch (end) {
+            case RunEnd.Settled settled -> endRun(run, settled.disposition(), fx);
+            case RunEnd.LeftPending pending -> endForShutdown(run, fx);
+            case RunEnd.WhenAgentStops later -> { }
+        }
+    }
+
+    /**
+     * Ends the active run: settles its messages and starts what comes next: the interrupting
+     * successor, else a drain, else the session retires.
+     */
+    private void endRun(Run run, Disposition disposition, Effects fx) {
+        run.end();
+        run.items.forEach(item -> ctx.settlement.settleAll(item, disposition, run.delivery, fx));
+        runGone(run, fx);
         if (ctx.stopping) {
-            NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
+            ctx.notices.drops(followups.releaseForShutdown(), true, fx);
+            moveTo(restingState());
             return;
         }
         if (successor != null) {
@@ -288,41 +462,43 @@ final class SessionQueue {
             successor = null;
             startRun(Turn.alone(next), fx);
         } else if (!followups.isEmpty()) {
+            moveTo(State.DRAINING);
             scheduleDrain(fx);
         } else {
+            moveTo(restingState());
             retireIfIdle(fx);
         }
     }
 
     /**
-     * Ends a run stopped by a shutdown without settling anything (lock held): its messages (and its
-     * steers) stay pending in the journal and run again after the restart (runs are at-least-once).
-     * Drops still to report are reported now; no drain follows.
+     * Ends a run stopped by a shutdown without settling anything: its messages (and its steers) stay
+     * pending in the journal and run again after the restart (runs are at-least-once). Drops still
+     * to report are reported now; no drain follows.
      */
-    void endForShutdown(Run run, Effects fx) {
-        run.state = Run.State.ENDED;
+    private void endForShutdown(Run run, Effects fx) {
+        run.end();
         run.steered.clear();
-        NoticeSender.drops(ctx, followups.releaseForShutdown(), true, fx);
+        ctx.notices.drops(followups.releaseForShutdown(), true, fx);
+        runGone(run, fx);
+        moveTo(restingState());
+    }
+
+    /** The active run ended: no grace notice for it any more. */
+    private void runGone(Run run, Effects fx) {
+        if (active != run) {
+            throw new IllegalStateException("session " + key + ": run " + run.id + " ended but is not the active run");
+        }
         active = null;
-        interrupts.runEnded();
+        graceTimer.cancel();
+        graceTimer = Cancellable.NONE;
         fx.add(ctx.idle::signal);
-    }
-
-    /** {@code /stop}: see {@link Interrupts#stop}; returns how many messages were discarded. */
-    int stop() {
-        return lockedGet(fx -> retired ? 0 : interrupts.stop(fx));
-    }
-
-    /** Aborts the active run on shutdown; its messages stay accounted as run. */
-    void abortForShutdown() {
-        locked(interrupts::abortForShutdown);
     }
 
     // ---------------------------------------------------------------- typing, retirement, status
 
     private void refreshTyping() {
-        locked(fx -> {
-            if (!retired) {
+        lock.locked(fx -> {
+            if (state != State.RETIRED) {
                 typing.refresh(workRoutes(), fx);
             }
         });
@@ -348,84 +524,66 @@ final class SessionQueue {
         return routes;
     }
 
-    /** Leaves the registry once nothing is running or waiting (lock held). */
-    void retireIfIdle(Effects fx) {
-        if (!isIdle() || !inbound.isEmpty() || retired) {
+    /** Leaves the registry once nothing is running or waiting. */
+    private void retireIfIdle(Effects fx) {
+        if (state != State.IDLE) {
             return;
         }
-        retired = true;
+        moveTo(State.RETIRED);
         typing.stop();
         drainTimer.cancel();
         ctx.sessions.remove(key, this);
         fx.add(ctx.idle::signal);
     }
 
+    /**
+     * The one way the session's state changes (lock held); staying in a state is no move. Throws
+     * {@link IllegalStateException} on a move the table does not allow.
+     */
+    private void moveTo(State next) {
+        state = state.moveTo(next, key);
+    }
+
+    /**
+     * The invariant, checked before the lock is released whenever assertions are on (in tests): the
+     * state agrees with what the fields hold.
+     */
+    private void checkState() {
+        assert state == stateFromFields() : "session " + key + " is " + state + " but its fields say " + stateFromFields();
+    }
+
+    private State stateFromFields() {
+        if (state == State.RETIRED) {
+            return State.RETIRED;
+        }
+        if (active != null) {
+            return successor != null ? State.INTERRUPTING : State.RUNNING;
+        }
+        return restingState();
+    }
+
     /** Queued messages (followups, an interrupting successor, inbound buffers). */
     int queuedMessages() {
-        return underLock(() -> followups.messageCount() + (successor == null ? 0 : successor.tickets().size())
+        return lock.underLock(() -> followups.messageCount() + (successor == null ? 0 : successor.tickets().size())
                 + inbound.messageCount());
     }
 
     /** How long the active run has existed, or null when there is none. */
     Duration activeRunAge(Instant now) {
-        return underLock(() -> active == null ? null : Duration.between(active.createdAt, now));
+        return lock.underLock(() -> active == null ? null : Duration.between(active.createdAt, now));
     }
 
     /** What the session is doing now, for status pages. */
-    String state() {
-        return underLock(() -> {
-            if (active != null) {
-                return "running";
-            }
-            if (!followups.isEmpty() || successor != null) {
-                return "draining";
-            }
-            return inbound.isEmpty() ? "idle" : "debouncing";
-        });
+    State state() {
+        return lock.underLock(() -> state);
     }
 
     boolean hasActiveRun() {
-        return underLock(() -> active != null);
+        return lock.underLock(() -> active != null);
     }
 
     /** Whether the calling thread holds this session's lock (for checks of the lock discipline). */
     boolean lockHeldByCurrentThread() {
-        return lock.isHeldByCurrentThread();
-    }
-
-    // ---------------------------------------------------------------- the lock
-
-    /** Runs {@code step} with the lock held, then, with the lock released, the effects it collected. */
-    void locked(Consumer<Effects> step) {
-        Effects fx = new Effects();
-        lock.lock();
-        try {
-            step.accept(fx);
-        } finally {
-            lock.unlock();
-            fx.run();
-        }
-    }
-
-    /** As {@link #locked(Consumer)}, returning what {@code step} returns. */
-    <T> T lockedGet(Function<Effects, T> step) {
-        Effects fx = new Effects();
-        lock.lock();
-        try {
-            return step.apply(fx);
-        } finally {
-            lock.unlock();
-            fx.run();
-        }
-    }
-
-    /** Runs {@code step} with the lock held, for a step that has no side effects to carry out. */
-    <T> T underLock(Supplier<T> step) {
-        lock.lock();
-        try {
-            return step.get();
-        } finally {
-            lock.unlock();
-        }
+        return lock.heldByCurrentThread();
     }
 }

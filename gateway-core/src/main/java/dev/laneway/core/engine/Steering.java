@@ -24,18 +24,22 @@ import java.util.Set;
  * answered are recorded answered in the journal at once ({@link #answered}), so a crash while the
  * run goes on runs none of them again; they end as answered whatever the run's outcome.
  *
- * <p>Not thread-safe: every method is called with the owning {@link SessionQueue}'s lock held. Its
+ * <p>Decides and returns: it changes no state of the session (the steers to run again are handed
+ * back, and the session re-queues them). Not thread-safe: every method is called with the owning
+ * {@link SessionQueue}'s lock held. Its
  * one foreign call, {@code AgentRun.steer}, is made under that lock: the SPI requires it not to
  * block, and it makes "steer accepted" and "run completed" totally ordered.
  */
 final class Steering {
 
-    private final EngineContext ctx;
-    private final FollowupQueue followups;
+    private final SteerScope scope;
+    private final NoticeSender notices;
+    private final Settlement settlement;
 
-    Steering(EngineContext ctx, FollowupQueue followups) {
-        this.ctx = ctx;
-        this.followups = followups;
+    Steering(SteerScope scope, NoticeSender notices, Settlement settlement) {
+        this.scope = scope;
+        this.notices = notices;
+        this.settlement = settlement;
     }
 
     /**
@@ -52,7 +56,7 @@ final class Steering {
      * D5). Such a message waits as a followup, in a turn of its own audience.
      */
     boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
-        if (run == null || run.state != Run.State.RUNNING || run.abortCause != null || run.agentRun == null
+        if (run == null || run.state() != Run.State.RUNNING || run.agentRun == null
                 || !run.audience.equals(item.audience()) || !scopeAllows(run, item)) {
             return false;
         }
@@ -72,8 +76,8 @@ final class Steering {
      * end records its messages).
      */
     void answered(Run run, List<SteerMessage> steers, Effects fx) {
-        if ((run.state != Run.State.STARTING && run.state != Run.State.RUNNING) || run.aborted) {
-            return;
+        if (!run.state().isOneOf(Run.State.STARTING, Run.State.RUNNING, Run.State.SHUTTING_DOWN)) {
+            return; // it ended, or it was silenced: its end records its messages
         }
         Set<Long> ids = new HashSet<>();
         steers.forEach(steer -> ids.add(steer.id()));
@@ -89,29 +93,31 @@ final class Steering {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
-            fx.add(() -> ctx.answeredBeforeEnd(run.route, tickets, () -> !run.aborted, run.delivery));
+            fx.add(() -> settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced(), run.delivery));
         }
     }
 
     private boolean scopeAllows(Run run, QueuedItem item) {
         InboundMessage message = item.last();
-        return ctx.settings.steerScope() == SteerScope.SESSION || message.direct()
+        return scope == SteerScope.SESSION || message.direct()
                 || message.senderId().equals(run.senderId);
     }
 
     /**
-     * Settles or re-queues the steers of a run whose agent finished. A run that did not complete and
-     * delivered nothing (failed, retried, aborted) answered no steer, so its steers run again as
-     * followups at their original position; an interrupted or stopped run's end with it. A steer
-     * a delivered reply answered ({@link #answered}) ends as steered whatever the outcome.
+     * Settles the steers of a run whose agent finished, and returns those that run again. A run that
+     * did not complete and delivered nothing (failed, retried, aborted) answered no steer, so its
+     * steers run again as followups at their original position (the session re-queues the returned
+     * items); an interrupted or stopped run's end with it. A steer a delivered reply answered
+     * ({@link #answered}) ends as steered whatever the outcome.
      */
-    void resolve(Run run, RunOutcome outcome, Effects fx) {
+    List<QueuedItem> resolve(Run run, RunOutcome outcome, Effects fx) {
         Set<Long> unseen = new HashSet<>();
         outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
         boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
         record Ending(QueuedItem item, Disposition disposition) { }
         List<Ending> endings = new ArrayList<>();
         List<QueuedItem> interrupted = new ArrayList<>();
+        List<QueuedItem> again = new ArrayList<>();
         for (Run.Steered steered : run.steered) {
             QueuedItem item = steered.item();
             if (steered.backlog()) {
@@ -126,16 +132,17 @@ final class Steering {
                 disposition = Disposition.INTERRUPTED;
                 interrupted.add(item);
             } else {
-                followups.requeue(item.withMode(QueueMode.FOLLOWUP), ctx.clock.instant());
+                again.add(item.withMode(QueueMode.FOLLOWUP));
             }
             if (disposition != null) {
                 endings.add(new Ending(item, disposition));
             }
         }
         // the skip notice first: it reaches the outbox before the settles of the messages it is about
-        NoticeSender.oncePerSender(ctx, interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
-        endings.forEach(ending -> ctx.settleAll(ending.item(), ending.disposition(), run.delivery, fx));
+        notices.oncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
+        endings.forEach(ending -> settlement.settleAll(ending.item(), ending.disposition(), run.delivery, fx));
         run.steered.clear();
+        return again;
     }
 
     /**
@@ -145,13 +152,13 @@ final class Steering {
      * Returns how many messages it stopped.
      */
     int stopUnanswered(Run run, Effects fx) {
-        if (run.delivered || (run.state != Run.State.STARTING && run.state != Run.State.RUNNING)) {
+        if (run.delivered || run.state() != Run.State.ABORTING) { // called right after the stop's abort
             return 0;
         }
         int count = 0;
         for (Run.Steered steered : run.steered) {
             if (!steered.backlog()) {
-                ctx.settleAll(steered.item(), Disposition.STOPPED, fx);
+                settlement.settleAll(steered.item(), Disposition.STOPPED, fx);
                 count += steered.item().tickets().size();
             }
         }

@@ -28,12 +28,12 @@
  *       agent is started on the executor (a virtual thread) through {@link AgentCalls}; its replies
  *       go through {@link GatedRunEvents} to the outbox (dropped once the run is aborted). The
  *       completion comes back on the executor: retry after a backoff (scheduler), or a failure
- *       notice, then {@link SessionQueue#endRun}.</li>
+ *       notice, then the run's end, a {@link RunEnd} the session carries out.</li>
  *   <li><b>Drain</b> (session lock). A run's end starts what comes next: the interrupting
  *       successor, else a drain of the followup queue once its debounce is due (the scheduler's
  *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn;
  *       {@link PromptFormatter} writes its prompt; {@link NoticeSender} owes drop notices.</li>
- *   <li><b>Settle</b>. Every message ends exactly once: {@link EngineContext#settle} records its
+ *   <li><b>Settle</b>. Every message ends exactly once: {@link Settlement#settle} records its
  *       {@code Disposition} on the ticket and gives its admission slot back at once; after the
  *       session lock is released the journal record (for an answered message only once the chat's outbox
  *       has delivered what came before it), the listeners and metrics, and the channel's
@@ -50,10 +50,20 @@
  * what queues) → {@link Turn} (what one run answers) → {@link Run} (the turn's life: lanes, agent,
  * retries, abort). The agent sees a {@code RunRequest} and {@code SteerMessage}s.
  *
+ * <h2>States and who decides</h2>
+ * A session ({@link SessionQueue.State}: idle, debouncing, running, interrupting, draining,
+ * retired) and a run ({@link Run.State}: waiting, starting, running, retry-wait, shutting down,
+ * aborting, ended, aborted) are state machines, each with a table of legal moves and one
+ * transition method that throws on any other (tables in {@code docs/architecture.md} §3a).
+ * {@link SessionQueue} alone changes its session's state; its helpers return decisions
+ * ({@code FollowupQueue.Offer}/{@code Drain}/{@code Cleared}, a {@link RunEnd}) instead of
+ * writing its fields, and no engine class calls back into one that calls it
+ * ({@code EngineCallGraphTest}).
+ *
  * <h2>Threads and locks</h2>
  * Channel threads call {@code accept}; the executor runs agent starts and completions and the
  * outbox; one scheduler thread runs every timer; a delayed lane grant runs on the releasing thread. Each
- * session's state (its {@link SessionQueue}, helpers and runs) is guarded by the session's lock.
+ * session's state (its {@link SessionQueue}, helpers and runs) is guarded by its {@link SessionLock}.
  * Decisions are made under it; side effects (sends, lane requests and releases, aborts, agent
  * starts, settles' records) are collected in {@link Effects} and run, in order, once it is released.
  * The one foreign call under the lock is {@code AgentRun.steer}, which must not block.

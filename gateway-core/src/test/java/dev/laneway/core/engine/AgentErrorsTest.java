@@ -49,7 +49,7 @@ class AgentErrorsTest {
 
     @Test
     void aFatalErrorFromTheAgentStart_isLoggedWithItsStackTrace_afterTheLanesAreFreeAndTheUserWasTold() {
-        try (LogCapture log = LogCapture.of(SessionQueue.class)) {
+        try (LogCapture log = LogCapture.of(AgentCalls.class)) {
             GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
             h.agent.throwOnNextStart(new StackOverflowError());
             h.dm("deep");

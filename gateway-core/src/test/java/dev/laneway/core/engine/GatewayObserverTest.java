@@ -25,8 +25,8 @@ class GatewayObserverTest {
         }
 
         @Override
-        public void runFinished(String agent, Duration waited, Duration duration, String outcome) {
-            events.add("run " + agent + " waited=" + waited.toMillis() + " took=" + duration.toMillis() + " " + outcome);
+        public void runFinished(String agent, Duration waited, Duration duration, GatewayObserver.RunResult outcome) {
+            events.add("run " + agent + " waited=" + waited.toMillis() + " took=" + duration.toMillis() + " " + outcome.id());
         }
 
         @Override

@@ -100,7 +100,7 @@ class LockDisciplineTest {
         }
 
         @Override
-        public void runFinished(String agentName, Duration waited, Duration duration, String outcome) {
+        public void runFinished(String agentName, Duration waited, Duration duration, GatewayObserver.RunResult outcome) {
             call("runFinished");
         }
 
@@ -122,7 +122,7 @@ class LockDisciplineTest {
         InboundMessage message = InboundMessage.builder("test").senderId("user").chatId("chat").text(text)
                 .platformMessageId("m" + (++seq)).receivedAt(time.instant()).build();
         Ticket ticket = new Ticket(seq, message, false);
-        ctx.accepted(ticket);
+        ctx.settlement.accepted(ticket);
         QueueSettings settings = new QueueSettings(mode, Duration.ofSeconds(1), 2, DropPolicy.NEW);
         QueuedItem item = new QueuedItem(seq, List.of(ticket), text, settings, mode, true);
         while (!ctx.sessions.computeIfAbsent(key, k -> {

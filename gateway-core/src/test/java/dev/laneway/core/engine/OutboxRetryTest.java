@@ -144,7 +144,7 @@ class OutboxRetryTest {
 
     @Test
     void aLaterReplyThatFinallyFails_leavesAMessageAnEarlierReplyAnswered_answered_andSaysNothingFalse() {
-        try (LogCapture settle = LogCapture.of(EngineContext.class)) {
+        try (LogCapture settle = LogCapture.of(Settlement.class)) {
             long seq = dm("ann", "hello");
             ScriptedAgent.ScriptedRun run = agent.run(0);
             run.reply("first part");

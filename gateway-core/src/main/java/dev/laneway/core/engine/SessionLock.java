@@ -1,0 +1,67 @@
+package dev.laneway.core.engine;
+
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One session's lock, and the one way to work under it: a step runs with the lock held and
+ * collects its side effects in an {@link Effects}, which run, in order, once the lock is released.
+ * Owned by a {@link SessionQueue}; handed to the helpers whose callbacks (lane grants, timers,
+ * executor tasks, agent events) must take it. Before the lock is released, {@code check} runs (the
+ * owner's invariant check; it asserts, so it costs nothing unless assertions are on).
+ */
+final class SessionLock {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Runnable check;
+
+    SessionLock(Runnable check) {
+        this.check = check;
+    }
+
+    /** Runs {@code step} with the lock held, then, with the lock released, the effects it collected. */
+    void locked(Consumer<Effects> step) {
+        Effects fx = new Effects();
+        lock.lock();
+        try {
+            step.accept(fx);
+            check.run();
+        } finally {
+            lock.unlock();
+            fx.run();
+        }
+    }
+
+    /** As {@link #locked(Consumer)}, returning what {@code step} returns. */
+    <T> T lockedGet(Function<Effects, T> step) {
+        Effects fx = new Effects();
+        lock.lock();
+        try {
+            T result = step.apply(fx);
+            check.run();
+            return result;
+        } finally {
+            lock.unlock();
+            fx.run();
+        }
+    }
+
+    /** Runs {@code step} with the lock held, for a step that has no side effects to carry out. */
+    <T> T underLock(Supplier<T> step) {
+        lock.lock();
+        try {
+            T result = step.get();
+            check.run();
+            return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the calling thread holds this lock (for checks of the lock discipline). */
+    boolean heldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
+    }
+}
