@@ -57,7 +57,6 @@ final class BenchAgent implements Agent {
         if (!holding || passes.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
             return FINISHED;
         }
-        starts.incrementAndGet();
         CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
         int slot = heldCount.getAndIncrement();
         if (slot < held.length()) {
@@ -65,6 +64,7 @@ final class BenchAgent implements Agent {
         } else {
             overflow.add(completion);
         }
+        starts.incrementAndGet(); // counted once a release can find it
         if (!holding) {
             completion.complete(DONE);
         }
@@ -77,7 +77,7 @@ final class BenchAgent implements Agent {
         holding = true;
     }
 
-    /** Runs started (and held) since {@link #hold()}. */
+    /** Runs started and held since {@link #hold()}; each is registered, so a release completes it. */
     int heldStarts() {
         return starts.get();
     }
