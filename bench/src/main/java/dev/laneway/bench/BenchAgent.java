@@ -34,6 +34,8 @@ final class BenchAgent implements Agent {
     private final AtomicInteger heldCount = new AtomicInteger();
     private final ConcurrentLinkedQueue<CompletableFuture<RunOutcome>> overflow = new ConcurrentLinkedQueue<>();
     private final AtomicInteger starts = new AtomicInteger();
+    // runs still to complete at once before holding resumes (see releaseAndPass)
+    private final AtomicInteger passes = new AtomicInteger();
     private volatile boolean holding;
 
     /** @param capacity how many runs may be held without spilling into a slower list */
@@ -52,10 +54,9 @@ final class BenchAgent implements Agent {
         if (hooks != RunHooks.NONE) {
             hooks.started(BenchSessions.index(request.senderId()));
         }
-        if (!holding) {
+        if (!holding || passes.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
             return FINISHED;
         }
-        starts.incrementAndGet();
         CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
         int slot = heldCount.getAndIncrement();
         if (slot < held.length()) {
@@ -63,6 +64,7 @@ final class BenchAgent implements Agent {
         } else {
             overflow.add(completion);
         }
+        starts.incrementAndGet(); // counted once a release can find it
         if (!holding) {
             completion.complete(DONE);
         }
@@ -75,14 +77,28 @@ final class BenchAgent implements Agent {
         holding = true;
     }
 
-    /** Runs started (and held) since {@link #hold()}. */
+    /** Runs started and held since {@link #hold()}; each is registered, so a release completes it. */
     int heldStarts() {
         return starts.get();
+    }
+
+    /**
+     * Completes every held run, lets the next {@code count} runs complete at once and holds the ones
+     * after them: a session's drain of exactly {@code count} more runs, ending with one held again.
+     * For one session at a time (a run that registers itself concurrently may miss the release).
+     */
+    void releaseAndPass(int count) {
+        passes.set(count);
+        completeHeld();
     }
 
     /** Completes every held run and stops holding. */
     void releaseAll() {
         holding = false;
+        completeHeld();
+    }
+
+    private void completeHeld() {
         int n = Math.min(heldCount.getAndSet(0), held.length());
         for (int i = 0; i < n; i++) {
             CompletableFuture<RunOutcome> completion = held.getAndSet(i, null);

@@ -22,6 +22,7 @@ final class ReportTable {
     private static final String ACTIVE = "ActiveSessionsBenchmark.laneway";
     private static final String ACTIVE_BARE = "ActiveSessionsBenchmark.bareQueue";
     private static final String DRAIN = "DrainBenchmark.drain";
+    private static final String DEPTH = "FollowupDepthBenchmark.drain";
     private static final String LATENCY = "AcceptLatencyBenchmark.acceptToStart";
     private static final String DURABLE = "DurableAcceptBenchmark.producers";
 
@@ -53,6 +54,7 @@ final class ReportTable {
         throughput();
         queueing();
         drain();
+        depth();
         latency();
         durability();
         restore();
@@ -113,6 +115,19 @@ final class ReportTable {
             line(String.format(Locale.ROOT, "| %s (%s; %,d runs in all) | %s | %s |", name, shape, runs,
                     results.rate(DRAIN, params("mode", name)), runRate));
         }
+        line("");
+    }
+
+    /** One session's followup drain at two depths; the ratio shows whether depth costs anything. */
+    private void depth() {
+        line(String.format(Locale.ROOT, "| followup drain at depth: one session, each queued msg its own run, %,d drained"
+                + " per operation, the queue topped up between operations | msgs ended/s |", FollowupDepthBenchmark.DRAINED));
+        line("|---|---:|");
+        Map<String, String> shallow = params("depth", "10000");
+        Map<String, String> deep = params("depth", "1000000");
+        line("| 10,000 queued | " + results.rate(DEPTH, shallow) + " |");
+        line("| 1,000,000 queued | " + results.rate(DEPTH, deep) + " |");
+        line("| 1,000,000 ÷ 10,000 | " + Results.ratio(results.score(DEPTH, deep), results.score(DEPTH, shallow)) + " |");
         line("");
     }
 

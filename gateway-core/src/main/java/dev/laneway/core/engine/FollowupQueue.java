@@ -4,8 +4,11 @@ import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,10 +25,19 @@ import java.util.Set;
  * items they summarize and ride only on a turn of the same audience. A summary whose audience has
  * no queued item left becomes a turn of its own, so it is never lost and never runs with another
  * sender's permissions or in another thread.
+ *
+ * <p>Cost at depth: queueing, dropping the oldest and draining the next turn touch only the ends of
+ * an {@link ArrayDeque} and per-audience counts, so they take the same time whether 10 or a
+ * million items wait (a collect batch costs its own size). Only putting a steer back in the middle
+ * ({@link #requeue}) and clearing the queue walk it.
  */
 final class FollowupQueue {
 
-    private final List<QueuedItem> items = new ArrayList<>();           // arrival (sequence) order
+    private final ArrayDeque<QueuedItem> items = new ArrayDeque<>();     // arrival (sequence) order
+    // audience -> how many of its items are queued (absent: none), so an orphaned summary is found
+    // without walking the queue
+    private final Map<Audience, Integer> queuedByAudience = new HashMap<>();
+    private int messages; // tickets of the queued items
     // audience -> summary lines of its dropped items, in order of the first drop
     private final Map<Audience, Overflow> overflow = new LinkedHashMap<>();
     // sender key (channel, account, sender id) -> drops to report
@@ -74,7 +86,7 @@ final class FollowupQueue {
         boolean summarize = settings.drop() == DropPolicy.SUMMARIZE;
         List<QueuedItem> dropped = new ArrayList<>();
         while (items.size() >= settings.cap()) {
-            QueuedItem victim = items.remove(0);
+            QueuedItem victim = removeFirst();
             dropped.add(victim);
             if (summarize) {
                 overflow.computeIfAbsent(victim.audience(), Overflow::new).add(victim);
@@ -82,7 +94,8 @@ final class FollowupQueue {
             dropTallies.computeIfAbsent(victim.senderKey(), sender -> new DropTally())
                     .add(victim, settings.cap(), summarize);
         }
-        items.add(item);
+        items.addLast(item);
+        counted(item);
         if (firstQueuedAt == null) {
             firstQueuedAt = now;
         }
@@ -104,7 +117,7 @@ final class FollowupQueue {
         if (items.isEmpty()) {
             return overflow.isEmpty() ? null : now;
         }
-        Duration debounce = items.get(items.size() - 1).settings().debounce();
+        Duration debounce = items.peekLast().settings().debounce();
         Instant due = lastQueuedAt.plus(debounce);
         Duration bound = maxWait != null ? maxWait : debounce.multipliedBy(10);
         if (!bound.isZero() && firstQueuedAt.plus(bound).isBefore(due)) {
@@ -126,28 +139,41 @@ final class FollowupQueue {
             overflow.remove(orphan.audience);
             return new Drain(List.of(), false, orphan, takeNotices(), delay);
         }
-        QueuedItem head = items.get(0);
+        QueuedItem head = removeFirst();
         boolean collect = head.mode() == QueueMode.COLLECT;
-        int size = 1;
-        while (collect && size < items.size() && joinsBatch(head, items.get(size))) {
-            size++;
+        List<QueuedItem> batch = new ArrayList<>(1);
+        batch.add(head);
+        while (collect && !items.isEmpty() && joinsBatch(head, items.peekFirst())) {
+            batch.add(removeFirst());
         }
-        List<QueuedItem> batch = List.copyOf(items.subList(0, size));
-        items.subList(0, size).clear();
         if (items.isEmpty()) {
             firstQueuedAt = null;
             lastQueuedAt = null;
         }
-        return new Drain(batch, collect, overflow.remove(head.audience()), takeNotices(), delay);
+        return new Drain(List.copyOf(batch), collect, overflow.remove(head.audience()), takeNotices(), delay);
     }
 
     private Overflow orphanedOverflow() {
         for (Overflow candidate : overflow.values()) {
-            if (items.stream().noneMatch(item -> item.audience().equals(candidate.audience))) {
+            if (!queuedByAudience.containsKey(candidate.audience)) {
                 return candidate;
             }
         }
         return null;
+    }
+
+    /** Takes the oldest item off the queue. */
+    private QueuedItem removeFirst() {
+        QueuedItem item = items.removeFirst();
+        queuedByAudience.computeIfPresent(item.audience(), (audience, count) -> count == 1 ? null : count - 1);
+        messages -= item.tickets().size();
+        return item;
+    }
+
+    /** Counts an item that was just queued. */
+    private void counted(QueuedItem item) {
+        queuedByAudience.merge(item.audience(), 1, Integer::sum);
+        messages += item.tickets().size();
     }
 
     private List<DropTally> takeNotices() {
@@ -163,11 +189,24 @@ final class FollowupQueue {
 
     /** Puts an item back at its arrival position (a steer the model never saw). */
     void requeue(QueuedItem item, Instant now) {
-        int at = 0;
-        while (at < items.size() && items.get(at).seq() < item.seq()) {
-            at++;
+        if (items.isEmpty() || items.peekLast().seq() < item.seq()) {
+            items.addLast(item);
+        } else if (items.peekFirst().seq() > item.seq()) {
+            items.addFirst(item);
+        } else { // in the middle: rare (a failed run's steers), so the queue is rebuilt
+            List<QueuedItem> all = new ArrayList<>(items.size() + 1);
+            boolean placed = false;
+            for (QueuedItem queued : items) {
+                if (!placed && queued.seq() > item.seq()) {
+                    all.add(item);
+                    placed = true;
+                }
+                all.add(queued);
+            }
+            items.clear();
+            items.addAll(all);
         }
-        items.add(at, item);
+        counted(item);
         if (firstQueuedAt == null) {
             firstQueuedAt = now;
         }
@@ -183,6 +222,8 @@ final class FollowupQueue {
     Cleared clear() {
         List<QueuedItem> cleared = List.copyOf(items);
         items.clear();
+        queuedByAudience.clear();
+        messages = 0;
         overflow.clear();
         firstQueuedAt = null;
         lastQueuedAt = null;
@@ -204,12 +245,12 @@ final class FollowupQueue {
     }
 
     /** The queued items, oldest first (a read-only view). */
-    List<QueuedItem> items() {
-        return Collections.unmodifiableList(items);
+    Collection<QueuedItem> items() {
+        return Collections.unmodifiableCollection(items);
     }
 
     /** Queued messages (an inbound-debounced item counts each of its messages). */
     int messageCount() {
-        return items.stream().mapToInt(item -> item.tickets().size()).sum();
+        return messages;
     }
 }
