@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * Every call the engine makes into agent code, each in a guard: whatever the agent throws (an
  * {@link Error} too, such as NoClassDefFoundError or StackOverflowError) is logged and turned into
  * a result the engine can act on, so no run is left holding its lanes. No call here throws: a
- * fatal error ({@link VirtualMachineError}) is not swallowed but handed back (in a {@link Call}, or
- * to an {@link Effects}) for the caller to rethrow once its own clean-up is done. Stateless.
+ * fatal error ({@link Fatal}) is not swallowed but handed back (in a {@link Call}, or to an
+ * {@link Effects}) for the caller to rethrow once its own clean-up is done. Stateless.
  */
 final class AgentCalls {
 
@@ -122,13 +122,4 @@ final class AgentCalls {
         }
     }
 
-    static boolean isFatal(Throwable e) {
-        return e instanceof VirtualMachineError;
-    }
-
-    static void rethrowIfFatal(Throwable e) {
-        if (e instanceof VirtualMachineError fatal) {
-            throw fatal;
-        }
-    }
 }

@@ -149,7 +149,7 @@ final class ChannelStarter {
             channel.start(sink);
         } catch (Throwable e) {
             failed(channel, sink, attempt, e); // schedules the next attempt
-            rethrowIfFatal(e);
+            Fatal.rethrowIfFatal(e);
             return;
         }
         boolean late;
@@ -200,19 +200,13 @@ final class ChannelStarter {
         return RETRY.nominal(failedAttempts);
     }
 
-    private static void rethrowIfFatal(Throwable e) {
-        if (e instanceof VirtualMachineError fatal) {
-            throw fatal;
-        }
-    }
-
     /** Stops a channel; whatever it throws is logged (a fatal error is rethrown after that). */
     private static void stop(ChannelAdapter channel) {
         try {
             channel.stop();
         } catch (Throwable e) {
             log.warn("channel {} failed to stop cleanly: {}", channel.name(), e.toString());
-            rethrowIfFatal(e);
+            Fatal.rethrowIfFatal(e);
         }
     }
 }

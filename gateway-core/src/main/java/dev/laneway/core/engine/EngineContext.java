@@ -73,7 +73,8 @@ final class EngineContext {
         named.forEach((name, channel) -> {
             try {
                 read.put(name, Objects.requireNonNull(channel.capabilities(), "capabilities"));
-            } catch (RuntimeException | LinkageError e) {
+            } catch (Throwable e) {
+                Fatal.rethrowIfFatal(e);
                 log.error("channel {} could not say what it can do; it gets no typing and no message hooks: {}",
                         name, e.toString());
             }

@@ -253,7 +253,8 @@ final class Outbox {
         executor.execute(() -> {
             try {
                 channel.typing(route);
-            } catch (Exception | LinkageError e) {
+            } catch (Throwable e) {
+                Fatal.rethrowIfFatal(e);
                 SendFailure failure = failureOf(e);
                 if (failure.kind() == SendFailure.Kind.RATE_LIMITED) {
                     coolDown(route.chatKey(), failure.retryAfter(), false);
@@ -429,7 +430,8 @@ final class Outbox {
     private Step deliverContained(Outgoing outgoing) {
         try {
             return deliver(outgoing);
-        } catch (RuntimeException | LinkageError e) {
+        } catch (Throwable e) {
+            Fatal.rethrowIfFatal(e);
             // never let one bad reply silence the chat: its queue entry must keep draining
             log.error("delivering a reply to {} chat {} failed", outgoing.route().channel(), outgoing.route().chatId(), e);
             return Step.DONE;
@@ -478,7 +480,8 @@ final class Outbox {
         try {
             Duration wait = channel.pace(route);
             return wait == null ? Duration.ZERO : wait;
-        } catch (RuntimeException | LinkageError e) {
+        } catch (Throwable e) {
+            Fatal.rethrowIfFatal(e);
             log.warn("pacing for {} chat {} failed; sending without waiting: {}", route.channel(), route.chatId(),
                     e.toString());
             return Duration.ZERO;
@@ -505,7 +508,8 @@ final class Outbox {
             observer.sent(route.channel());
             reply.chunkSent();
             return null;
-        } catch (Exception | LinkageError e) {
+        } catch (Throwable e) {
+            Fatal.rethrowIfFatal(e);
             SendFailure failure = failureOf(e);
             return switch (failure.kind()) {
                 case OUTCOME_UNKNOWN -> {

@@ -160,7 +160,7 @@ final class RunDriver {
         var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
         Agent agent = ctx.agents.apply(key);
         var named = AgentCalls.name(agent);
-        if (AgentCalls.isFatal(named.failure())) {
+        if (Fatal.is(named.failure())) {
             failBeforeCompletion(run, named.failure());
             return;
         }
@@ -210,7 +210,7 @@ final class RunDriver {
      */
     private void failBeforeCompletion(Run run, Throwable failure) {
         finished(run, RunOutcome.Failed.of(reason(failure), false));
-        AgentCalls.rethrowIfFatal(failure);
+        Fatal.rethrowIfFatal(failure);
     }
 
     private static String reason(Throwable failure) {

@@ -160,7 +160,8 @@ final class Settlement {
                 } else {
                     channel.settled(route);
                 }
-            } catch (Exception | LinkageError e) {
+            } catch (Throwable e) {
+                Fatal.rethrowIfFatal(e);
                 log.warn("{} hook of channel {} failed for message {}: {}", hook.name().toLowerCase(Locale.ROOT),
                         route.channel(), route.replyToMessageId(), e.toString());
             }

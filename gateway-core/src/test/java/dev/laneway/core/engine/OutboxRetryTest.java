@@ -164,6 +164,24 @@ class OutboxRetryTest {
     }
 
     @Test
+    void anErrorThrownByAChannel_failsThatSendOnly_andTheChatKeepsWorking() {
+        channel.onSend(text -> {
+            if (text.equals("boom")) {
+                throw new AssertionError("a bug in the channel's SDK");
+            }
+        });
+        long first = dm("ann", "hello");
+        agent.run(0).complete("boom");
+        assertEquals(List.of("failed"), events, "the send failed and was counted");
+        assertNull(journal.answered(first), "not answered: it runs again after a restart");
+
+        long second = dm("ann", "again");
+        agent.run(1).complete("fine");
+        assertTrue(channel.texts().contains("fine"), "the chat's queue moved on: " + channel.attempts());
+        assertEquals(Boolean.TRUE, journal.answered(second));
+    }
+
+    @Test
     void aServerErrorThatPersists_isRetriedForABoundedTime_thenTheMessageStaysPending() {
         for (int i = 0; i <= Outbox.MAX_RETRIES; i++) {
             channel.failNextSends(SendFailure.unavailable("HTTP 500"));
