@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A crash in steer modes answers nothing twice (spec section 9): a run that answered and went on
+ * A crash in steer modes answers nothing twice (docs/behaviour.md §9): a run that answered and went on
  * (one more model call for the steers that came meanwhile) has its messages and the steers it
  * answered recorded as answered when each reply goes out, not only when the run ends; and a
  * restored steer-backlog message is a followup only.
