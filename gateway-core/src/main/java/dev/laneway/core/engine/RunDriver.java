@@ -65,11 +65,19 @@ final class RunDriver {
         this.ends = ends;
     }
 
-    /** Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock. */
+    /**
+     * Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock.
+     * A slot free at once is taken without a future; otherwise the run queues for one.
+     */
     void requestLane(Run run) {
         String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null
                 : run.permits.isEmpty() ? key.laneName() : Lanes.MAIN);
         if (lane == null) {
+            return;
+        }
+        LanePermit free = ctx.lanes.acquireIfFree(lane); // the common case: granted at once, no future
+        if (free != null) {
+            permitted(run, free);
             return;
         }
         var wait = ctx.lanes.acquire(lane);
@@ -84,18 +92,24 @@ final class RunDriver {
             wait.cancel(false);
         }
         wait.whenComplete((permit, error) -> {
-            if (permit == null) {
-                return;
-            }
-            try {
-                onPermit(run, permit);
-            } catch (Throwable e) {
-                // a future would swallow it: say so (a fatal error from an agent was logged already)
-                log.error("run {} of session {} failed after its {} permit was granted", run.id, key,
-                        permit.lane(), e);
-                throw e;
+            if (permit != null) {
+                permitted(run, permit);
             }
         });
+    }
+
+    /**
+     * The run got {@code permit}, at once or later on the thread that freed it. What fails from here
+     * on (the agent's start, on this thread when the executor runs tasks inline) is logged and goes
+     * no further, as a future's callback would swallow it; a fatal error from an agent was logged
+     * already, and the run has ended with its permits back.
+     */
+    private void permitted(Run run, LanePermit permit) {
+        try {
+            onPermit(run, permit);
+        } catch (Throwable e) {
+            log.error("run {} of session {} failed after its {} permit was granted", run.id, key, permit.lane(), e);
+        }
     }
 
     private void onPermit(Run run, LanePermit permit) {
