@@ -131,7 +131,8 @@ final class FollowupQueue {
         }
         Duration debounce = items.peekLast().settings().debounce();
         Instant due = lastQueuedAt.plus(debounce);
-        Duration bound = maxWait != null ? maxWait : debounce.multipliedBy(10);
+        Duration bound = maxWait != null ? maxWait
+                : debounce.isZero() ? Duration.ZERO : debounce.multipliedBy(10); // multipliedBy computes in BigDecimal
         if (!bound.isZero() && firstQueuedAt.plus(bound).isBefore(due)) {
             due = firstQueuedAt.plus(bound);
         }

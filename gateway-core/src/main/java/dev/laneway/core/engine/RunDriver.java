@@ -12,6 +12,7 @@ import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -302,8 +303,9 @@ final class RunDriver {
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
         run.releasePermits(fx);
+        Instant now = ctx.clock.instant();
         if (run.startedAt != null) {
-            ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
+            ctx.admission.recordRun(run.startedAt.until(now, ChronoUnit.MILLIS));
         }
         if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
             ends.ended(run, RunEnd.LEFT_PENDING, fx);
@@ -327,7 +329,6 @@ final class RunDriver {
         }
         ends.requeue(steering.resolve(run, outcome, fx));
         ends.ended(run, new RunEnd.Settled(run.disposition), fx);
-        Instant now = ctx.clock.instant();
         fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 
