@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * entry then due is taken out and its task runs (on the scheduler's thread, as a timer's would),
  * and the timer is set again for the new head. An entry taken out before its due time leaves the
  * timer as it is (it fires, finds nothing due and is set for the next head), unless the list is
- * then empty: the timer is cancelled, so no timer outlives the last run.
+ * then empty: the timer is cancelled, so no timer outlives the last run. When the timer fires, its
+ * due time has come, whatever the clock says: the scheduler decides, as it did for a timer per run.
  *
  * <p>Concurrency: {@code lock} guards the list, {@code timer} and {@code timerDue}. The tasks run
  * with it released; a task takes its session's lock. Entries are added and cancelled under a
@@ -78,10 +79,15 @@ final class RunDeadlines {
         List<Runnable> due = new ArrayList<>(1);
         lock.lock();
         try {
+            long firedFor = timerDue;
             if (arming == armed) { // else a later arming replaced this timer, which fired all the same
                 timer = Cancellable.NONE;
+            } else {
+                firedFor = Long.MIN_VALUE; // this timer's own due time is no longer known
             }
-            long now = clock.millis();
+            // the timer fired: its due time has come on the scheduler's time, whatever the clock
+            // says (a test may give the gateway a fixed clock, as a per-run timer never asked it)
+            long now = Math.max(clock.millis(), firedFor);
             while (head != null && head.due <= now) {
                 Entry entry = head;
                 unlink(entry);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,5 +68,16 @@ class RunDeadlinesTest {
         assertEquals(0, time.pendingTasks(), "no timer outlives the last deadline");
         time.advance(Duration.ofMinutes(10));
         assertEquals(List.of("b"), fired);
+    }
+
+    @Test
+    void theSchedulerDecidesWhenADeadlineHasCome_evenWithAFixedClock() {
+        RunDeadlines fixedClock = new RunDeadlines(InstantSource.fixed(Instant.parse("2026-01-01T00:00:00Z")), time);
+        fixedClock.add(Duration.ofMinutes(5), () -> fired.add("a"));
+        time.advance(Duration.ofMinutes(5).minusMillis(1));
+        assertEquals(List.of(), fired);
+        time.advanceMillis(1);
+        assertEquals(List.of("a"), fired, "fired when its timer did, though the clock never moved");
+        assertEquals(0, time.pendingTasks());
     }
 }
