@@ -39,7 +39,11 @@ final class FollowupQueue {
     private final ArrayDeque<QueuedItem> items = new ArrayDeque<>(1);    // arrival (sequence) order
     // audience -> how many of its items are queued (absent: none), so an orphaned summary is found
     // without walking the queue
+    // While every queued item has one audience (the usual case), its count is kept in two fields
+    // and the map stays empty; the map takes over once a second audience queues.
     private Map<Audience, Integer> queuedByAudience = Map.of();
+    private Audience soleAudience; // non-null only while queuedByAudience is empty
+    private int soleCount;
     private int messages; // tickets of the queued items
     // audience -> summary lines of its dropped items, in order of the first drop
     private Map<Audience, Overflow> overflow = Map.of();
@@ -169,7 +173,7 @@ final class FollowupQueue {
 
     private Overflow orphanedOverflow() {
         for (Overflow candidate : overflow.values()) {
-            if (!queuedByAudience.containsKey(candidate.audience)) {
+            if (!isQueued(candidate.audience)) {
                 return candidate;
             }
         }
@@ -179,18 +183,38 @@ final class FollowupQueue {
     /** Takes the oldest item off the queue. */
     private QueuedItem removeFirst() {
         QueuedItem item = items.removeFirst();
-        queuedByAudience.computeIfPresent(item.audience(), (audience, count) -> count == 1 ? null : count - 1);
+        if (soleAudience != null) { // every queued item has this audience
+            if (--soleCount == 0) {
+                soleAudience = null;
+            }
+        } else {
+            queuedByAudience.computeIfPresent(item.audience(), (queued, count) -> count == 1 ? null : count - 1);
+        }
         messages -= item.tickets().size();
         return item;
     }
 
     /** Counts an item that was just queued. */
     private void counted(QueuedItem item) {
-        if (queuedByAudience.isEmpty()) {
-            queuedByAudience = new HashMap<>();
-        }
-        queuedByAudience.merge(item.audience(), 1, Integer::sum);
         messages += item.tickets().size();
+        Audience audience = item.audience();
+        if (queuedByAudience.isEmpty()) {
+            if (soleAudience == null || soleAudience.equals(audience)) {
+                soleAudience = audience;
+                soleCount++;
+                return;
+            }
+            queuedByAudience = new HashMap<>(); // a second audience: the map takes over
+            queuedByAudience.put(soleAudience, soleCount);
+            soleAudience = null;
+            soleCount = 0;
+        }
+        queuedByAudience.merge(audience, 1, Integer::sum);
+    }
+
+    /** Whether an item of {@code audience} is queued. */
+    private boolean isQueued(Audience audience) {
+        return soleAudience != null ? soleAudience.equals(audience) : queuedByAudience.containsKey(audience);
     }
 
     private List<DropTally> takeNotices() {
@@ -243,6 +267,8 @@ final class FollowupQueue {
         List<QueuedItem> cleared = List.copyOf(items);
         items.clear();
         queuedByAudience = Map.of();
+        soleAudience = null;
+        soleCount = 0;
         messages = 0;
         overflow = Map.of();
         firstQueuedAt = null;
