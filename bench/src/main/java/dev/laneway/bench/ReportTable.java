@@ -118,16 +118,28 @@ final class ReportTable {
         line("");
     }
 
-    /** One session's followup drain at two depths; the ratio shows whether depth costs anything. */
+    /**
+     * One session's followup drain at two depths, measured alternately in the same iterations; the
+     * ratio (per iteration, then the median) shows whether depth costs anything.
+     */
     private void depth() {
         line(String.format(Locale.ROOT, "| followup drain at depth: one session, each queued msg its own run, %,d drained"
-                + " per operation, the queue topped up between operations | msgs ended/s |", FollowupDepthBenchmark.DRAINED));
+                + " per drain, the two depths drained alternately in the same iterations, each queue topped up between"
+                + " drains | msgs ended/s |", FollowupDepthBenchmark.DRAINED));
         line("|---|---:|");
-        Map<String, String> shallow = params("depth", "10000");
-        Map<String, String> deep = params("depth", "1000000");
-        line("| 10,000 queued | " + results.rate(DEPTH, shallow) + " |");
-        line("| 1,000,000 queued | " + results.rate(DEPTH, deep) + " |");
-        line("| 1,000,000 ÷ 10,000 | " + Results.ratio(results.score(DEPTH, deep), results.score(DEPTH, shallow)) + " |");
+        double[] shallow = results.timedRates(DEPTH, Map.of(), "shallowMessages", "shallowNanos");
+        double[] deep = results.timedRates(DEPTH, Map.of(), "deepMessages", "deepNanos");
+        line(String.format(Locale.ROOT, "| %,d queued | %s |", FollowupDepthBenchmark.SHALLOW,
+                Results.medianAndRange(shallow, Results::count)));
+        line(String.format(Locale.ROOT, "| %,d queued | %s |", FollowupDepthBenchmark.DEEP,
+                Results.medianAndRange(deep, Results::count)));
+        double[] ratios = new double[Math.min(shallow.length, deep.length)];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = deep[i] / shallow[i];
+        }
+        line(String.format(Locale.ROOT, "| %,d ÷ %,d, per iteration | %s |", FollowupDepthBenchmark.DEEP,
+                FollowupDepthBenchmark.SHALLOW, Results.medianAndRange(ratios,
+                        r -> String.format(Locale.ROOT, "%.2f×", r))));
         line("");
     }
 

@@ -82,6 +82,33 @@ final class Results {
                 .toArray();
     }
 
+    /**
+     * Per measurement iteration, {@code count} ÷ ({@code nanos} / 1e9): a rate the benchmark timed
+     * itself in secondary (aux counter) results, in iteration order; empty when missing.
+     */
+    double[] timedRates(String method, Map<String, String> params, String count, String nanos) {
+        RunResult run = find(method, params);
+        if (run == null) {
+            return new double[0];
+        }
+        return run.getBenchmarkResults().stream()
+                .flatMap(result -> result.getIterationResults().stream())
+                .filter(it -> it.getSecondaryResults().containsKey(count) && it.getSecondaryResults().containsKey(nanos))
+                .mapToDouble(it -> it.getSecondaryResults().get(count).getScore()
+                        / (it.getSecondaryResults().get(nanos).getScore() / 1e9))
+                .toArray();
+    }
+
+    /** "1,234,567 (1,100,000–1,300,000)": median and range of {@code values}, or a dash. */
+    static String medianAndRange(double[] values, java.util.function.DoubleFunction<String> format) {
+        if (values.length == 0) {
+            return "—";
+        }
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return format.apply(median(sorted)) + " (" + format.apply(sorted[0]) + "–" + format.apply(sorted[sorted.length - 1]) + ")";
+    }
+
     private static double median(double[] sorted) {
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

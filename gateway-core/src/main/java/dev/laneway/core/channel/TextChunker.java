@@ -28,6 +28,9 @@ public final class TextChunker {
     }
 
     public static List<String> split(String text, int limit) {
+        if (limit >= 16 && text.length() <= limit) { // one chunk, the text itself: no split to make
+            return text.isBlank() ? List.of() : List.of(text);
+        }
         List<Piece> pieces = pieces(text, limit);
         List<String> chunks = new ArrayList<>(pieces.size());
         for (Piece piece : pieces) {

@@ -1,6 +1,5 @@
 package dev.laneway.core.engine;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -57,9 +56,14 @@ final class Admission {
     }
 
     /** Folds a finished run's duration into the moving average (weight 1/8). */
-    void recordRun(Duration took) {
-        long millis = Math.max(0, took.toMillis());
-        averageRunMillis.updateAndGet(avg -> avg < 0 ? millis : avg + (millis - avg) / 8);
+    void recordRun(long tookMillis) {
+        long millis = Math.max(0, tookMillis);
+        while (true) { // a loop, not updateAndGet: no lambda per run
+            long avg = averageRunMillis.get();
+            if (averageRunMillis.compareAndSet(avg, avg < 0 ? millis : avg + (millis - avg) / 8)) {
+                return;
+            }
+        }
     }
 
     /** Seconds until a slot is likely free: the pending work spread over the main lane, at least 1. */

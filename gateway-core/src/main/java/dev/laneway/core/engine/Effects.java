@@ -1,7 +1,6 @@
 package dev.laneway.core.engine;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,14 +16,17 @@ final class Effects {
 
     private static final Logger log = LoggerFactory.getLogger(Effects.class);
 
-    private List<Runnable> pending; // created on the first effect: most locked steps have none
+    private Runnable[] pending; // created on the first effect: most locked steps have none
+    private int size;
     private VirtualMachineError fatal;
 
     void add(Runnable effect) {
         if (pending == null) {
-            pending = new ArrayList<>(4);
+            pending = new Runnable[4];
+        } else if (size == pending.length) {
+            pending = Arrays.copyOf(pending, size * 2);
         }
-        pending.add(effect);
+        pending[size++] = effect;
     }
 
     /** Remembers a fatal error caught under the lock, to rethrow from {@link #run}; others are ignored. */
@@ -36,15 +38,16 @@ final class Effects {
 
     void run() {
         // indexed: an effect may add another one, which then runs too
-        for (int i = 0; pending != null && i < pending.size(); i++) {
+        for (int i = 0; i < size; i++) {
             try {
-                pending.get(i).run();
+                pending[i].run();
             } catch (Throwable e) {
                 log.error("engine side effect failed", e);
                 rethrowAfterwards(e);
             }
         }
         pending = null;
+        size = 0;
         VirtualMachineError error = fatal;
         fatal = null;
         if (error != null) {

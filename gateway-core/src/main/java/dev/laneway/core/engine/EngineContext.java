@@ -53,6 +53,8 @@ final class EngineContext {
     final NoticeSender notices;
     /** How a message ends: its disposition, admission slot, journal record, listeners and hooks. */
     final Settlement settlement;
+    /** The running attempts' deadlines, behind one timer. */
+    final RunDeadlines deadlines;
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
@@ -80,6 +82,7 @@ final class EngineContext {
             }
         });
         this.capabilities = Map.copyOf(read);
+        this.deadlines = new RunDeadlines(clock, scheduler);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
     }

@@ -33,16 +33,23 @@ import java.util.Set;
  */
 final class FollowupQueue {
 
-    private final ArrayDeque<QueuedItem> items = new ArrayDeque<>();     // arrival (sequence) order
+    // The collections start empty and shared (Map.of(), Set.of(), a one-slot deque) and are made on
+    // the first write: most sessions run one message and retire without queueing anything, and a
+    // session is made for each run.
+    private final ArrayDeque<QueuedItem> items = new ArrayDeque<>(1);    // arrival (sequence) order
     // audience -> how many of its items are queued (absent: none), so an orphaned summary is found
     // without walking the queue
-    private final Map<Audience, Integer> queuedByAudience = new HashMap<>();
+    // While every queued item has one audience (the usual case), its count is kept in two fields
+    // and the map stays empty; the map takes over once a second audience queues.
+    private Map<Audience, Integer> queuedByAudience = Map.of();
+    private Audience soleAudience; // non-null only while queuedByAudience is empty
+    private int soleCount;
     private int messages; // tickets of the queued items
     // audience -> summary lines of its dropped items, in order of the first drop
-    private final Map<Audience, Overflow> overflow = new LinkedHashMap<>();
+    private Map<Audience, Overflow> overflow = Map.of();
     // sender key (channel, account, sender id) -> drops to report
-    private final Map<String, DropTally> dropTallies = new LinkedHashMap<>();
-    private final Set<String> rejectedThisCycle = new HashSet<>();      // sender keys told "not queued"
+    private Map<String, DropTally> dropTallies = Map.of();
+    private Set<String> rejectedThisCycle = Set.of();                   // sender keys told "not queued"
     private Instant firstQueuedAt;
     private Instant lastQueuedAt;
 
@@ -81,6 +88,9 @@ final class FollowupQueue {
     Offer offer(QueuedItem item, Instant now) {
         var settings = item.settings();
         if (items.size() >= settings.cap() && settings.drop() == DropPolicy.NEW) {
+            if (rejectedThisCycle.isEmpty()) {
+                rejectedThisCycle = new HashSet<>();
+            }
             return new Offer(false, rejectedThisCycle.add(item.senderKey()), List.of(), false);
         }
         boolean summarize = settings.drop() == DropPolicy.SUMMARIZE;
@@ -89,7 +99,13 @@ final class FollowupQueue {
             QueuedItem victim = removeFirst();
             dropped.add(victim);
             if (summarize) {
+                if (overflow.isEmpty()) {
+                    overflow = new LinkedHashMap<>();
+                }
                 overflow.computeIfAbsent(victim.audience(), Overflow::new).add(victim);
+            }
+            if (dropTallies.isEmpty()) {
+                dropTallies = new LinkedHashMap<>();
             }
             dropTallies.computeIfAbsent(victim.senderKey(), sender -> new DropTally())
                     .add(victim, settings.cap(), summarize);
@@ -119,7 +135,8 @@ final class FollowupQueue {
         }
         Duration debounce = items.peekLast().settings().debounce();
         Instant due = lastQueuedAt.plus(debounce);
-        Duration bound = maxWait != null ? maxWait : debounce.multipliedBy(10);
+        Duration bound = maxWait != null ? maxWait
+                : debounce.isZero() ? Duration.ZERO : debounce.multipliedBy(10); // multipliedBy computes in BigDecimal
         if (!bound.isZero() && firstQueuedAt.plus(bound).isBefore(due)) {
             due = firstQueuedAt.plus(bound);
         }
@@ -136,7 +153,7 @@ final class FollowupQueue {
         Duration delay = lastQueuedAt == null ? Duration.ZERO : Duration.between(lastQueuedAt, now);
         Overflow orphan = orphanedOverflow();
         if (orphan != null) {
-            overflow.remove(orphan.audience);
+            overflow.remove(orphan.audience); // not empty: it held the orphan
             return new Drain(List.of(), false, orphan, takeNotices(), delay);
         }
         QueuedItem head = removeFirst();
@@ -150,12 +167,13 @@ final class FollowupQueue {
             firstQueuedAt = null;
             lastQueuedAt = null;
         }
-        return new Drain(List.copyOf(batch), collect, overflow.remove(head.audience()), takeNotices(), delay);
+        return new Drain(List.copyOf(batch), collect, overflow.isEmpty() ? null : overflow.remove(head.audience()),
+                takeNotices(), delay);
     }
 
     private Overflow orphanedOverflow() {
         for (Overflow candidate : overflow.values()) {
-            if (!queuedByAudience.containsKey(candidate.audience)) {
+            if (!isQueued(candidate.audience)) {
                 return candidate;
             }
         }
@@ -165,21 +183,47 @@ final class FollowupQueue {
     /** Takes the oldest item off the queue. */
     private QueuedItem removeFirst() {
         QueuedItem item = items.removeFirst();
-        queuedByAudience.computeIfPresent(item.audience(), (audience, count) -> count == 1 ? null : count - 1);
+        if (soleAudience != null) { // every queued item has this audience
+            if (--soleCount == 0) {
+                soleAudience = null;
+            }
+        } else {
+            queuedByAudience.computeIfPresent(item.audience(), (queued, count) -> count == 1 ? null : count - 1);
+        }
         messages -= item.tickets().size();
         return item;
     }
 
     /** Counts an item that was just queued. */
     private void counted(QueuedItem item) {
-        queuedByAudience.merge(item.audience(), 1, Integer::sum);
         messages += item.tickets().size();
+        Audience audience = item.audience();
+        if (queuedByAudience.isEmpty()) {
+            if (soleAudience == null || soleAudience.equals(audience)) {
+                soleAudience = audience;
+                soleCount++;
+                return;
+            }
+            queuedByAudience = new HashMap<>(); // a second audience: the map takes over
+            queuedByAudience.put(soleAudience, soleCount);
+            soleAudience = null;
+            soleCount = 0;
+        }
+        queuedByAudience.merge(audience, 1, Integer::sum);
+    }
+
+    /** Whether an item of {@code audience} is queued. */
+    private boolean isQueued(Audience audience) {
+        return soleAudience != null ? soleAudience.equals(audience) : queuedByAudience.containsKey(audience);
     }
 
     private List<DropTally> takeNotices() {
+        if (dropTallies.isEmpty() && rejectedThisCycle.isEmpty()) {
+            return List.of();
+        }
         List<DropTally> notices = List.copyOf(dropTallies.values());
-        dropTallies.clear();
-        rejectedThisCycle.clear();
+        dropTallies = Map.of();
+        rejectedThisCycle = Set.of();
         return notices;
     }
 
@@ -222,9 +266,11 @@ final class FollowupQueue {
     Cleared clear() {
         List<QueuedItem> cleared = List.copyOf(items);
         items.clear();
-        queuedByAudience.clear();
+        queuedByAudience = Map.of();
+        soleAudience = null;
+        soleCount = 0;
         messages = 0;
-        overflow.clear();
+        overflow = Map.of();
         firstQueuedAt = null;
         lastQueuedAt = null;
         return new Cleared(cleared, takeNotices());
@@ -235,7 +281,7 @@ final class FollowupQueue {
      * not run) and hands back the drop notices owed. Queued items stay.
      */
     List<DropTally> releaseForShutdown() {
-        overflow.clear();
+        overflow = Map.of();
         return takeNotices();
     }
 

@@ -109,7 +109,10 @@ public record GatewaySettings(
 
     /** The inbound debounce's bound for a channel whose effective inbound debounce is {@code debounce} (zero = none). */
     public Duration inboundMaxWaitFor(Duration debounce) {
-        return inboundMaxWait != null ? inboundMaxWait : debounce.multipliedBy(10);
+        if (inboundMaxWait != null) {
+            return inboundMaxWait;
+        }
+        return debounce.isZero() ? Duration.ZERO : debounce.multipliedBy(10); // multipliedBy computes in BigDecimal
     }
 
     public static GatewaySettings defaults() {

@@ -24,7 +24,8 @@ final class InboundDebounce {
     private final EngineContext ctx;
     private final Consumer<String> onDue;
     // sender key (channel, account, sender id) -> that sender's buffer
-    private final Map<String, InboundBuffer> buffers = new LinkedHashMap<>();
+    // (shared and empty until the first buffer: most sessions never debounce)
+    private Map<String, InboundBuffer> buffers = Map.of();
 
     /** @param onDue called when a sender's buffer is due; it must take the session lock and call {@link #take} */
     InboundDebounce(EngineContext ctx, Consumer<String> onDue) {
@@ -47,6 +48,9 @@ final class InboundDebounce {
     void add(QueuedItem item, Duration debounce, Duration maxWait) {
         Instant now = ctx.clock.instant();
         String sender = item.senderKey();
+        if (buffers.isEmpty()) {
+            buffers = new LinkedHashMap<>();
+        }
         InboundBuffer buffer = buffers.computeIfAbsent(sender, key -> new InboundBuffer(now));
         buffer.items.add(item);
         buffer.timer.cancel();
@@ -59,7 +63,7 @@ final class InboundDebounce {
 
     /** Takes the sender's buffer as one item, or null when there is none. */
     QueuedItem take(String sender) {
-        InboundBuffer buffer = buffers.remove(sender);
+        InboundBuffer buffer = buffers.isEmpty() ? null : buffers.remove(sender);
         if (buffer == null) {
             return null;
         }
@@ -85,7 +89,7 @@ final class InboundDebounce {
             buffer.timer.cancel();
             items.addAll(buffer.items);
         });
-        buffers.clear();
+        buffers = Map.of();
         return items;
     }
 

@@ -34,7 +34,7 @@ final class Interrupts {
      * a later interrupt of a run already being aborted is a new interruption.
      */
     Set<String> toldFor(Run run) {
-        return run != null && run.abortCause == null ? run.toldInterrupted : new HashSet<>();
+        return run != null && run.abortCause == null ? run.toldInterrupted() : new HashSet<>();
     }
 
     /**
@@ -96,7 +96,7 @@ final class Interrupts {
             case STOP -> new RunEnd.Settled(Disposition.STOPPED);
             case INTERRUPT -> {
                 // the notice first: told before it counts as ended
-                notices.oncePerSender(run.items, Notices.INTERRUPTED, run.toldInterrupted, fx);
+                notices.oncePerSender(run.items, Notices.INTERRUPTED, run.toldInterrupted(), fx);
                 yield new RunEnd.Settled(Disposition.INTERRUPTED);
             }
             case DEADLINE -> throw new IllegalStateException("run " + run.id + ": a deadline with no agent running");

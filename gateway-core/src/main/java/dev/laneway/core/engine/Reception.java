@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,7 @@ final class Reception {
     private final MessageJournal journal;
     private final AtomicLong sequence;
     private final AtomicInteger kept = new AtomicInteger();
+    private final Function<SessionKey, SessionQueue> newQueue; // one function, not one per message
     private volatile boolean closed;
     private boolean restored;
 
@@ -67,6 +69,7 @@ final class Reception {
         this.sequence = new AtomicLong(journal.lastSequence());
         this.authorization = new Authorization(settings.commandAllowFrom());
         this.dedupe = new DedupeCache(settings.dedupeWindow(), ctx.clock);
+        this.newQueue = key -> new SessionQueue(key, ctx);
     }
 
     /**
@@ -285,7 +288,8 @@ final class Reception {
     }
 
     private SessionQueue sessionQueue(SessionKey session) {
-        return ctx.sessions.computeIfAbsent(session, key -> new SessionQueue(key, ctx));
+        SessionQueue queue = ctx.sessions.get(session);
+        return queue != null ? queue : ctx.sessions.computeIfAbsent(session, newQueue);
     }
 
     private void record(InboundMessage message, Disposition disposition) {

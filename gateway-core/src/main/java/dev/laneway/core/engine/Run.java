@@ -146,12 +146,13 @@ final class Run {
     Instant startedAt;
     // steers the agent accepted, in arrival order, with whether each is also kept as a followup
     final List<Steered> steered = new ArrayList<>();
-    // ids of steers a delivered reply of this run answered (they end as steered, whatever the outcome)
-    final Set<Long> answeredSteers = new HashSet<>();
+    // ids of steers a delivered reply of this run answered (they end as steered, whatever the
+    // outcome); made on first use, as toldInterrupted: most runs are never steered or interrupted
+    private Set<Long> answeredSteers;
     // the run's own messages were recorded answered by a reply while it went on
     boolean itemsAnswered;
     // sender keys already told that this run's interruption skipped their message (once per sender)
-    final Set<String> toldInterrupted = new HashSet<>();
+    private Set<String> toldInterrupted;
 
     /**
      * Set once the run delivered any reply (read and written by the event gate without the lock):
@@ -178,6 +179,22 @@ final class Run {
 
     State state() {
         return state;
+    }
+
+    /** Ids of steers a delivered reply of this run answered (lock held; made on first use). */
+    Set<Long> answeredSteers() {
+        if (answeredSteers == null) {
+            answeredSteers = new HashSet<>();
+        }
+        return answeredSteers;
+    }
+
+    /** Sender keys told that this run's interruption skipped their message (lock held; made on first use). */
+    Set<String> toldInterrupted() {
+        if (toldInterrupted == null) {
+            toldInterrupted = new HashSet<>();
+        }
+        return toldInterrupted;
     }
 
     /**

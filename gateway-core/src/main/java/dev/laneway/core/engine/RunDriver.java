@@ -12,6 +12,7 @@ import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -65,11 +66,19 @@ final class RunDriver {
         this.ends = ends;
     }
 
-    /** Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock. */
+    /**
+     * Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock.
+     * A slot free at once is taken without a future; otherwise the run queues for one.
+     */
     void requestLane(Run run) {
         String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null
                 : run.permits.isEmpty() ? key.laneName() : Lanes.MAIN);
         if (lane == null) {
+            return;
+        }
+        LanePermit free = ctx.lanes.acquireIfFree(lane); // the common case: granted at once, no future
+        if (free != null) {
+            permitted(run, free);
             return;
         }
         var wait = ctx.lanes.acquire(lane);
@@ -84,18 +93,24 @@ final class RunDriver {
             wait.cancel(false);
         }
         wait.whenComplete((permit, error) -> {
-            if (permit == null) {
-                return;
-            }
-            try {
-                onPermit(run, permit);
-            } catch (Throwable e) {
-                // a future would swallow it: say so (a fatal error from an agent was logged already)
-                log.error("run {} of session {} failed after its {} permit was granted", run.id, key,
-                        permit.lane(), e);
-                throw e;
+            if (permit != null) {
+                permitted(run, permit);
             }
         });
+    }
+
+    /**
+     * The run got {@code permit}, at once or later on the thread that freed it. What fails from here
+     * on (the agent's start, on this thread when the executor runs tasks inline) is logged and goes
+     * no further, as a future's callback would swallow it; a fatal error from an agent was logged
+     * already, and the run has ended with its permits back.
+     */
+    private void permitted(Run run, LanePermit permit) {
+        try {
+            onPermit(run, permit);
+        } catch (Throwable e) {
+            log.error("run {} of session {} failed after its {} permit was granted", run.id, key, permit.lane(), e);
+        }
     }
 
     private void onPermit(Run run, LanePermit permit) {
@@ -168,7 +183,7 @@ final class RunDriver {
         Duration timeout = AgentCalls.runTimeout(agent);
         lock.underLock(() -> {
             int attempt = run.attempt;
-            run.deadlineTimer = ctx.scheduler.schedule(timeout, () -> deadlinePassed(run, attempt, timeout));
+            run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, attempt, timeout));
             return null;
         });
         var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
@@ -288,8 +303,9 @@ final class RunDriver {
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
         run.releasePermits(fx);
+        Instant now = ctx.clock.instant();
         if (run.startedAt != null) {
-            ctx.admission.recordRun(Duration.between(run.startedAt, ctx.clock.instant()));
+            ctx.admission.recordRun(run.startedAt.until(now, ChronoUnit.MILLIS));
         }
         if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
             ends.ended(run, RunEnd.LEFT_PENDING, fx);
@@ -313,7 +329,6 @@ final class RunDriver {
         }
         ends.requeue(steering.resolve(run, outcome, fx));
         ends.ended(run, new RunEnd.Settled(run.disposition), fx);
-        Instant now = ctx.clock.instant();
         fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 

@@ -160,7 +160,9 @@ final class SessionQueue {
         this.runs = new RunDriver(key, lock, ctx, steering, new RunDriver.Ends() {
             @Override
             public void requeue(List<QueuedItem> steers) {
-                steers.forEach(item -> followups.requeue(item, ctx.clock.instant()));
+                for (QueuedItem item : steers) { // most runs hand back none
+                    followups.requeue(item, ctx.clock.instant());
+                }
             }
 
             @Override

@@ -84,7 +84,7 @@ final class Steering {
         List<Ticket> tickets = new ArrayList<>();
         for (Run.Steered steered : run.steered) {
             long seq = steered.item().seq();
-            if (!steered.backlog() && ids.contains(seq) && run.answeredSteers.add(seq)) {
+            if (!steered.backlog() && ids.contains(seq) && run.answeredSteers().add(seq)) {
                 tickets.addAll(steered.item().tickets());
             }
         }
@@ -111,6 +111,9 @@ final class Steering {
      * ({@link #answered}) ends as steered whatever the outcome.
      */
     List<QueuedItem> resolve(Run run, RunOutcome outcome, Effects fx) {
+        if (run.steered.isEmpty()) {
+            return List.of(); // most runs: nothing steered them
+        }
         Set<Long> unseen = new HashSet<>();
         outcome.unseenSteers().forEach(steer -> unseen.add(steer.id()));
         boolean answeredNothing = !(outcome instanceof RunOutcome.Completed) && !run.delivered;
@@ -124,7 +127,7 @@ final class Steering {
                 continue;
             }
             Disposition disposition = null;
-            if (run.answeredSteers.contains(item.seq()) || !unseen.contains(item.seq()) && !answeredNothing) {
+            if (run.answeredSteers().contains(item.seq()) || !unseen.contains(item.seq()) && !answeredNothing) {
                 disposition = Disposition.STEERED;
             } else if (run.abortCause == Run.AbortCause.STOP) {
                 disposition = Disposition.STOPPED;
@@ -139,7 +142,7 @@ final class Steering {
             }
         }
         // the skip notice first: it reaches the outbox before the settles of the messages it is about
-        notices.oncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted, fx);
+        notices.oncePerSender(interrupted, Notices.INTERRUPTED, run.toldInterrupted(), fx);
         endings.forEach(ending -> settlement.settleAll(ending.item(), ending.disposition(), run.delivery, fx));
         run.steered.clear();
         return again;

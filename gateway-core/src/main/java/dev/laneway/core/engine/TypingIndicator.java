@@ -24,7 +24,8 @@ final class TypingIndicator {
 
     private final EngineContext ctx;
     private final Runnable onTimer;
-    private final Set<Route> shown = new HashSet<>();   // conversations (no reply target) shown since the last refresh
+    // conversations (no reply target) shown since the last refresh; made on first use (a channel with typing)
+    private Set<Route> shown;
     private Cancellable timer = Cancellable.NONE;
     private Instant timerDue;
 
@@ -40,7 +41,7 @@ final class TypingIndicator {
         if (refresh.isEmpty()) {
             return;
         }
-        if (shown.add(route.replyingTo(null))) {
+        if (shown().add(route.replyingTo(null))) {
             fx.add(() -> ctx.outbox.typing(route));
         }
         armWithin(refresh.get());
@@ -50,7 +51,7 @@ final class TypingIndicator {
     void refresh(List<Route> routes, Effects fx) {
         timer = Cancellable.NONE;
         timerDue = null;
-        shown.clear();
+        shown().clear();
         for (Route route : routes) {
             Optional<Duration> refresh = ctx.typingRefresh(route.channel());
             if (refresh.isPresent() && shown.add(route.replyingTo(null))) {
@@ -65,7 +66,14 @@ final class TypingIndicator {
         timer.cancel();
         timer = Cancellable.NONE;
         timerDue = null;
-        shown.clear();
+        shown = null;
+    }
+
+    private Set<Route> shown() {
+        if (shown == null) {
+            shown = new HashSet<>();
+        }
+        return shown;
     }
 
     private void armWithin(Duration refresh) {

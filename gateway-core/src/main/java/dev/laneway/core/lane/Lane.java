@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -33,7 +33,8 @@ public final class Lane {
     private final BiConsumer<String, Duration> waitObserver;
     private final ReentrantLock lock = new ReentrantLock();
     private int active;                                     // guarded by lock
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(); // guarded by lock; FIFO
+    // guarded by lock; FIFO. Small at first: most lanes (a session's) never have a waiter
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2);
     private boolean retired;                                // guarded by lock; see Lanes
 
     /** @param onIdle called (outside the lock) whenever the last slot is given back with nobody waiting */
@@ -84,6 +85,24 @@ public final class Lane {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A slot now, without a future: a permit when a slot is free and nobody waits, else null (the
+     * lane is full, has waiters, or was retired: the caller then asks through {@link #tryAcquire}).
+     */
+    LanePermit acquireIfFree() {
+        lock.lock();
+        try {
+            if (retired || active >= cap || !waiters.isEmpty()) {
+                return null;
+            }
+            active++;
+        } finally {
+            lock.unlock();
+        }
+        waitObserver.accept(name, Duration.ZERO);
+        return new Permit();
     }
 
     private void withdraw(Waiter waiter) {
@@ -159,7 +178,9 @@ public final class Lane {
     }
 
     private final class Permit implements LanePermit {
-        private final AtomicBoolean closed = new AtomicBoolean();
+        private static final AtomicIntegerFieldUpdater<Permit> CLOSED =
+                AtomicIntegerFieldUpdater.newUpdater(Permit.class, "closed");
+        private volatile int closed; // 1 once closed; a field, not an AtomicBoolean: two permits per run
 
         @Override
         public String lane() {
@@ -168,7 +189,7 @@ public final class Lane {
 
         @Override
         public void close() {
-            if (closed.compareAndSet(false, true)) {
+            if (CLOSED.compareAndSet(this, 0, 1)) {
                 release();
             }
         }

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The registry of lanes. Configured lanes ({@code main}, {@code subagent}, {@code cron}, ...) live
@@ -29,6 +31,9 @@ public final class Lanes {
     private final BiConsumer<String, Duration> waitObserver;
     // lane name -> lane
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    // makes an unconfigured lane (cap 1, retires once unused); one function, not one per request
+    private final Consumer<Lane> retire = this::maybeRetire;
+    private final Function<String, Lane> newLane = this::newSessionLane;
 
     /** @param caps configured lane caps; must contain {@code main} */
     public Lanes(Map<String, Integer> caps, InstantSource clock, Duration warnAfter) {
@@ -57,13 +62,31 @@ public final class Lanes {
      */
     public CompletableFuture<LanePermit> acquire(String laneName) {
         while (true) {
-            Lane lane = lanes.computeIfAbsent(laneName, name -> new Lane(name, 1, clock, warnAfter, this::maybeRetire, (unused, waited) -> { }));
+            Lane lane = lane(laneName);
             CompletableFuture<LanePermit> permit = lane.tryAcquire();
             if (permit != null) {
                 return permit;
             }
             lanes.remove(laneName, lane);
         }
+    }
+
+    /**
+     * A slot in the named lane if one is free now and nobody waits for it, without a future (the
+     * common case, and cheaper); null otherwise, and the caller asks through {@link #acquire}, which
+     * queues it in FIFO order.
+     */
+    public LanePermit acquireIfFree(String laneName) {
+        return lane(laneName).acquireIfFree();
+    }
+
+    private Lane lane(String laneName) {
+        Lane lane = lanes.get(laneName);
+        return lane != null ? lane : lanes.computeIfAbsent(laneName, newLane);
+    }
+
+    private Lane newSessionLane(String name) {
+        return new Lane(name, 1, clock, warnAfter, retire, (unused, waited) -> { });
     }
 
     private void maybeRetire(Lane lane) {

@@ -1,0 +1,83 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.laneway.core.testing.ManualTime;
+import dev.laneway.core.time.Scheduler.Cancellable;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The run deadlines share one timer: each deadline still fires at its own time, in due order, a
+ * cancelled one never fires, and no timer is left once none waits.
+ */
+class RunDeadlinesTest {
+
+    private final ManualTime time = new ManualTime();
+    private final RunDeadlines deadlines = new RunDeadlines(time, time);
+    private final List<String> fired = new ArrayList<>();
+
+    @Test
+    void manyDeadlinesShareOneTimer_eachFiresAtItsOwnTime() {
+        deadlines.add(Duration.ofMinutes(5), () -> fired.add("a"));
+        time.advance(Duration.ofSeconds(10));
+        deadlines.add(Duration.ofMinutes(5), () -> fired.add("b"));
+        deadlines.add(Duration.ofMinutes(5), () -> fired.add("c"));
+        assertEquals(1, time.pendingTasks(), "one timer for every deadline, not one per run");
+        assertEquals(List.of(Duration.ofMinutes(5)), time.pendingDelays(), "set to the run timeout, exactly");
+
+        time.advance(Duration.ofMinutes(5).minusSeconds(10).minusMillis(1));
+        assertEquals(List.of(), fired);
+        time.advanceMillis(1);
+        assertEquals(List.of("a"), fired);
+        time.advance(Duration.ofSeconds(10).minusMillis(1));
+        assertEquals(List.of("a"), fired);
+        time.advanceMillis(1);
+        assertEquals(List.of("a", "b", "c"), fired, "deadlines due at the same time fire in the order they were added");
+        assertEquals(0, time.pendingTasks(), "no timer left once none waits");
+        assertEquals(0, deadlines.size());
+    }
+
+    @Test
+    void aShorterDeadlineAddedLaterFiresFirst() {
+        deadlines.add(Duration.ofMinutes(5), () -> fired.add("long"));
+        deadlines.add(Duration.ofSeconds(90), () -> fired.add("short"));
+        time.advance(Duration.ofSeconds(90));
+        assertEquals(List.of("short"), fired);
+        time.advance(Duration.ofMinutes(5).minusSeconds(90));
+        assertEquals(List.of("short", "long"), fired);
+        assertEquals(0, time.pendingTasks());
+    }
+
+    @Test
+    void aCancelledDeadlineNeverFires_andTheLastCancelLeavesNoTimer() {
+        Cancellable a = deadlines.add(Duration.ofMinutes(5), () -> fired.add("a"));
+        time.advance(Duration.ofSeconds(1));
+        Cancellable b = deadlines.add(Duration.ofMinutes(5), () -> fired.add("b"));
+        a.cancel();
+        a.cancel(); // idempotent
+        time.advance(Duration.ofMinutes(5));
+        assertEquals(List.of("b"), fired, "the timer set for the cancelled head fired, found nothing due, and waited for the next");
+        b.cancel(); // after it fired: harmless
+        Cancellable c = deadlines.add(Duration.ofMinutes(5), () -> fired.add("c"));
+        c.cancel();
+        assertEquals(0, time.pendingTasks(), "no timer outlives the last deadline");
+        time.advance(Duration.ofMinutes(10));
+        assertEquals(List.of("b"), fired);
+    }
+
+    @Test
+    void theSchedulerDecidesWhenADeadlineHasCome_evenWithAFixedClock() {
+        RunDeadlines fixedClock = new RunDeadlines(InstantSource.fixed(Instant.parse("2026-01-01T00:00:00Z")), time);
+        fixedClock.add(Duration.ofMinutes(5), () -> fired.add("a"));
+        time.advance(Duration.ofMinutes(5).minusMillis(1));
+        assertEquals(List.of(), fired);
+        time.advanceMillis(1);
+        assertEquals(List.of("a"), fired, "fired when its timer did, though the clock never moved");
+        assertEquals(0, time.pendingTasks());
+    }
+}
