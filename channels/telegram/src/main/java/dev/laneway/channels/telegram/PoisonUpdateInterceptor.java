@@ -71,7 +71,8 @@ final class PoisonUpdateInterceptor implements Interceptor {
                 .build();
     }
 
-    private static boolean isGetUpdates(Request request) {
+    /** Whether {@code request} is a {@code getUpdates} call (the one path both polling interceptors watch). */
+    static boolean isGetUpdates(Request request) {
         List<String> path = request.url().pathSegments();
         return !path.isEmpty() && path.getLast().equalsIgnoreCase(GetUpdates.PATH);
     }

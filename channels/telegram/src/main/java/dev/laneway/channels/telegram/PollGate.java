@@ -1,7 +1,6 @@
 package dev.laneway.channels.telegram;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.Call;
@@ -12,7 +11,6 @@ import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import org.telegram.telegrambots.meta.api.methods.updates.GetUpdates;
 
 /**
  * Lets the channel stop long polling at once, quietly, and without confirming anything more.
@@ -50,7 +48,7 @@ final class PollGate implements Interceptor {
     @Override
     public Response intercept(Chain chain) throws IOException {
         Request request = chain.request();
-        if (!isGetUpdates(request)) {
+        if (!PoisonUpdateInterceptor.isGetUpdates(request)) {
             return chain.proceed(request);
         }
         if (closed) {
@@ -82,11 +80,6 @@ final class PollGate implements Interceptor {
     void close() {
         closed = true;
         inFlight.forEach(Call::cancel);
-    }
-
-    private static boolean isGetUpdates(Request request) {
-        List<String> path = request.url().pathSegments();
-        return !path.isEmpty() && path.getLast().equalsIgnoreCase(GetUpdates.PATH);
     }
 
     private static Response nothing(Request request) {
