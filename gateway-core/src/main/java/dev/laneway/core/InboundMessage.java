@@ -20,6 +20,10 @@ import java.util.Objects;
  * @param direct             true for a DM, false for a group / channel message
  * @param mentionsBot        whether the message mentions (or replies to) the bot
  * @param senderIsAdmin      whether the platform reports the sender as an admin of this group
+ * @param spaceId            the platform space the chat belongs to (a Discord guild id, a Slack
+ *                           workspace's team id), or null where the platform has none (Telegram, DMs);
+ *                           the scheduler's tenant of a group chat (docs/behaviour.md §11)
+ * @param origin             what produced it: a chat message, a slash command or a scheduled job
  */
 public record InboundMessage(
         String channel,
@@ -34,7 +38,27 @@ public record InboundMessage(
         Instant receivedAt,
         boolean direct,
         boolean mentionsBot,
-        boolean senderIsAdmin) {
+        boolean senderIsAdmin,
+        String spaceId,
+        Origin origin) {
+
+    /** What produced a message. */
+    public enum Origin {
+        /** A message a user typed in the chat. */
+        MESSAGE,
+        /** A platform slash command (Discord interaction, Slack slash command). */
+        SLASH_COMMAND,
+        /** A scheduled job's prompt (the {@code schedules:} section); no user sent it. */
+        SCHEDULE
+    }
+
+    /** A chat message without a space (the shape channels without spaces build). */
+    public InboundMessage(String channel, String account, String chatId, String threadId, String senderId,
+                          String senderName, String text, List<Attachment> attachments, String platformMessageId,
+                          Instant receivedAt, boolean direct, boolean mentionsBot, boolean senderIsAdmin) {
+        this(channel, account, chatId, threadId, senderId, senderName, text, attachments, platformMessageId,
+                receivedAt, direct, mentionsBot, senderIsAdmin, null, Origin.MESSAGE);
+    }
 
     public InboundMessage {
         Objects.requireNonNull(channel, "channel");
@@ -45,6 +69,7 @@ public record InboundMessage(
         senderName = senderName == null || senderName.isBlank() ? senderId : senderName;
         text = text == null ? "" : text;
         attachments = attachments == null ? List.of() : List.copyOf(attachments);
+        origin = origin == null ? Origin.MESSAGE : origin;
     }
 
     /** The route that answers this message: same chat and thread, replying to it. */
@@ -55,7 +80,13 @@ public record InboundMessage(
     /** A copy with other text (used for inline directives, which strip the command prefix). */
     public InboundMessage withText(String newText) {
         return new InboundMessage(channel, account, chatId, threadId, senderId, senderName, newText,
-                attachments, platformMessageId, receivedAt, direct, mentionsBot, senderIsAdmin);
+                attachments, platformMessageId, receivedAt, direct, mentionsBot, senderIsAdmin, spaceId, origin);
+    }
+
+    /** A copy with another admin flag (adapters that learn it after converting the message). */
+    public InboundMessage withSenderIsAdmin(boolean admin) {
+        return new InboundMessage(channel, account, chatId, threadId, senderId, senderName, text,
+                attachments, platformMessageId, receivedAt, direct, mentionsBot, admin, spaceId, origin);
     }
 
     /** Builder for tests and channel adapters; defaults to a DM on account {@code default}. */
@@ -78,6 +109,8 @@ public record InboundMessage(
         private boolean direct = true;
         private boolean mentionsBot;
         private boolean senderIsAdmin;
+        private String spaceId;
+        private Origin origin = Origin.MESSAGE;
 
         private Builder(String channel) {
             this.channel = channel;
@@ -95,10 +128,12 @@ public record InboundMessage(
         public Builder direct(boolean value) { this.direct = value; return this; }
         public Builder mentionsBot(boolean value) { this.mentionsBot = value; return this; }
         public Builder senderIsAdmin(boolean value) { this.senderIsAdmin = value; return this; }
+        public Builder spaceId(String value) { this.spaceId = value; return this; }
+        public Builder origin(Origin value) { this.origin = value; return this; }
 
         public InboundMessage build() {
             return new InboundMessage(channel, account, chatId, threadId, senderId, senderName, text,
-                    attachments, platformMessageId, receivedAt, direct, mentionsBot, senderIsAdmin);
+                    attachments, platformMessageId, receivedAt, direct, mentionsBot, senderIsAdmin, spaceId, origin);
         }
     }
 }

@@ -29,14 +29,14 @@ final class EntryCodec {
             INSERT INTO messages (seq, session, message_key, channel, account, chat_id, thread_id, sender_id,
                 sender_name, text, effective_text, attachments, platform_message_id, received_at_sec,
                 received_at_nano, direct, mentions_bot, sender_is_admin, trusted, queue_mode, queue_debounce_ms,
-                queue_cap, queue_drop, state, accepted_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)""";
+                queue_cap, queue_drop, state, accepted_at, space_id, origin)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)""";
 
     /** The columns {@link #decode} reads. */
     static final String COLUMNS = """
             seq, session, channel, account, chat_id, thread_id, sender_id, sender_name, text, effective_text,
             attachments, platform_message_id, received_at_sec, received_at_nano, direct, mentions_bot,
-            sender_is_admin, trusted, queue_mode, queue_debounce_ms, queue_cap, queue_drop, accepted_at""";
+            sender_is_admin, trusted, queue_mode, queue_debounce_ms, queue_cap, queue_drop, accepted_at, space_id, origin""";
 
     private EntryCodec() {
     }
@@ -70,6 +70,8 @@ final class EntryCodec {
         insert.setInt(++i, settings.cap());
         insert.setString(++i, Columns.drop(settings.drop()));
         insert.setLong(++i, acceptedAtMillis);
+        insert.setString(++i, message.spaceId());
+        insert.setString(++i, message.origin().name().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** The entry on the current row of a query that selected {@link #COLUMNS} first, in that order. */
@@ -91,7 +93,9 @@ final class EntryCodec {
                 Instant.ofEpochSecond(row.getLong(13), row.getInt(14)), // received_at_sec, received_at_nano
                 row.getInt(15) != 0,                                // direct
                 row.getInt(16) != 0,                                // mentions_bot
-                row.getInt(17) != 0);                               // sender_is_admin
+                row.getInt(17) != 0,                                // sender_is_admin
+                row.getString(24),                                  // space_id
+                origin(row.getString(25), where));                  // origin
         String effectiveText = row.getString(10);
         boolean trusted = row.getInt(18) != 0;
         QueueSettings settings = new QueueSettings(
@@ -101,6 +105,14 @@ final class EntryCodec {
                 Columns.drop(row.getString(22), where));            // queue_drop
         Instant acceptedAt = Instant.ofEpochMilli(row.getLong(23));            // accepted_at
         return new JournalEntry(seq, session, message, effectiveText, settings, trusted, acceptedAt);
+    }
+
+    static InboundMessage.Origin origin(String column, String where) {
+        try {
+            return InboundMessage.Origin.valueOf(column.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("unknown origin '" + column + "' in " + where, e);
+        }
     }
 
     static String attachments(List<Attachment> attachments) {

@@ -84,7 +84,11 @@ final class Migrations {
                     "CREATE INDEX messages_pending ON messages (seq) WHERE state = 'pending'",
                     "CREATE INDEX messages_answered ON messages (settled_at) WHERE state = 'answered'")),
             new Migration(3, "dedupe lookups by message key, for answered records the heap no longer holds", List.of(
-                    "CREATE INDEX messages_by_key ON messages (message_key) WHERE message_key IS NOT NULL")));
+                    "CREATE INDEX messages_by_key ON messages (message_key) WHERE message_key IS NOT NULL")),
+            new Migration(4, "a message's space (guild, workspace) and origin, for the scheduler's tenant and class", List.of(
+                    "ALTER TABLE messages ADD COLUMN space_id TEXT",
+                    "ALTER TABLE messages ADD COLUMN origin TEXT NOT NULL DEFAULT 'message'"
+                            + " CHECK (origin IN ('message', 'slash_command', 'schedule'))")));
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

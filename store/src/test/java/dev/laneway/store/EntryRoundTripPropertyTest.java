@@ -72,7 +72,14 @@ class EntryRoundTripPropertyTest {
                 .as(Partial::new)
                 .flatMap(partial -> Combinators.combine(text(1, 25).injectNull(0.3), instants(),
                                 Arbitraries.of(true, false), Arbitraries.of(true, false), Arbitraries.of(true, false))
-                        .as(partial::message));
+                        .as(partial::message))
+                .flatMap(message -> Combinators.combine(text(1, 20).injectNull(0.5),
+                                Arbitraries.of(InboundMessage.Origin.class))
+                        .as((space, origin) -> new InboundMessage(message.channel(), message.account(),
+                                message.chatId(), message.threadId(), message.senderId(), message.senderName(),
+                                message.text(), message.attachments(), message.platformMessageId(),
+                                message.receivedAt(), message.direct(), message.mentionsBot(),
+                                message.senderIsAdmin(), space, origin)));
         Arbitrary<QueueSettings> settings = Combinators.combine(Arbitraries.of(QueueMode.class),
                         Arbitraries.longs().between(0, Duration.ofDays(365).toMillis()),
                         Arbitraries.integers().between(1, 10_000), Arbitraries.of(DropPolicy.class))

@@ -69,6 +69,7 @@ final class InboundConverter {
                 .receivedAt(clock.instant())
                 .mentionsBot(mentionsBot)
                 .senderIsAdmin(isAdmin(member))
+                .spaceId(message.isFromGuild() ? message.getGuildId() : null)
                 .build());
     }
 
@@ -85,6 +86,8 @@ final class InboundConverter {
                 .receivedAt(clock.instant())
                 .mentionsBot(true)
                 .senderIsAdmin(isAdmin(member))
+                .spaceId(interaction.getGuild() != null ? interaction.getGuild().getId() : null)
+                .origin(InboundMessage.Origin.SLASH_COMMAND)
                 .build();
     }
 

@@ -72,10 +72,10 @@ final class EventConverter {
         if (user == null || channel == null || ts == null) {
             return new Conversion.Ignored("message without user, channel or ts");
         }
-        return place(event, type, user, channel, ts);
+        return place(event, type, user, channel, ts, teamOf(payload, event));
     }
 
-    private Conversion place(JsonObject event, String type, String user, String channel, String ts) {
+    private Conversion place(JsonObject event, String type, String user, String channel, String ts, String team) {
         String raw = Json.str(event, "text");
         boolean mentioned = "app_mention".equals(type) || (raw != null && raw.contains(bot.mentionToken()));
         String threadTs = Json.str(event, "thread_ts");
@@ -100,7 +100,13 @@ final class EventConverter {
             return new Conversion.Ignored("empty message");
         }
         return new Conversion.Accepted(
-                new InboundDraft(channel, threadId, user, null, text, files, ts, direct, mentionsBot));
+                new InboundDraft(channel, threadId, user, null, text, files, ts, direct, mentionsBot, team, false));
+    }
+
+    /** The workspace: the envelope's {@code team_id}, else the event's {@code team}; null when neither is there. */
+    private static String teamOf(JsonObject payload, JsonObject event) {
+        String team = Json.str(payload, "team_id");
+        return team != null ? team : Json.str(event, "team");
     }
 
     /** {@code im} is a DM; {@code channel}, {@code group} and {@code mpim} are groups. */

@@ -15,9 +15,12 @@ import java.util.List;
  * @param senderName the name the event carried (a slash command's {@code user_name}), or null
  * @param messageId  the message's {@code ts}, or a synthetic id for a slash command
  * @param mentionsBot whether it is for the bot: a mention, or a reply in a thread the bot is in
+ * @param teamId     the workspace's team id ({@code team_id}), or null when the payload had none
+ * @param slashCommand whether a slash command produced it
  */
 record InboundDraft(String chatId, String threadId, String senderId, String senderName, String text,
-                    List<Attachment> attachments, String messageId, boolean direct, boolean mentionsBot) {
+                    List<Attachment> attachments, String messageId, boolean direct, boolean mentionsBot,
+                    String teamId, boolean slashCommand) {
 
     InboundDraft {
         attachments = List.copyOf(attachments);
@@ -36,12 +39,13 @@ record InboundDraft(String chatId, String threadId, String senderId, String send
     /** The same draft as a DM with the bot, or not. */
     InboundDraft withDirect(boolean value) {
         return new InboundDraft(chatId, threadId, senderId, senderName, text, attachments, messageId, value,
-                mentionsBot);
+                mentionsBot, teamId, slashCommand);
     }
 
     InboundMessage toMessage(SenderDirectory.Sender sender, Instant receivedAt) {
         String name = sender.name() != null ? sender.name() : senderName;
         return new InboundMessage(SlackChannel.NAME, "default", chatId, threadId, senderId, name, text,
-                attachments, messageId, receivedAt, direct, mentionsBot, sender.admin());
+                attachments, messageId, receivedAt, direct, mentionsBot, sender.admin(), teamId,
+                slashCommand ? InboundMessage.Origin.SLASH_COMMAND : InboundMessage.Origin.MESSAGE);
     }
 }

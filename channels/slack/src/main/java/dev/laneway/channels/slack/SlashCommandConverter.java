@@ -37,7 +37,7 @@ final class SlashCommandConverter {
         String trigger = Json.str(payload, "trigger_id");
         String id = ID_PREFIX + (trigger != null ? trigger : envelopeId);
         return new Conversion.Accepted(new InboundDraft(channel, null, user, Json.str(payload, "user_name"),
-                text, List.of(), id, false, true));
+                text, List.of(), id, false, true, Json.str(payload, "team_id"), true));
     }
 
     /** Whether the answer to {@code command} is shown only to the user who typed it. */

@@ -128,7 +128,6 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
 
     private InboundMessage withAdminStatus(InboundMessage m) {
         boolean admin = admins.isAdmin(Long.parseLong(m.chatId()), Long.parseLong(m.senderId()));
-        return new InboundMessage(m.channel(), m.account(), m.chatId(), m.threadId(), m.senderId(), m.senderName(),
-                m.text(), m.attachments(), m.platformMessageId(), m.receivedAt(), m.direct(), m.mentionsBot(), admin);
+        return m.withSenderIsAdmin(admin);
     }
 }
