@@ -1,25 +1,31 @@
 package dev.laneway.bench;
 
+import dev.laneway.core.Route;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The baseline: the executor hand-offs the engine makes for one message to an idle session, and
  * nothing else. The engine hands off three times per run (start the agent, handle its completion,
- * the outbox task that records the message as answered); so does this, in the same order,
- * reporting the same events.
+ * the outbox task that sends the agent's answer and records the message as answered); so does
+ * this, in the same order, reporting the same events, and its third task sends the same short
+ * answer ({@link BenchAgent#REPLY}) to the same no-op channel.
  * No session state, no lanes, no queue: what a gateway without Laneway's guarantees would cost.
  */
 final class BareExecutorPipeline implements Pipeline {
 
-    private static final Runnable RECORD_ANSWERED = () -> { };
-
     private final ExecutorService executor;
     private final RunHooks hooks;
+    private final NoopChannel channel = new NoopChannel(null);
+    private final Route[] routes;
 
-    BareExecutorPipeline(ExecutorService executor, RunHooks hooks) {
+    BareExecutorPipeline(ExecutorService executor, int sessions, RunHooks hooks) {
         this.executor = executor;
         this.hooks = hooks;
+        this.routes = new Route[sessions];
+        for (int i = 0; i < sessions; i++) {
+            routes[i] = BenchSessions.message(i).route();
+        }
     }
 
     @Override
@@ -34,7 +40,12 @@ final class BareExecutorPipeline implements Pipeline {
 
     private void finish(int session) {
         hooks.finished(session);
-        executor.execute(RECORD_ANSWERED);
+        executor.execute(() -> answer(session));
+    }
+
+    /** The outbox's task: the answer goes to the channel, then the message is recorded answered (nowhere). */
+    private void answer(int session) {
+        channel.send(routes[session], BenchAgent.REPLY);
     }
 
     @Override

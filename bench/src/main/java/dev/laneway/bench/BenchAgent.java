@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * An agent that does no work. Normally every run has completed by the time {@link #start}
- * returns. While {@link #hold() holding}, runs stay open until {@link #releaseAll()}: that is how
+ * returns. Built {@link #BenchAgent(RunHooks, int, String) with a reply}, each run first answers
+ * with that short text, as a real run answers (the idle-run benchmarks); without one it answers
+ * nothing, so the gateway sends its empty-answer notice instead. While {@link #hold() holding}, runs stay open until {@link #releaseAll()}: that is how
  * benchmarks keep sessions active so that newcomers take the queueing path.
  *
  * <p>Held runs go into an array sized up front, so that measuring the heap of held sessions does
@@ -29,7 +31,11 @@ final class BenchAgent implements Agent {
     private static final RunOutcome DONE = RunOutcome.Completed.clean();
     private static final AgentRun FINISHED = new Handle(CompletableFuture.completedFuture(DONE));
 
+    /** The short answer of each run of the idle-run benchmarks (the bare baseline sends the same). */
+    static final String REPLY = "ok";
+
     private final RunHooks hooks;
+    private final String reply; // null: no answer
     private final AtomicReferenceArray<CompletableFuture<RunOutcome>> held;
     private final AtomicInteger heldCount = new AtomicInteger();
     private final ConcurrentLinkedQueue<CompletableFuture<RunOutcome>> overflow = new ConcurrentLinkedQueue<>();
@@ -40,7 +46,16 @@ final class BenchAgent implements Agent {
 
     /** @param capacity how many runs may be held without spilling into a slower list */
     BenchAgent(RunHooks hooks, int capacity) {
+        this(hooks, capacity, null);
+    }
+
+    /**
+     * @param capacity how many runs may be held without spilling into a slower list
+     * @param reply    what every run answers before it completes, or null for nothing
+     */
+    BenchAgent(RunHooks hooks, int capacity, String reply) {
         this.hooks = hooks;
+        this.reply = reply;
         this.held = new AtomicReferenceArray<>(capacity);
     }
 
@@ -53,6 +68,9 @@ final class BenchAgent implements Agent {
     public AgentRun start(RunRequest request, RunEvents events) {
         if (hooks != RunHooks.NONE) {
             hooks.started(BenchSessions.index(request.senderId()));
+        }
+        if (reply != null) {
+            events.reply(reply);
         }
         if (!holding || passes.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
             return FINISHED;

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A gateway wired as production wires it (virtual-thread executor, system clock and scheduler)
- * around a no-op agent and a no-op channel, with the settings a benchmark needs: admission
+ * around a no-op agent (answering a short text when asked) and a no-op channel, with the settings a benchmark needs: admission
  * disabled ({@code maxPendingRuns: 0}), no retries, queue debounce 0 so drains start at once, and
  * the given mode, cap and main lane cap. Owns its executor and scheduler; the store and journal
  * (default: in memory, nothing journaled) belong to the caller, who closes them after this.
@@ -29,7 +29,7 @@ final class BenchGateway implements AutoCloseable {
     private final SystemScheduler scheduler = new SystemScheduler();
 
     BenchGateway(Options options) {
-        this.agent = new BenchAgent(options.hooks, options.heldCapacity);
+        this.agent = new BenchAgent(options.hooks, options.heldCapacity, options.reply);
         this.gateway = Gateway.builder()
                 .settings(settings(options))
                 .scheduler(scheduler)
@@ -90,6 +90,7 @@ final class BenchGateway implements AutoCloseable {
         int mainCap = Integer.MAX_VALUE;
         int heldCapacity = 16;
         Duration typingRefresh;
+        String reply;
         SessionStore store;
         MessageJournal journal = MessageJournal.NONE;
 
@@ -101,6 +102,8 @@ final class BenchGateway implements AutoCloseable {
         Options heldCapacity(int value) { heldCapacity = value; return this; }
         /** A channel with a typing indicator refreshed this often (null: none, the default). */
         Options typing(Duration refresh) { typingRefresh = refresh; return this; }
+        /** Every run answers {@link BenchAgent#REPLY} before it completes, as a real run answers (default: nothing). */
+        Options answering() { reply = BenchAgent.REPLY; return this; }
         /** The session store (null: the builder's in-memory one, the default). */
         Options store(SessionStore value) { store = value; return this; }
         /** Where accepted messages are journaled (default {@link MessageJournal#NONE}). */
