@@ -53,8 +53,11 @@ final class EngineContext {
     final NoticeSender notices;
     /** How a message ends: its disposition, admission slot, journal record, listeners and hooks. */
     final Settlement settlement;
-    /** The running attempts' deadlines, behind one timer. */
-    final RunDeadlines deadlines;
+    /** How many {@link RunDeadlines} the sessions are spread over (a power of two). */
+    static final int DEADLINE_STRIPES = 16;
+    // the running attempts' deadlines, each stripe behind one timer; a session's runs use one stripe, so
+    // runs of different sessions rarely wait for each other's lock
+    private final RunDeadlines[] deadlines = new RunDeadlines[DEADLINE_STRIPES];
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
@@ -82,9 +85,17 @@ final class EngineContext {
             }
         });
         this.capabilities = Map.copyOf(read);
-        this.deadlines = new RunDeadlines(clock, scheduler);
+        for (int i = 0; i < DEADLINE_STRIPES; i++) {
+            deadlines[i] = new RunDeadlines(clock, scheduler);
+        }
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
+    }
+
+    /** The deadlines of {@code session}'s runs. */
+    RunDeadlines deadlines(SessionKey session) {
+        int h = session.hashCode();
+        return deadlines[(h ^ (h >>> 16)) & (DEADLINE_STRIPES - 1)];
     }
 
     String nextRunId() {

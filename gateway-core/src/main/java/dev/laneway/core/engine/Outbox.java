@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -61,14 +63,18 @@ import org.slf4j.LoggerFactory;
  * the journal and run again after the restart. A send the shutdown cuts off while a message's end
  * still waits behind it is logged at WARN as kept, not as lost: that message stays pending too.
  *
- * <p>Concurrency: {@code lock} guards {@code queues}, {@code held}, {@code cooling} and
- * {@code closed}. A chat has an entry while it has something queued or a drain owns it;
- * {@code ChatQueue.draining} says whether a drain task, or the timer that resumes it after a pacing
- * or backoff wait, owns it, so at most one thread sends to a chat at a time. A chat waiting out a
- * 429 is owned by nobody: the timer that ends its pause starts a new drain. Only a chat's owner
- * touches the head of its queue and a {@link Reply}'s progress; ownership passes under the lock.
- * A reply's {@code stopped} flag is volatile: set under the lock by {@link #stopAnswers}, read by
- * the chat's owner before each chunk.
+ * <p>Concurrency: the chats are spread over {@link #STRIPES} stripes by their {@link Chat} key, so
+ * that sends to different chats rarely wait for each other's lock. A stripe's {@code lock} guards
+ * its {@code queues} and {@code cooling}; everything about one chat lives in its stripe.
+ * {@code held} and {@code closed} concern every chat: they are written only with every stripe's
+ * lock held (taken in index order) and read with any one of them held, so a chat sees them change
+ * atomically with its own state. A chat has an entry while it has something queued or a drain owns
+ * it; {@code ChatQueue.draining} says whether a drain task, or the timer that resumes it after a
+ * pacing or backoff wait, owns it, so at most one thread sends to a chat at a time. A chat waiting
+ * out a 429 is owned by nobody: the timer that ends its pause starts a new drain. Only a chat's
+ * owner touches the head of its queue and a {@link Reply}'s progress; ownership passes under the
+ * stripe's lock. A reply's {@code stopped} flag is volatile: set under the lock by
+ * {@link #stopAnswers}, read by the chat's owner before each chunk.
  */
 final class Outbox {
 
@@ -86,15 +92,15 @@ final class Outbox {
     private final Backoff backoff;
     private final Function<String, ChannelAdapter> channels;
     private final GatewayObserver observer;
-    private final ReentrantLock lock = new ReentrantLock();
-    // chat key -> what waits for that chat; guarded by lock
-    private final Map<String, ChatQueue> queues = new HashMap<>();
-    // names of channels whose sends are held until they have started; guarded by lock
+    /** How many stripes the chats are spread over (a power of two). */
+    static final int STRIPES = 32;
+    private final Stripe[] stripes = new Stripe[STRIPES];
+    // names of channels whose sends are held until they have started; written with every stripe locked
     private final Set<String> held = new HashSet<>();
-    // chat key -> the end of the 429 pause it waits out (removed by the timer that ends it); guarded by lock
-    private final Map<String, Instant> cooling = new HashMap<>();
-    // every channel is held for good: the gateway is shutting down; guarded by lock
+    // every channel is held for good: the gateway is shutting down; written with every stripe locked
     private boolean closed;
+    // counts the chats made while their channel was held, in order
+    private final AtomicLong heldChats = new AtomicLong();
 
     Outbox(Executor executor, Scheduler scheduler, InstantSource clock, Function<String, ChannelAdapter> channels,
            GatewayObserver observer) {
@@ -110,6 +116,27 @@ final class Outbox {
         this.channels = channels;
         this.observer = observer;
         this.backoff = backoff;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Stripe();
+        }
+    }
+
+    private Stripe stripe(Chat chat) {
+        int h = chat.hashCode();
+        return stripes[(h ^ (h >>> 16)) & (STRIPES - 1)];
+    }
+
+    /** Locks every stripe, in index order (for what concerns every chat: held channels, closing). */
+    private void lockAll() {
+        for (Stripe stripe : stripes) {
+            stripe.lock.lock();
+        }
+    }
+
+    private void unlockAll() {
+        for (int i = STRIPES - 1; i >= 0; i--) {
+            stripes[i].lock.unlock();
+        }
     }
 
     /** Queues a notice; returns at once. */
@@ -134,31 +161,39 @@ final class Outbox {
      * owner removes them: it alone touches the head of the queue). Notices are kept.
      */
     void stopAnswers(SessionKey session) {
-        lock.lock();
-        try {
-            for (ChatQueue queue : queues.values()) {
-                for (Outgoing item : queue.items) {
-                    if (item instanceof Reply reply && session.equals(reply.session)) {
-                        reply.stopped = true;
+        for (Stripe stripe : stripes) {
+            stripe.lock.lock();
+            try {
+                for (ChatQueue queue : stripe.queues.values()) {
+                    for (Outgoing item : queue.items) {
+                        if (item instanceof Reply reply && session.equals(reply.session)) {
+                            reply.stopped = true;
+                        }
                     }
                 }
+            } finally {
+                stripe.lock.unlock();
             }
-        } finally {
-            lock.unlock();
         }
     }
 
     private void enqueue(Outgoing outgoing) {
-        String chat = outgoing.route().chatKey();
+        Chat chat = outgoing.chat();
+        Stripe stripe = stripe(chat);
         boolean startDrain;
-        lock.lock();
+        stripe.lock.lock();
         try {
-            ChatQueue queue = queues.computeIfAbsent(chat, key -> new ChatQueue(outgoing.route().channel()));
+            ChatQueue queue = stripe.queues.get(chat);
+            if (queue == null) {
+                // a chat held from its start is resumed in the order the held chats came
+                queue = new ChatQueue(heldLocked(chat.channel()) ? heldChats.incrementAndGet() : 0);
+                stripe.queues.put(chat, queue);
+            }
             queue.items.addLast(outgoing);
-            startDrain = !queue.draining && deliverableLocked(chat, queue.channel);
+            startDrain = !queue.draining && deliverableLocked(stripe, chat);
             queue.draining |= startDrain;
         } finally {
-            lock.unlock();
+            stripe.lock.unlock();
         }
         if (startDrain) {
             startDrain(chat);
@@ -167,11 +202,11 @@ final class Outbox {
 
     /** Holds every send to {@code channel} from now on until {@link #release}: the gateway is starting it. */
     void hold(String channel) {
-        lock.lock();
+        lockAll();
         try {
             held.add(channel);
         } finally {
-            lock.unlock();
+            unlockAll();
         }
     }
 
@@ -180,32 +215,38 @@ final class Outbox {
      * the gateway is about to stop its channels. A send under way finishes; nothing after it starts.
      */
     void holdForShutdown() {
-        lock.lock();
+        lockAll();
         try {
             closed = true;
         } finally {
-            lock.unlock();
+            unlockAll();
         }
     }
 
-    /** The channel has started: delivers what was held for it, each chat in its order. */
+    /**
+     * The channel has started: delivers what was held for it, each chat in its order, the chats in
+     * the order they were first held.
+     */
     void release(String channel) {
-        List<String> resume = new ArrayList<>();
-        lock.lock();
+        List<Map.Entry<Chat, ChatQueue>> resume = new ArrayList<>();
+        lockAll();
         try {
             if (!held.remove(channel) || closed) {
                 return;
             }
-            queues.forEach((chat, queue) -> {
-                if (queue.channel.equals(channel) && !queue.draining && !cooling.containsKey(chat)) {
-                    queue.draining = true;
-                    resume.add(chat);
-                }
-            });
+            for (Stripe stripe : stripes) {
+                stripe.queues.forEach((chat, queue) -> {
+                    if (chat.channel().equals(channel) && !queue.draining && !stripe.cooling.containsKey(chat)) {
+                        queue.draining = true;
+                        resume.add(Map.entry(chat, queue));
+                    }
+                });
+            }
         } finally {
-            lock.unlock();
+            unlockAll();
         }
-        resume.forEach(this::startDrain);
+        resume.sort(Comparator.comparingLong(entry -> entry.getValue().heldOrder));
+        resume.forEach(entry -> startDrain(entry.getKey()));
     }
 
     /** Queues a notice that is always wanted. */
@@ -220,23 +261,38 @@ final class Outbox {
      * recorded as answered, so they run again after a restart.
      */
     boolean isIdle() {
-        lock.lock();
+        lockAll(); // one moment for every chat
         try {
-            return queues.entrySet().stream().noneMatch(entry -> entry.getValue().draining
-                    || (cooling.containsKey(entry.getKey()) && !heldLocked(entry.getValue().channel)));
+            for (Stripe stripe : stripes) {
+                for (Map.Entry<Chat, ChatQueue> entry : stripe.queues.entrySet()) {
+                    if (entry.getValue().draining
+                            || (stripe.cooling.containsKey(entry.getKey()) && !heldLocked(entry.getKey().channel()))) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         } finally {
-            lock.unlock();
+            unlockAll();
         }
     }
 
     /** Replies and actions parked for channels that have not started yet (after a shutdown: all still queued). */
     int heldCount() {
-        lock.lock();
+        lockAll();
         try {
-            return queues.values().stream().filter(queue -> closed || (!queue.draining && held.contains(queue.channel)))
-                    .mapToInt(queue -> queue.items.size()).sum();
+            int count = 0;
+            for (Stripe stripe : stripes) {
+                for (Map.Entry<Chat, ChatQueue> entry : stripe.queues.entrySet()) {
+                    ChatQueue queue = entry.getValue();
+                    if (closed || (!queue.draining && held.contains(entry.getKey().channel()))) {
+                        count += queue.items.size();
+                    }
+                }
+            }
+            return count;
         } finally {
-            lock.unlock();
+            unlockAll();
         }
     }
 
@@ -257,7 +313,7 @@ final class Outbox {
                 Fatal.rethrowIfFatal(e);
                 SendFailure failure = failureOf(e);
                 if (failure.kind() == SendFailure.Kind.RATE_LIMITED) {
-                    coolDown(route.chatKey(), failure.retryAfter(), false);
+                    coolDown(Chat.of(route), failure.retryAfter(), false);
                 }
                 log.warn("typing to {} chat {} failed: {}", route.channel(), route.chatId(), failure.getMessage());
             }
@@ -273,64 +329,73 @@ final class Outbox {
     }
 
     private boolean isDeliverable(Route route) {
-        lock.lock();
+        Chat chat = Chat.of(route);
+        Stripe stripe = stripe(chat);
+        stripe.lock.lock();
         try {
-            return deliverableLocked(route.chatKey(), route.channel());
+            return deliverableLocked(stripe, chat);
         } finally {
-            lock.unlock();
+            stripe.lock.unlock();
         }
     }
 
-    /** Whether sends to {@code channel} wait (lock held). */
+    /** Whether sends to {@code channel} wait (a stripe's lock held). */
     private boolean heldLocked(String channel) {
-        return closed || held.contains(channel);
+        return closed || (!held.isEmpty() && held.contains(channel));
     }
 
-    /** Whether something may go to {@code chat} of {@code channel} now: not held, not waiting out a 429 (lock held). */
-    private boolean deliverableLocked(String chat, String channel) {
-        return !heldLocked(channel) && !cooling.containsKey(chat);
+    /** Whether something may go to {@code chat} now: not held, not waiting out a 429 (its stripe's lock held). */
+    private boolean deliverableLocked(Stripe stripe, Chat chat) {
+        return !heldLocked(chat.channel()) && (stripe.cooling.isEmpty() || !stripe.cooling.containsKey(chat));
     }
 
     /** Runs a drain for a chat its caller owns; a refusing executor (stopping) leaves the chat parked. */
-    private void startDrain(String chat) {
+    private void startDrain(Chat chat) {
         try {
             executor.execute(() -> drain(chat));
         } catch (RejectedExecutionException e) {
-            lock.lock();
+            Stripe stripe = stripe(chat);
+            stripe.lock.lock();
             try {
-                ChatQueue queue = queues.get(chat);
+                ChatQueue queue = stripe.queues.get(chat);
                 if (queue != null) {
                     queue.draining = false;
                 }
             } finally {
-                lock.unlock();
+                stripe.lock.unlock();
             }
             log.debug("outbox: no drain for chat {}: the executor is stopping", chat);
         }
     }
 
-    private void drain(String chat) {
+    private void drain(Chat chat) {
+        Stripe stripe = stripe(chat);
+        boolean headDone = false; // the head was delivered: it leaves the queue in the next locked step
         while (true) {
             Outgoing next;
-            lock.lock();
+            stripe.lock.lock();
             try {
-                ChatQueue queue = queues.get(chat);
+                ChatQueue queue = stripe.queues.get(chat);
+                if (headDone) {
+                    queue.items.pollFirst();
+                    headDone = false;
+                }
                 if (queue.items.isEmpty()) {
-                    queues.remove(chat);
+                    stripe.queues.remove(chat);
                     return;
                 }
-                if (!deliverableLocked(chat, queue.channel)) {
+                if (!deliverableLocked(stripe, chat)) {
                     // parked: release() or the end of the 429 pause starts a drain again (never once closed)
                     queue.draining = false;
                     return;
                 }
                 next = queue.items.peekFirst(); // stays at the head until it is done: a wait resumes it
             } finally {
-                lock.unlock();
+                stripe.lock.unlock();
             }
             Step step = deliverContained(next);
             switch (step) {
-                case Step.Done done -> removeHead(chat);
+                case Step.Done done -> headDone = true;
                 case Step.Wait wait -> {
                     if (!schedule(wait.delay(), () -> startDrain(chat))) { // the chat stays owned meanwhile
                         park(chat);
@@ -357,21 +422,13 @@ final class Outbox {
     }
 
     /** The chat's owner gives it up without a timer to resume it: what is queued stays parked. */
-    private void park(String chat) {
-        lock.lock();
+    private void park(Chat chat) {
+        Stripe stripe = stripe(chat);
+        stripe.lock.lock();
         try {
-            queues.get(chat).draining = false;
+            stripe.queues.get(chat).draining = false;
         } finally {
-            lock.unlock();
-        }
-    }
-
-    private void removeHead(String chat) {
-        lock.lock();
-        try {
-            queues.get(chat).items.pollFirst();
-        } finally {
-            lock.unlock();
+            stripe.lock.unlock();
         }
     }
 
@@ -380,47 +437,49 @@ final class Outbox {
      * pause already set wins). {@code owner}: the caller is the chat's drain, which gives the chat
      * up; the timer that ends the pause starts a new drain.
      */
-    private void coolDown(String chat, Duration wait, boolean owner) {
+    private void coolDown(Chat chat, Duration wait, boolean owner) {
         Instant until = clock.instant().plus(wait);
+        Stripe stripe = stripe(chat);
         boolean longest;
-        lock.lock();
+        stripe.lock.lock();
         try {
             if (owner) {
-                queues.get(chat).draining = false;
+                stripe.queues.get(chat).draining = false;
             }
-            Instant current = cooling.get(chat);
+            Instant current = stripe.cooling.get(chat);
             longest = current == null || until.isAfter(current);
             if (longest) {
-                cooling.put(chat, until);
+                stripe.cooling.put(chat, until);
             }
         } finally {
-            lock.unlock();
+            stripe.lock.unlock();
         }
         if (longest && !schedule(wait, () -> endCooling(chat, until))) {
-            lock.lock();
+            stripe.lock.lock();
             try {
-                cooling.remove(chat, until); // no timer would ever end it
+                stripe.cooling.remove(chat, until); // no timer would ever end it
             } finally {
-                lock.unlock();
+                stripe.lock.unlock();
             }
         }
     }
 
-    private void endCooling(String chat, Instant until) {
+    private void endCooling(Chat chat, Instant until) {
+        Stripe stripe = stripe(chat);
         boolean resume = false;
-        lock.lock();
+        stripe.lock.lock();
         try {
-            if (!until.equals(cooling.get(chat))) {
+            if (!until.equals(stripe.cooling.get(chat))) {
                 return; // a longer pause replaced this one; its own timer ends it
             }
-            cooling.remove(chat);
-            ChatQueue queue = queues.get(chat);
-            if (queue != null && !queue.draining && !heldLocked(queue.channel)) {
+            stripe.cooling.remove(chat);
+            ChatQueue queue = stripe.queues.get(chat);
+            if (queue != null && !queue.draining && !heldLocked(chat.channel())) {
                 queue.draining = true;
                 resume = true;
             }
         } finally {
-            lock.unlock();
+            stripe.lock.unlock();
         }
         if (resume) {
             startDrain(chat);
@@ -575,12 +634,14 @@ final class Outbox {
      * it; that message stays pending in the journal and runs again after the restart.
      */
     private boolean heldBehindShutdown(Route route) {
-        lock.lock();
+        Chat chat = Chat.of(route);
+        Stripe stripe = stripe(chat);
+        stripe.lock.lock();
         try {
-            ChatQueue queue = queues.get(route.chatKey());
+            ChatQueue queue = stripe.queues.get(chat);
             return closed && queue != null && queue.items.stream().anyMatch(AfterDelivered.class::isInstance);
         } finally {
-            lock.unlock();
+            stripe.lock.unlock();
         }
     }
 
@@ -609,6 +670,24 @@ final class Outbox {
     /** What waits in a chat's queue. */
     private sealed interface Outgoing {
         Route route();
+
+        /** The chat it goes to, its queue's key. */
+        Chat chat();
+    }
+
+    /**
+     * A chat (channel, account, chat id): the key of its queue, its 429 pause and its stripe. A
+     * record of the route's own strings, whose hash codes are cached: no key text is built per send.
+     */
+    private record Chat(String channel, String account, String chatId) {
+        static Chat of(Route route) {
+            return new Chat(route.channel(), route.account(), route.chatId());
+        }
+
+        @Override
+        public String toString() {
+            return channel + ":" + chatId;
+        }
     }
 
     /**
@@ -617,6 +696,7 @@ final class Outbox {
      */
     private static final class Reply implements Outgoing {
         final Route route;
+        final Chat chat;
         final String text;
         final BooleanSupplier stillWanted;
         final SessionKey session; // the run's session for an answer, which /stop may stop; null for a notice
@@ -630,6 +710,7 @@ final class Outbox {
 
         Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery) {
             this.route = route;
+            this.chat = Chat.of(route);
             this.text = text;
             this.stillWanted = stillWanted;
             this.session = session;
@@ -641,6 +722,11 @@ final class Outbox {
             return route;
         }
 
+        @Override
+        public Chat chat() {
+            return chat;
+        }
+
         void chunkSent() {
             next++;
             paced = false;
@@ -650,17 +736,29 @@ final class Outbox {
     }
 
     /** An action for when everything before it has been delivered. */
-    private record AfterDelivered(Route route, Runnable action) implements Outgoing {
+    private record AfterDelivered(Route route, Chat chat, Runnable action) implements Outgoing {
+        AfterDelivered(Route route, Runnable action) {
+            this(route, Chat.of(route), action);
+        }
     }
 
-    /** One chat's queue; fields guarded by the outbox's lock. */
+    /** One chat's queue; fields guarded by its stripe's lock. */
     private static final class ChatQueue {
-        final String channel;
         final ArrayDeque<Outgoing> items = new ArrayDeque<>(4); // most chats hold a reply or two
+        final long heldOrder; // when held from its start: its place among held chats (release resumes them so); else 0
         boolean draining; // a drain task (or the timer resuming it) owns this chat now
 
-        ChatQueue(String channel) {
-            this.channel = channel;
+        ChatQueue(long heldOrder) {
+            this.heldOrder = heldOrder;
         }
+    }
+
+    /** Some of the chats, with their lock. */
+    private static final class Stripe {
+        final ReentrantLock lock = new ReentrantLock();
+        // chat -> what waits for that chat; guarded by lock
+        final Map<Chat, ChatQueue> queues = new HashMap<>();
+        // chat -> the end of the 429 pause it waits out (removed by the timer that ends it); guarded by lock
+        final Map<Chat, Instant> cooling = new HashMap<>();
     }
 }

@@ -183,7 +183,7 @@ final class RunDriver {
         Duration timeout = AgentCalls.runTimeout(agent);
         lock.underLock(() -> {
             int attempt = run.attempt;
-            run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, attempt, timeout));
+            run.deadlineTimer = ctx.deadlines(key).add(timeout, () -> deadlinePassed(run, attempt, timeout));
             return null;
         });
         var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
