@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every {@link SessionQueue} shares: settings, time, the executor, lanes, outbox, admission,
- * the agent, the channels, the {@link Settlement} and the session registry. Immutable references to
+ * the agent, the channels, the {@link Settlement}, the stateless {@link Steering} and
+ * {@link Interrupts}, the run deadlines and the session registry. Immutable references to
  * thread-safe services.
  * The channels' capabilities are read once, here, so the engine never calls into a channel while
  * it holds a session lock.
@@ -53,6 +54,10 @@ final class EngineContext {
     final NoticeSender notices;
     /** How a message ends: its disposition, admission slot, journal record, listeners and hooks. */
     final Settlement settlement;
+    /** Who may steer, and how steers end; stateless, shared by every session. */
+    final Steering steering;
+    /** What aborting a run does, and who is told; stateless, shared by every session. */
+    final Interrupts interrupts;
     /** How many {@link RunDeadlines} the sessions are spread over (a power of two). */
     static final int DEADLINE_STRIPES = 16;
     // the running attempts' deadlines, each stripe behind one timer; a session's runs use one stripe, so
@@ -90,6 +95,8 @@ final class EngineContext {
         }
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
+        this.steering = new Steering(settings.steerScope(), notices, settlement);
+        this.interrupts = new Interrupts(notices, settlement);
     }
 
     /** The deadlines of {@code session}'s runs. */

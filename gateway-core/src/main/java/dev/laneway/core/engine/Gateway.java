@@ -19,6 +19,7 @@ import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,7 +130,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         int depth = queue == null ? 0 : queue.queuedMessages();
         Duration age = queue == null ? null : queue.activeRunAge(ctx.clock.instant());
         List<LaneSnapshot> lanes = new ArrayList<>();
-        lanes.add(ctx.lanes.snapshot(session.laneName()));
+        lanes.add(queue == null ? SessionQueue.idleLane(session) : queue.sessionLane());
         lanes.add(ctx.lanes.snapshot(Lanes.MAIN));
         return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes);
     }
@@ -239,8 +240,23 @@ public final class Gateway implements InboundSink, GatewayControl {
         return ctx.admission.pending();
     }
 
+    /**
+     * Every lane: the configured ones, in name order, then any other the lanes registry made, then
+     * each session lane in use ({@code session:<key>}, derived from its session: see
+     * {@link SessionQueue#sessionLane}), in name order.
+     */
     public List<LaneSnapshot> lanes() {
-        return ctx.lanes.snapshots();
+        List<LaneSnapshot> lanes = new ArrayList<>(ctx.lanes.snapshots());
+        List<LaneSnapshot> sessionLanes = new ArrayList<>();
+        ctx.sessions.values().forEach(queue -> {
+            LaneSnapshot lane = queue.sessionLane();
+            if (lane.active() > 0) {
+                sessionLanes.add(lane);
+            }
+        });
+        sessionLanes.sort(Comparator.comparing(LaneSnapshot::name));
+        lanes.addAll(sessionLanes);
+        return lanes;
     }
 
     /**

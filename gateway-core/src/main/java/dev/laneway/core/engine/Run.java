@@ -6,6 +6,8 @@ import dev.laneway.core.Route;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.time.Scheduler.Cancellable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -26,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * lane grant after an abort, an agent's outcome after the deadline ended the run) asks
  * {@link State#isOneOf} first and does nothing when the run has moved on.
  * <pre>
- *   WAITING ──both permits──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
+ *   WAITING ──main permit──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
  *   STARTING, RUNNING ──interrupt, stop, deadline──▶ ABORTING ──agent stopped or deadline──▶ ABORTED
  *   STARTING, RUNNING ──shutdown──▶ SHUTTING_DOWN ──agent stopped──▶ ENDED   (──interrupt, stop, deadline──▶ ABORTING)
  *   WAITING, RETRY_WAIT ──interrupt, stop──▶ ABORTING (then ABORTED at once: no agent to wait for)
@@ -41,15 +43,16 @@ import java.util.concurrent.CompletableFuture;
  * <p>Concurrency: mutable fields are guarded by the owning {@link SessionQueue}'s lock. The state
  * and {@code delivered} are volatile, so the run's event gate ({@link GatedRunEvents}) reads them
  * from the agent's threads without the lock: the run is silenced exactly when its state is
- * {@code ABORTING} or {@code ABORTED}.
+ * {@code ABORTING} or {@code ABORTED}. {@code itemsAnswered} is set once by compare-and-set
+ * ({@link #claimItemsAnswered}), from the agent's thread or under the lock.
  */
 final class Run {
 
     /** Where a run is in its life. */
     enum State {
-        /** Waiting for its session lane, then the main lane. */
+        /** Holds its session's slot and waits for the main lane. */
         WAITING,
-        /** Holds both permits; the agent is being started. */
+        /** Holds its session's slot and a main permit; the agent is being started. */
         STARTING,
         /** The agent is running. */
         RUNNING,
@@ -65,7 +68,7 @@ final class Run {
          * runs waits for it to stop (or for its deadline).
          */
         ABORTING,
-        /** Over: its messages are settled (or left pending for a shutdown), its permits given back. */
+        /** Over: its messages are settled (or left pending for a shutdown), its slots given back. */
         ENDED,
         /** Over after an abort that silenced it: its agent's late events are dropped. */
         ABORTED;
@@ -133,7 +136,15 @@ final class Run {
     AgentRun agentRun;
     String agentName = "agent";
     CompletableFuture<LanePermit> laneWait;
-    final List<LanePermit> permits = new ArrayList<>(2);
+    // its slot in the main lane, once granted; given back by releasePermits
+    LanePermit permit;
+    /**
+     * Whether the run holds its session's slot (the lane {@code session:<key>}, cap 1, that status
+     * pages show): from its creation, and again from a retry's return to {@code WAITING}, until it
+     * gives its slots back. The slot is the session's one active run ({@link SessionQueue} makes at
+     * most one), so holding it takes no lane object; this flag is what {@code /status} reports.
+     */
+    boolean holdsSessionSlot = true;
     /**
      * The cause of the run's first abort, or null: set once, with the first move to
      * {@code SHUTTING_DOWN} or {@code ABORTING} (or, for a run with no agent running, just before it
@@ -149,8 +160,9 @@ final class Run {
     // ids of steers a delivered reply of this run answered (they end as steered, whatever the
     // outcome); made on first use, as toldInterrupted: most runs are never steered or interrupted
     private Set<Long> answeredSteers;
-    // the run's own messages were recorded answered by a reply while it went on
-    boolean itemsAnswered;
+    // the run's own messages were recorded answered by a reply while it went on; set once, through
+    // ITEMS_ANSWERED (a reply that answers no steer claims it without the session lock)
+    private volatile boolean itemsAnswered;
     // sender keys already told that this run's interruption skipped their message (once per sender)
     private Set<String> toldInterrupted;
 
@@ -245,14 +257,34 @@ final class Run {
     }
 
     /**
-     * Gives the permits back (through {@code fx}, once the lock is released) in reverse order of
-     * acquisition: {@code main}, then the session lane. Called with the session lock held.
+     * Gives the slots back: the main permit through {@code fx}, once the lock is released, and the
+     * session's slot (at once: it is this flag). Called with the session lock held.
      */
     void releasePermits(Effects fx) {
-        for (int i = permits.size() - 1; i >= 0; i--) {
-            fx.add(permits.get(i)::close);
+        LanePermit held = permit;
+        if (held != null) {
+            fx.add(held::close);
+            permit = null;
         }
-        permits.clear();
+        holdsSessionSlot = false;
+    }
+
+    /**
+     * True for the one caller that records the run's own messages as answered by a reply while it
+     * goes on (any thread: a reply that answers no steer claims it without the session lock).
+     */
+    boolean claimItemsAnswered() {
+        return ITEMS_ANSWERED.compareAndSet(this, false, true);
+    }
+
+    private static final VarHandle ITEMS_ANSWERED;
+
+    static {
+        try {
+            ITEMS_ANSWERED = MethodHandles.lookup().findVarHandle(Run.class, "itemsAnswered", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     /** The messages of the run's own turn (not its steers), oldest first. */

@@ -15,24 +15,30 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Takes a session's runs from their lane requests to their agents' outcomes (docs/behaviour.md §2
- * and §5.7): a run waits for its session lane, then {@code main}; its agent starts on
+ * and §5.7): a run holds its session's slot from the moment its session makes it (the session has
+ * one active run at a time: see {@link SessionQueue}), then waits for {@code main}; its agent starts on
  * the executor, only while it holds both and the gateway is not stopping; its completion comes back
  * through the executor; a retryable failure of a run that delivered nothing waits for an
- * exponential backoff and queues for its lanes again. Every exit path gives both permits back.
+ * exponential backoff and queues for its lanes again. Every exit path gives both slots back.
  * Each attempt has a deadline, its agent's run timeout from the moment it starts: when it passes,
- * the run is aborted and ended at once (permits back; the user gets the failure notice, unless an
+ * the run is aborted and ended at once (slots back; the user gets the failure notice, unless an
  * interrupt, stop or shutdown was already ending it), without waiting for the agent to stop, so an
  * agent that never finishes (a model that sends only keep-alives) cannot hold a lane for ever.
  *
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
- * and take it ({@link SessionLock}) for each decision; agent calls and lane requests are made with
- * it released. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
+ * and take it ({@link SessionLock}) for each decision: a run that starts at once takes it four
+ * times (the grant, the launch, the agent started, the completion). Agent calls and lane requests
+ * are made with it released; {@link #requestLane} is the one place a run asks for {@code main}.
+ * It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
  * to {@link Ends} (the session, which carries it out), with the steers {@link Steering#resolve}
  * hands back to run again.
  */
@@ -55,9 +61,6 @@ final class RunDriver {
     private final Steering steering;
     private final Ends ends;
 
-    /** What a granted permit leads to. */
-    private enum Next { LAUNCH, NEXT_LANE, NOTHING }
-
     RunDriver(SessionKey key, SessionLock lock, EngineContext ctx, Steering steering, Ends ends) {
         this.key = key;
         this.lock = lock;
@@ -67,21 +70,21 @@ final class RunDriver {
     }
 
     /**
-     * Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock.
-     * A slot free at once is taken without a future; otherwise the run queues for one.
+     * Asks for the run's slot in {@code main} (its session's slot it holds already): the one place a
+     * run asks for {@code main}. A slot free at once is taken without a future; otherwise the run
+     * queues for one. A run no longer waiting asks for nothing (its state is volatile; the grant
+     * looks again under the lock, and gives back a permit that came too late).
      */
     void requestLane(Run run) {
-        String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null
-                : run.permits.isEmpty() ? key.laneName() : Lanes.MAIN);
-        if (lane == null) {
+        if (run.state() != Run.State.WAITING) {
             return;
         }
-        LanePermit free = ctx.lanes.acquireIfFree(lane); // the common case: granted at once, no future
+        LanePermit free = ctx.lanes.acquireIfFree(Lanes.MAIN); // the common case: granted at once, no future
         if (free != null) {
             permitted(run, free);
             return;
         }
-        var wait = ctx.lanes.acquire(lane);
+        var wait = ctx.lanes.acquire(Lanes.MAIN);
         boolean stale = lock.underLock(() -> {
             if (run.state() != Run.State.WAITING) { // aborted or ended meanwhile
                 return true;
@@ -114,30 +117,25 @@ final class RunDriver {
     }
 
     private void onPermit(Run run, LanePermit permit) {
-        switch (lock.lockedGet(fx -> granted(run, permit, fx))) {
-            case LAUNCH -> dispatch(() -> launch(run));
-            case NEXT_LANE -> requestLane(run);
-            case NOTHING -> { }
+        if (lock.lockedGet(fx -> granted(run, permit, fx))) {
+            dispatch(() -> launch(run));
         }
     }
 
-    /** The run got {@code permit} (lock held): it launches once it holds both lanes. */
-    private Next granted(Run run, LanePermit permit, Effects fx) {
+    /** The run got its {@code main} permit (lock held): true when it launches. */
+    private boolean granted(Run run, LanePermit permit, Effects fx) {
         if (run.state() != Run.State.WAITING) { // a late grant: the run was aborted or ended meanwhile
             fx.add(permit::close);
-            return Next.NOTHING;
+            return false;
         }
-        run.permits.add(permit);
+        run.permit = permit;
         run.laneWait = null;
         if (ctx.stopping) {
             endBeforeStart(run, fx);
-            return Next.NOTHING;
+            return false;
         }
-        if (run.permits.size() == 2) {
-            run.moveTo(Run.State.STARTING);
-            return Next.LAUNCH;
-        }
-        return Next.NEXT_LANE;
+        run.moveTo(Run.State.STARTING);
+        return true;
     }
 
     /**
@@ -150,13 +148,17 @@ final class RunDriver {
     }
 
     /**
-     * Starts the agent of a run holding both permits. Whatever the agent throws, the run ends through
+     * Starts the agent of a run holding both slots. Whatever the agent throws, the run ends through
      * {@link #finished} (permits back, failure reply), or is wired to its completion; a fatal error
      * is rethrown only after that. A fatal error from asking the agent's name fails the run before
      * its agent starts; one from an abort (the run was interrupted while starting) is rethrown once
      * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
+        Agent agent = ctx.agents.apply(key);
+        var named = AgentCalls.name(agent);
+        boolean nameFailed = Fatal.is(named.failure());
+        Duration timeout = nameFailed ? null : AgentCalls.runTimeout(agent);
         boolean start = lock.lockedGet(fx -> {
             // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
             if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
@@ -167,27 +169,29 @@ final class RunDriver {
                 return false;
             }
             run.startedAt = ctx.clock.instant();
+            if (!nameFailed) {
+                int attempt = run.attempt;
+                run.deadlineTimer = ctx.deadlines(key).add(timeout, () -> deadlinePassed(run, attempt, timeout));
+            }
             return true;
         });
         if (!start) {
             return;
         }
-        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
-        Agent agent = ctx.agents.apply(key);
-        var named = AgentCalls.name(agent);
-        if (Fatal.is(named.failure())) {
+        if (nameFailed) {
             failBeforeCompletion(run, named.failure());
             return;
         }
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
         String name = named.value();
-        Duration timeout = AgentCalls.runTimeout(agent);
-        lock.underLock(() -> {
-            int attempt = run.attempt;
-            run.deadlineTimer = ctx.deadlines(key).add(timeout, () -> deadlinePassed(run, attempt, timeout));
-            return null;
-        });
         var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
-                () -> ctx.observer.agentRetried(name), steers -> lock.locked(fx -> steering.answered(run, steers, fx)));
+                () -> ctx.observer.agentRetried(name), steers -> {
+                    if (steers.isEmpty()) {
+                        steering.answeredWithoutSteers(run); // the common reply: no lock needed
+                    } else {
+                        lock.locked(fx -> steering.answered(run, steers, fx));
+                    }
+                });
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = lock.underLock(() -> {
@@ -212,8 +216,13 @@ final class RunDriver {
                 failBeforeCompletion(run, completion.failure());
                 return;
             }
-            completion.value().whenComplete((outcome, error) -> dispatch(() ->
-                    finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
+            if (completion.value() instanceof CompletableFuture<RunOutcome> done && done.isDone()) {
+                RunOutcome outcome = outcomeOf(done); // completed already (a quick agent): no callback to wire
+                dispatch(() -> finished(run, outcome));
+            } else {
+                completion.value().whenComplete((outcome, error) -> dispatch(() ->
+                        finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
+            }
         } finally {
             afterwards.run();
         }
@@ -226,6 +235,17 @@ final class RunDriver {
     private void failBeforeCompletion(Run run, Throwable failure) {
         finished(run, RunOutcome.Failed.of(reason(failure), false));
         Fatal.rethrowIfFatal(failure);
+    }
+
+    /** The outcome of a completed future, as {@code whenComplete} would hand it over (a failure: agent error). */
+    private static RunOutcome outcomeOf(CompletableFuture<RunOutcome> done) {
+        RunOutcome outcome;
+        try {
+            outcome = done.join();
+        } catch (CompletionException | CancellationException e) {
+            outcome = null;
+        }
+        return outcome != null ? outcome : RunOutcome.Failed.of("agent error", false);
     }
 
     private static String reason(Throwable failure) {
@@ -355,6 +375,7 @@ final class RunDriver {
                 return false;
             }
             run.moveTo(Run.State.WAITING);
+            run.holdsSessionSlot = true; // the session's slot again (the run is still its active run), then main
             return true;
         });
         if (again) {

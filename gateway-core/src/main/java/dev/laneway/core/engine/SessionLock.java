@@ -10,13 +10,14 @@ import java.util.function.Supplier;
  * collects its side effects in an {@link Effects}, which run, in order, once the lock is released.
  * Owned by a {@link SessionQueue}; handed to the helpers whose callbacks (lane grants, timers,
  * executor tasks, agent events) must take it. Before the lock is released, {@code check} runs (the
- * owner's invariant check; it asserts, so it costs nothing unless assertions are on).
+ * owner's invariant check, which asserts; the owner passes none when assertions are off).
  */
 final class SessionLock {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Runnable check;
 
+    /** @param check the owner's invariant check, or null for none */
     SessionLock(Runnable check) {
         this.check = check;
     }
@@ -27,7 +28,7 @@ final class SessionLock {
         lock.lock();
         try {
             step.accept(fx);
-            check.run();
+            check();
         } finally {
             lock.unlock();
             fx.run();
@@ -40,7 +41,7 @@ final class SessionLock {
         lock.lock();
         try {
             T result = step.apply(fx);
-            check.run();
+            check();
             return result;
         } finally {
             lock.unlock();
@@ -53,10 +54,16 @@ final class SessionLock {
         lock.lock();
         try {
             T result = step.get();
-            check.run();
+            check();
             return result;
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void check() {
+        if (check != null) {
+            check.run();
         }
     }
 

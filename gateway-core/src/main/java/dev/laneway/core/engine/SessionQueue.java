@@ -4,6 +4,7 @@ import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +48,10 @@ import java.util.Set;
  * Inbound buffers may also fill while a run is active; they do not change the state then.
  *
  * <h2>Runs</h2>
- * A run waits for its session lane, then {@code main}; it starts its agent only while holding both
- * and while the gateway is not stopping. Every exit path gives both permits back: completion
+ * The session's one active run holds the session's slot (the lane {@code session:<key>}, cap 1, of
+ * docs/behaviour.md §2): this class never makes a second run while one is active, so the slot takes
+ * no lane object; {@link #sessionLane} reports it. The run then waits for {@code main}; it starts
+ * its agent only while holding both and while the gateway is not stopping. Every exit path gives both permits back: completion
  * (whatever the agent threw while starting), abort, retry wait, and a shutdown that began while it
  * waited (its messages then stay pending in the journal). An aborted run sends nothing more, not
  * even a failure notice.
@@ -87,6 +90,8 @@ import java.util.Set;
  * executor and re-enter through {@link RunDriver}.
  */
 final class SessionQueue {
+
+    private static final boolean CHECKED = SessionQueue.class.desiredAssertionStatus();
 
     /** What the session is doing. */
     enum State {
@@ -136,7 +141,8 @@ final class SessionQueue {
 
     private final SessionKey key;
     private final EngineContext ctx;
-    private final SessionLock lock = new SessionLock(this::checkState);
+    // the invariant check runs only with assertions on: no check object otherwise
+    private final SessionLock lock = new SessionLock(CHECKED ? this::checkState : null);
 
     private State state = State.IDLE;                                 // guarded by lock
     private Run active;                                               // guarded by lock
@@ -144,8 +150,8 @@ final class SessionQueue {
     private final FollowupQueue followups = new FollowupQueue();      // guarded by lock
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock; the interrupt's grace notice
-    private final InboundDebounce inbound;                            // guarded by lock
-    private final TypingIndicator typing;                             // guarded by lock
+    private InboundDebounce inbound;                                  // guarded by lock; made on the first buffer
+    private TypingIndicator typing;                                   // guarded by lock; made for a channel with typing
     private final Steering steering;
     private final Interrupts interrupts;
     private final RunDriver runs;
@@ -153,10 +159,8 @@ final class SessionQueue {
     SessionQueue(SessionKey key, EngineContext ctx) {
         this.key = key;
         this.ctx = ctx;
-        this.inbound = new InboundDebounce(ctx, this::inboundDue);
-        this.typing = new TypingIndicator(ctx, this::refreshTyping);
-        this.steering = new Steering(ctx.settings.steerScope(), ctx.notices, ctx.settlement);
-        this.interrupts = new Interrupts(ctx.notices, ctx.settlement);
+        this.steering = ctx.steering;
+        this.interrupts = ctx.interrupts;
         this.runs = new RunDriver(key, lock, ctx, steering, new RunDriver.Ends() {
             @Override
             public void requeue(List<QueuedItem> steers) {
@@ -187,12 +191,15 @@ final class SessionQueue {
             if (state == State.RETIRED) {
                 return false;
             }
-            typing.accepted(item.route(), fx);
+            Route route = item.route();
+            if (typing != null || ctx.typingRefresh(route.channel()).isPresent()) {
+                typing().accepted(route, fx);
+            }
             boolean debounced = InboundDebounce.applies(item, inboundDebounce);
-            if (debounced || !inbound.isEmpty()) { // the sender key costs a string: only when buffers matter
+            if (debounced || !noInbound()) { // the sender key costs a string: only when buffers matter
                 String sender = item.senderKey();
-                if (debounced && (inbound.holds(sender) || isIdle())) {
-                    inbound.add(item, inboundDebounce, inboundMaxWait);
+                if (debounced && ((inbound != null && inbound.holds(sender)) || isIdle())) {
+                    inbound().add(item, inboundDebounce, inboundMaxWait);
                     if (state == State.IDLE) {
                         moveTo(State.DEBOUNCING);
                     }
@@ -214,7 +221,9 @@ final class SessionQueue {
             if (state == State.RETIRED) {
                 return false;
             }
-            inbound.sendersWithId(senderId).forEach(sender -> offerBuffered(sender, fx));
+            if (inbound != null) {
+                inbound.sendersWithId(senderId).forEach(sender -> offerBuffered(sender, fx));
+            }
             return true;
         });
     }
@@ -229,9 +238,9 @@ final class SessionQueue {
 
     /** Offers the sender's inbound buffer as one item, if they have one. */
     private void offerBuffered(String sender, Effects fx) {
-        QueuedItem buffered = inbound.take(sender);
+        QueuedItem buffered = inbound == null ? null : inbound.take(sender);
         if (buffered != null) {
-            if (state == State.DEBOUNCING && inbound.isEmpty()) {
+            if (state == State.DEBOUNCING && noInbound()) {
                 moveTo(State.IDLE);
             }
             offer(buffered, fx);
@@ -399,7 +408,7 @@ final class SessionQueue {
             taken.add(successor);
             successor = null;
         }
-        if (inboundToo) {
+        if (inboundToo && inbound != null) {
             taken.addAll(inbound.clear());
         }
         drainTimer.cancel();
@@ -415,7 +424,7 @@ final class SessionQueue {
         if (!followups.isEmpty() || successor != null) {
             return State.DRAINING;
         }
-        return inbound.isEmpty() ? State.IDLE : State.DEBOUNCING;
+        return noInbound() ? State.IDLE : State.DEBOUNCING;
     }
 
     // ---------------------------------------------------------------- runs begin and end
@@ -498,10 +507,31 @@ final class SessionQueue {
 
     // ---------------------------------------------------------------- typing, retirement, status
 
+    /** The inbound buffers, made on first use (lock held). */
+    private InboundDebounce inbound() {
+        if (inbound == null) {
+            inbound = new InboundDebounce(ctx, this::inboundDue);
+        }
+        return inbound;
+    }
+
+    /** Whether no inbound buffer waits (lock held). */
+    private boolean noInbound() {
+        return inbound == null || inbound.isEmpty();
+    }
+
+    /** The typing indicator, made for the first message in a channel with one (lock held). */
+    private TypingIndicator typing() {
+        if (typing == null) {
+            typing = new TypingIndicator(ctx, this::refreshTyping);
+        }
+        return typing;
+    }
+
     private void refreshTyping() {
         lock.locked(fx -> {
             if (state != State.RETIRED) {
-                typing.refresh(workRoutes(), fx);
+                typing().refresh(workRoutes(), fx);
             }
         });
     }
@@ -522,7 +552,9 @@ final class SessionQueue {
             routes.add(successor.route());
         }
         followups.items().forEach(item -> routes.add(item.route()));
-        inbound.addRoutes(routes);
+        if (inbound != null) {
+            inbound.addRoutes(routes);
+        }
         return routes;
     }
 
@@ -532,7 +564,9 @@ final class SessionQueue {
             return;
         }
         moveTo(State.RETIRED);
-        typing.stop();
+        if (typing != null) {
+            typing.stop();
+        }
         drainTimer.cancel();
         ctx.sessions.remove(key, this);
         fx.add(ctx.idle::signal);
@@ -567,12 +601,27 @@ final class SessionQueue {
     /** Queued messages (followups, an interrupting successor, inbound buffers). */
     int queuedMessages() {
         return lock.underLock(() -> followups.messageCount() + (successor == null ? 0 : successor.tickets().size())
-                + inbound.messageCount());
+                + (inbound == null ? 0 : inbound.messageCount()));
     }
 
     /** How long the active run has existed, or null when there is none. */
     Duration activeRunAge(Instant now) {
         return lock.underLock(() -> active == null ? null : Duration.between(active.createdAt, now));
+    }
+
+    /**
+     * The session's lane as status pages show it: {@code session:<key>}, cap 1, one slot in use
+     * while the active run holds it (waiting for {@code main}, starting or running; not while it
+     * waits to retry), nobody queued: a session makes its next run only once the last has ended.
+     */
+    LaneSnapshot sessionLane() {
+        return lock.underLock(() -> new LaneSnapshot(key.laneName(), 1,
+                active != null && active.holdsSessionSlot ? 1 : 0, 0));
+    }
+
+    /** The lane of a session that has no queue (it is idle): no slot in use. */
+    static LaneSnapshot idleLane(SessionKey session) {
+        return new LaneSnapshot(session.laneName(), 1, 0, 0);
     }
 
     /** What the session is doing now, for status pages. */

@@ -26,7 +26,8 @@ import java.util.Set;
  *
  * <p>Decides and returns: it changes no state of the session (the steers to run again are handed
  * back, and the session re-queues them). Not thread-safe: every method is called with the owning
- * {@link SessionQueue}'s lock held. Its
+ * {@link SessionQueue}'s lock held, except {@link #answeredWithoutSteers}, which says why it needs
+ * none. Its
  * one foreign call, {@code AgentRun.steer}, is made under that lock: the SPI requires it not to
  * block, and it makes "steer accepted" and "run completed" totally ordered.
  */
@@ -88,12 +89,28 @@ final class Steering {
                 tickets.addAll(steered.item().tickets());
             }
         }
-        if (!run.itemsAnswered) {
-            run.itemsAnswered = true;
+        if (run.claimItemsAnswered()) {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
             fx.add(() -> settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced(), run.delivery));
+        }
+    }
+
+    /**
+     * As {@link #answered} for a reply that answers no steer, called without the session lock, on
+     * the thread that replied: the run's own messages, the first time, are recorded answered once
+     * that reply is out. It reads only the run's volatile state and its compare-and-set claim on
+     * its messages (a steer's bookkeeping needs the lock; this needs none). A run that ends
+     * meanwhile is no different from one that ends right after {@link #answered}: that decision's
+     * record, too, was queued only once the lock was released.
+     */
+    void answeredWithoutSteers(Run run) {
+        if (!run.state().isOneOf(Run.State.STARTING, Run.State.RUNNING, Run.State.SHUTTING_DOWN)) {
+            return; // it ended, or it was silenced: its end records its messages
+        }
+        if (run.claimItemsAnswered()) {
+            settlement.answeredBeforeEnd(run.route, run.tickets(), () -> !run.silenced(), run.delivery);
         }
     }
 

@@ -47,7 +47,12 @@ class ShutdownBeforeStartTest {
         return ticket;
     }
 
+    /** Slots in use in {@code lane}; a session's lane is its queue's (docs/architecture.md §5). */
     private int active(String lane) {
+        if (lane.startsWith("session:")) {
+            SessionQueue queue = ctx.sessions.get(SessionKey.of(lane.substring("session:".length())));
+            return queue == null ? 0 : queue.sessionLane().active();
+        }
         return lanes.snapshot(lane).active();
     }
 
