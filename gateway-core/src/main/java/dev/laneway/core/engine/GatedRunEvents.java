@@ -4,8 +4,9 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.SteerMessage;
 import dev.laneway.core.channel.TextChunker;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -22,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * that crosses the bound is cut (at the best boundary before it, a code fence closed there), the
  * user is told that the answer was cut, and every later reply of the run is dropped.
  *
- * <p>Concurrency: agents may call in from any thread; {@code lock} guards {@code answered} and
- * {@code cut} only: the outbox is called with it released (an agent replies from one thread at a
- * time, so its replies reach the outbox in order).
+ * <p>Concurrency: agents may call in from any thread; {@code answered} (the characters handed to the
+ * outbox, or {@link #CUT} once the bound was reached) changes by compare-and-set only, so a reply
+ * takes no lock; the outbox is called after it (an agent replies from one thread at a time, so its
+ * replies reach the outbox in order).
  */
 final class GatedRunEvents implements RunEvents {
 
@@ -37,9 +39,19 @@ final class GatedRunEvents implements RunEvents {
     private final Runnable onRetry;
     private final Consumer<List<SteerMessage>> onReply;
     private final BooleanSupplier stillWanted;
-    private final ReentrantLock lock = new ReentrantLock();
-    private long answered; // characters of this run's answer handed to the outbox; guarded by lock
-    private boolean cut;   // the answer reached its bound: nothing more is sent; guarded by lock
+    // characters of this run's answer handed to the outbox, or CUT once it reached its bound (nothing
+    // more is sent); changed through ANSWERED only
+    private volatile long answered;
+    private static final long CUT = -1;
+    private static final VarHandle ANSWERED;
+
+    static {
+        try {
+            ANSWERED = MethodHandles.lookup().findVarHandle(GatedRunEvents.class, "answered", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     GatedRunEvents(Run run, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
             Consumer<List<SteerMessage>> onReply) {
@@ -71,22 +83,23 @@ final class GatedRunEvents implements RunEvents {
         List<SteerMessage> steers = answeredSteers == null ? List.of() : answeredSteers;
         String head; // null: the whole text goes; else the part that fits ("" once the answer was cut)
         boolean crossed = false;
-        lock.lock();
-        try {
-            long room = maxAnswerChars - answered;
-            if (cut) {
+        while (true) {
+            long sent = answered;
+            if (sent == CUT) {
                 head = "";
-            } else if (text.length() <= room) {
-                answered += text.length();
-                head = null;
-            } else {
-                cut = true;
+                break;
+            }
+            long room = maxAnswerChars - sent;
+            if (text.length() <= room) {
+                if (ANSWERED.compareAndSet(this, sent, sent + text.length())) {
+                    head = null;
+                    break;
+                }
+            } else if (ANSWERED.compareAndSet(this, sent, CUT)) {
                 crossed = true;
                 head = head(text, (int) room);
-                answered += head.length();
+                break;
             }
-        } finally {
-            lock.unlock();
         }
         if (head == null) {
             outbox.answer(run.route, session, text, stillWanted, run.delivery);

@@ -28,55 +28,92 @@ final class ObserverFanout implements GatewayObserver {
 
     @Override
     public void recorded(InboundMessage message, Disposition disposition) {
-        guard(() -> listener.recorded(message, disposition));
-        guard(() -> observer.recorded(message, disposition));
+        try {
+            listener.recorded(message, disposition);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+        try {
+            observer.recorded(message, disposition);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void runFinished(String agent, Duration waited, Duration duration, RunResult outcome) {
-        guard(() -> observer.runFinished(agent, waited, duration, outcome));
+        try {
+            observer.runFinished(agent, waited, duration, outcome);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void laneWaited(String lane, Duration waited) {
-        guard(() -> observer.laneWaited(lane, waited));
+        try {
+            observer.laneWaited(lane, waited);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void drainDelayed(Duration delay) {
-        guard(() -> observer.drainDelayed(delay));
+        try {
+            observer.drainDelayed(delay);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void sent(String channel) {
-        guard(() -> observer.sent(channel));
+        try {
+            observer.sent(channel);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void sendFailed(String channel) {
-        guard(() -> observer.sendFailed(channel));
+        try {
+            observer.sendFailed(channel);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void rateLimited(String channel) {
-        guard(() -> observer.rateLimited(channel));
+        try {
+            observer.rateLimited(channel);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void agentRetried(String agent) {
-        guard(() -> observer.agentRetried(agent));
+        try {
+            observer.agentRetried(agent);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void emptyAnswer(String agent) {
-        guard(() -> observer.emptyAnswer(agent));
+        try {
+            observer.emptyAnswer(agent);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
-    private static void guard(Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            log.warn("metrics observer failed", e);
-        }
+    // each call is guarded in place, not through a lambda: these run several times per run
+    private static void failed(RuntimeException e) {
+        log.warn("metrics observer failed", e);
     }
 }

@@ -28,8 +28,9 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
         return tickets.get(tickets.size() - 1).message();
     }
 
+    /** The route of the newest message (made once per message: see {@link Ticket#route}). */
     Route route() {
-        return last().route();
+        return tickets.get(tickets.size() - 1).route();
     }
 
     /** The conversation and sender authority this item speaks for. */

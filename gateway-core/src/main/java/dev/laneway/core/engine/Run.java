@@ -163,6 +163,11 @@ final class Run {
     // the run's own messages were recorded answered by a reply while it went on; set once, through
     // ITEMS_ANSWERED (a reply that answers no steer claims it without the session lock)
     private volatile boolean itemsAnswered;
+    /**
+     * That record is queued in the outbox, behind the reply (set once it is, on any thread): the
+     * run's end then queues no second one ({@link Settlement#settleRecorded}).
+     */
+    volatile boolean itemsRecordQueued;
     // sender keys already told that this run's interruption skipped their message (once per sender)
     private Set<String> toldInterrupted;
 

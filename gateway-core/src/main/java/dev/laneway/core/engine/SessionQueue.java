@@ -461,7 +461,12 @@ final class SessionQueue {
      */
     private void endRun(Run run, Disposition disposition, Effects fx) {
         run.end();
-        run.items.forEach(item -> ctx.settlement.settleAll(item, disposition, run.delivery, fx));
+        if (run.state() == Run.State.ENDED && run.itemsRecordQueued) {
+            // a reply of the run queued their answered record already, and an unsilenced run keeps it
+            run.items.forEach(item -> ctx.settlement.settleRecorded(item, disposition, run.delivery, fx));
+        } else {
+            run.items.forEach(item -> ctx.settlement.settleAll(item, disposition, run.delivery, fx));
+        }
         runGone(run, fx);
         if (ctx.stopping) {
             ctx.notices.drops(followups.releaseForShutdown(), true, fx);

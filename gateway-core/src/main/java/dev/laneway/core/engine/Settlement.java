@@ -68,6 +68,16 @@ final class Settlement {
      * answered but stays pending, and runs again after a restart.
      */
     void settle(Ticket ticket, Disposition disposition, Delivery delivery, Effects fx) {
+        settle(ticket, disposition, delivery, false, fx);
+    }
+
+    /**
+     * @param recordQueued the message's answered record is queued in the outbox already, behind the
+     *                     reply of its run that answered it ({@link #answeredBeforeEnd}), and will be
+     *                     written (or kept back by {@code delivery}) just as this settle's own would:
+     *                     this settle queues no second one
+     */
+    private void settle(Ticket ticket, Disposition disposition, Delivery delivery, boolean recordQueued, Effects fx) {
         if (!ticket.settle(disposition)) {
             log.error("bug: message {} already ended as {}, not recording {}", ticket.seq(), ticket.disposition(), disposition);
             return;
@@ -78,7 +88,7 @@ final class Settlement {
         settling.incrementAndGet();
         fx.add(() -> {
             try {
-                settled(ticket, disposition, delivery);
+                settled(ticket, disposition, delivery, recordQueued);
             } finally {
                 if (settling.decrementAndGet() == 0) {
                     idle.signal(); // waiters only care about the last one
@@ -104,17 +114,19 @@ final class Settlement {
         fx.run();
     }
 
-    private void settled(Ticket ticket, Disposition disposition, Delivery delivery) {
+    private void settled(Ticket ticket, Disposition disposition, Delivery delivery, boolean recordQueued) {
         if (answered(disposition)) {
             // "answered" only once the answer went out: a crash before that runs the message again,
             // and so does a restart after the outbox gave up on the answer
-            outbox.afterDelivered(ticket.message().route(), () -> recordAnswered(ticket, delivery));
+            if (!recordQueued) {
+                outbox.afterDelivered(ticket.route(), () -> recordAnswered(ticket, delivery));
+            }
         } else {
             recordOnce(ticket, false);
         }
         observer.recorded(ticket.message(), disposition); // ObserverFanout guards it
         if (ticket.announced()) { // a message refused before it was accepted was never announced
-            messageHook(ticket.message().route(), MessageHook.SETTLED);
+            messageHook(ticket.route(), MessageHook.SETTLED);
         }
     }
 
@@ -143,7 +155,7 @@ final class Settlement {
      */
     void accepted(Ticket ticket) {
         ticket.announce();
-        messageHook(ticket.message().route(), MessageHook.ACCEPTED);
+        messageHook(ticket.route(), MessageHook.ACCEPTED);
     }
 
     /** Queues {@code hook} behind what the chat's outbox holds, so it never overtakes a reply. */
@@ -205,6 +217,17 @@ final class Settlement {
 
     /** Settles every message of {@code item}, answered by a run whose replies report to {@code delivery}. */
     void settleAll(QueuedItem item, Disposition disposition, Delivery delivery, Effects fx) {
-        item.tickets().forEach(ticket -> settle(ticket, disposition, delivery, fx));
+        item.tickets().forEach(ticket -> settle(ticket, disposition, delivery, false, fx));
+    }
+
+    /**
+     * As {@link #settleAll(QueuedItem, Disposition, Delivery, Effects)} for the messages of a run that
+     * ended without an abort after a reply of it queued their answered record
+     * ({@link #answeredBeforeEnd}, behind that reply in the chat's outbox): that record is written,
+     * or kept back by a failed {@code delivery}, exactly as the settle's own would be (the run is not
+     * silenced, so it is still wanted), so the settle queues none. Every run that replies ends so.
+     */
+    void settleRecorded(QueuedItem item, Disposition disposition, Delivery delivery, Effects fx) {
+        item.tickets().forEach(ticket -> settle(ticket, disposition, delivery, true, fx));
     }
 }

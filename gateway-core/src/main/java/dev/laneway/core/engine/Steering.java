@@ -89,11 +89,17 @@ final class Steering {
                 tickets.addAll(steered.item().tickets());
             }
         }
-        if (run.claimItemsAnswered()) {
+        boolean items = run.claimItemsAnswered();
+        if (items) {
             tickets.addAll(run.tickets());
         }
         if (!tickets.isEmpty()) {
-            fx.add(() -> settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced(), run.delivery));
+            fx.add(() -> {
+                settlement.answeredBeforeEnd(run.route, tickets, () -> !run.silenced(), run.delivery);
+                if (items) {
+                    run.itemsRecordQueued = true;
+                }
+            });
         }
     }
 
@@ -111,6 +117,7 @@ final class Steering {
         }
         if (run.claimItemsAnswered()) {
             settlement.answeredBeforeEnd(run.route, run.tickets(), () -> !run.silenced(), run.delivery);
+            run.itemsRecordQueued = true;
         }
     }
 

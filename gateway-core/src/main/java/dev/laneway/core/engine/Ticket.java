@@ -2,6 +2,7 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.Route;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -25,6 +26,9 @@ final class Ticket {
     private volatile boolean journalRecord;
     // the channel's accepted hook was queued for it (or, restored, by the process before the restart)
     private volatile boolean announced;
+    // the message's route, made on first use: several steps reply to it. A benign race: two threads
+    // may each make an equal one (a record of final fields, safely published either way)
+    private Route route;
 
     private static final VarHandle DISPOSITION;
     private static final VarHandle JOURNAL_RECORD;
@@ -52,6 +56,16 @@ final class Ticket {
 
     InboundMessage message() {
         return message;
+    }
+
+    /** The route that answers this message ({@link InboundMessage#route}), made once. */
+    Route route() {
+        Route made = route;
+        if (made == null) {
+            made = message.route();
+            route = made;
+        }
+        return made;
     }
 
     boolean admitted() {
