@@ -58,11 +58,8 @@ final class EngineContext {
     final Steering steering;
     /** What aborting a run does, and who is told; stateless, shared by every session. */
     final Interrupts interrupts;
-    /** How many {@link RunDeadlines} the sessions are spread over (a power of two). */
-    static final int DEADLINE_STRIPES = 16;
-    // the running attempts' deadlines, each stripe behind one timer; a session's runs use one stripe, so
-    // runs of different sessions rarely wait for each other's lock
-    private final RunDeadlines[] deadlines = new RunDeadlines[DEADLINE_STRIPES];
+    /** The running attempts' deadlines, behind one timer. */
+    final RunDeadlines deadlines;
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
@@ -90,19 +87,11 @@ final class EngineContext {
             }
         });
         this.capabilities = Map.copyOf(read);
-        for (int i = 0; i < DEADLINE_STRIPES; i++) {
-            deadlines[i] = new RunDeadlines(clock, scheduler);
-        }
+        this.deadlines = new RunDeadlines(clock, scheduler);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
         this.steering = new Steering(settings.steerScope(), notices, settlement);
         this.interrupts = new Interrupts(notices, settlement);
-    }
-
-    /** The deadlines of {@code session}'s runs. */
-    RunDeadlines deadlines(SessionKey session) {
-        int h = session.hashCode();
-        return deadlines[(h ^ (h >>> 16)) & (DEADLINE_STRIPES - 1)];
     }
 
     String nextRunId() {

@@ -92,8 +92,9 @@ final class Outbox {
     private final Backoff backoff;
     private final Function<String, ChannelAdapter> channels;
     private final GatewayObserver observer;
-    /** How many stripes the chats are spread over (a power of two). */
-    static final int STRIPES = 32;
+    private static final int STRIPE_BITS = 5;
+    /** How many stripes the chats are spread over. */
+    static final int STRIPES = 1 << STRIPE_BITS;
     private final Stripe[] stripes = new Stripe[STRIPES];
     // names of channels whose sends are held until they have started; written with every stripe locked
     private final Set<String> held = new HashSet<>();
@@ -121,9 +122,12 @@ final class Outbox {
         }
     }
 
+    /**
+     * The chat's stripe, chosen by the high bits of its spread hash: a stripe's map indexes by the
+     * low bits, which would all be equal in it if they had chosen the stripe.
+     */
     private Stripe stripe(Chat chat) {
-        int h = chat.hashCode();
-        return stripes[(h ^ (h >>> 16)) & (STRIPES - 1)];
+        return stripes[(chat.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - STRIPE_BITS)];
     }
 
     /** Locks every stripe, in index order (for what concerns every chat: held channels, closing). */
@@ -676,12 +680,40 @@ final class Outbox {
     }
 
     /**
-     * A chat (channel, account, chat id): the key of its queue, its 429 pause and its stripe. A
-     * record of the route's own strings, whose hash codes are cached: no key text is built per send.
+     * A chat (channel, account, chat id): the key of its queue, its 429 pause and its stripe. Made of
+     * the route's own strings, whose hash codes are cached, with its own hash computed once: no key
+     * text is built per send.
      */
-    private record Chat(String channel, String account, String chatId) {
+    private static final class Chat {
+        private final String channel;
+        private final String account;
+        private final String chatId;
+        private final int hash;
+
+        private Chat(String channel, String account, String chatId) {
+            this.channel = channel;
+            this.account = account;
+            this.chatId = chatId;
+            this.hash = (channel.hashCode() * 31 + account.hashCode()) * 31 + chatId.hashCode();
+        }
+
         static Chat of(Route route) {
             return new Chat(route.channel(), route.account(), route.chatId());
+        }
+
+        String channel() {
+            return channel;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Chat that && hash == that.hash && chatId.equals(that.chatId)
+                    && channel.equals(that.channel) && account.equals(that.account);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
 
         @Override
@@ -755,7 +787,7 @@ final class Outbox {
 
     /** Some of the chats, with their lock. */
     private static final class Stripe {
-        final ReentrantLock lock = new ReentrantLock();
+        final ReentrantLock lock = new BriefLock();
         // chat -> what waits for that chat; guarded by lock
         final Map<Chat, ChatQueue> queues = new HashMap<>();
         // chat -> the end of the 429 pause it waits out (removed by the timer that ends it); guarded by lock

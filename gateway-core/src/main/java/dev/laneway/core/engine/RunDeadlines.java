@@ -32,7 +32,7 @@ final class RunDeadlines {
 
     private final InstantSource clock;
     private final Scheduler scheduler;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock = new BriefLock(); // two short sections per run, from every carrier
     private Entry head;                              // guarded by lock; the earliest due
     private Entry tail;                              // guarded by lock
     private Cancellable timer = Cancellable.NONE;    // guarded by lock

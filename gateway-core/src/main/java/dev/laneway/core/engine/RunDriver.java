@@ -171,7 +171,7 @@ final class RunDriver {
             run.startedAt = ctx.clock.instant();
             if (!nameFailed) {
                 int attempt = run.attempt;
-                run.deadlineTimer = ctx.deadlines(key).add(timeout, () -> deadlinePassed(run, attempt, timeout));
+                run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, attempt, timeout));
             }
             return true;
         });
