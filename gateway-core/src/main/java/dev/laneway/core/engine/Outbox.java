@@ -11,7 +11,6 @@ import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -169,7 +168,7 @@ final class Outbox {
             stripe.lock.lock();
             try {
                 for (ChatQueue queue : stripe.queues.values()) {
-                    for (Outgoing item : queue.items) {
+                    for (Outgoing item = queue.head; item != null; item = item.next) {
                         if (item instanceof Reply reply && session.equals(reply.session)) {
                             reply.stopped = true;
                         }
@@ -193,7 +192,7 @@ final class Outbox {
                 queue = new ChatQueue(heldLocked(chat.channel()) ? heldChats.incrementAndGet() : 0);
                 stripe.queues.put(chat, queue);
             }
-            queue.items.addLast(outgoing);
+            queue.addLast(outgoing);
             startDrain = !queue.draining && deliverableLocked(stripe, chat);
             queue.draining |= startDrain;
         } finally {
@@ -290,7 +289,7 @@ final class Outbox {
                 for (Map.Entry<Chat, ChatQueue> entry : stripe.queues.entrySet()) {
                     ChatQueue queue = entry.getValue();
                     if (closed || (!queue.draining && held.contains(entry.getKey().channel()))) {
-                        count += queue.items.size();
+                        count += queue.size;
                     }
                 }
             }
@@ -381,10 +380,10 @@ final class Outbox {
             try {
                 ChatQueue queue = stripe.queues.get(chat);
                 if (headDone) {
-                    queue.items.pollFirst();
+                    queue.removeHead();
                     headDone = false;
                 }
-                if (queue.items.isEmpty()) {
+                if (queue.head == null) {
                     stripe.queues.remove(chat);
                     return;
                 }
@@ -393,7 +392,7 @@ final class Outbox {
                     queue.draining = false;
                     return;
                 }
-                next = queue.items.peekFirst(); // stays at the head until it is done: a wait resumes it
+                next = queue.head; // stays at the head until it is done: a wait resumes it
             } finally {
                 stripe.lock.unlock();
             }
@@ -643,7 +642,15 @@ final class Outbox {
         stripe.lock.lock();
         try {
             ChatQueue queue = stripe.queues.get(chat);
-            return closed && queue != null && queue.items.stream().anyMatch(AfterDelivered.class::isInstance);
+            if (!closed || queue == null) {
+                return false;
+            }
+            for (Outgoing item = queue.head; item != null; item = item.next) {
+                if (item instanceof AfterDelivered) {
+                    return true;
+                }
+            }
+            return false;
         } finally {
             stripe.lock.unlock();
         }
@@ -671,12 +678,24 @@ final class Outbox {
         }
     }
 
-    /** What waits in a chat's queue. */
-    private sealed interface Outgoing {
-        Route route();
+    /** What waits in a chat's queue: a link of it (each is queued once, in one chat). */
+    private abstract static sealed class Outgoing permits Reply, AfterDelivered {
+        final Route route;
+        final Chat chat; // the chat it goes to, its queue's key
+        Outgoing next;   // the one behind it in its chat's queue; guarded by the stripe's lock
 
-        /** The chat it goes to, its queue's key. */
-        Chat chat();
+        Outgoing(Route route) {
+            this.route = route;
+            this.chat = Chat.of(route);
+        }
+
+        Route route() {
+            return route;
+        }
+
+        Chat chat() {
+            return chat;
+        }
     }
 
     /**
@@ -726,9 +745,7 @@ final class Outbox {
      * A reply to send, unless it is no longer wanted when its turn comes. The progress fields are
      * touched only by the chat's owner.
      */
-    private static final class Reply implements Outgoing {
-        final Route route;
-        final Chat chat;
+    private static final class Reply extends Outgoing {
         final String text;
         final BooleanSupplier stillWanted;
         final SessionKey session; // the run's session for an answer, which /stop may stop; null for a notice
@@ -741,22 +758,11 @@ final class Outbox {
         Duration waited = Duration.ZERO; // by the next chunk, in retry waits
 
         Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery) {
-            this.route = route;
-            this.chat = Chat.of(route);
+            super(route);
             this.text = text;
             this.stillWanted = stillWanted;
             this.session = session;
             this.delivery = delivery;
-        }
-
-        @Override
-        public Route route() {
-            return route;
-        }
-
-        @Override
-        public Chat chat() {
-            return chat;
         }
 
         void chunkSent() {
@@ -768,20 +774,45 @@ final class Outbox {
     }
 
     /** An action for when everything before it has been delivered. */
-    private record AfterDelivered(Route route, Chat chat, Runnable action) implements Outgoing {
+    private static final class AfterDelivered extends Outgoing {
+        final Runnable action;
+
         AfterDelivered(Route route, Runnable action) {
-            this(route, Chat.of(route), action);
+            super(route);
+            this.action = action;
         }
     }
 
-    /** One chat's queue; fields guarded by its stripe's lock. */
+    /** One chat's queue, linked through its items; fields guarded by its stripe's lock. */
     private static final class ChatQueue {
-        final ArrayDeque<Outgoing> items = new ArrayDeque<>(4); // most chats hold a reply or two
         final long heldOrder; // when held from its start: its place among held chats (release resumes them so); else 0
         boolean draining; // a drain task (or the timer resuming it) owns this chat now
+        Outgoing head;    // the next to deliver; stays here while it is delivered
+        Outgoing tail;
+        int size;
 
         ChatQueue(long heldOrder) {
             this.heldOrder = heldOrder;
+        }
+
+        void addLast(Outgoing item) {
+            if (tail == null) {
+                head = item;
+            } else {
+                tail.next = item;
+            }
+            tail = item;
+            size++;
+        }
+
+        void removeHead() {
+            Outgoing done = head;
+            head = done.next;
+            done.next = null;
+            if (head == null) {
+                tail = null;
+            }
+            size--;
         }
     }
 
