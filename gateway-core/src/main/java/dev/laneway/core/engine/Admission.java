@@ -2,12 +2,15 @@ package dev.laneway.core.engine;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The global admission cap: counts accepted messages not yet settled, across all sessions, and
  * estimates how long a refused sender should wait from recent run times.
  *
- * <p>Concurrency: lock-free counters; the estimate is a moving average updated by finished runs.
+ * <p>Concurrency: lock-free counters (without a cap a striped one: every message counts up and down,
+ * and one shared counter would be contended by every carrier); the estimate is a moving average
+ * updated by finished runs.
  */
 final class Admission {
 
@@ -15,7 +18,8 @@ final class Admission {
 
     private final int maxPending;
     private final int parallelism;
-    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicInteger pending = new AtomicInteger();  // with a cap
+    private final LongAdder uncapped = new LongAdder();         // without one
     private final AtomicLong averageRunMillis = new AtomicLong(-1);
 
     /** @param maxPending 0 disables the cap */
@@ -27,7 +31,7 @@ final class Admission {
     /** Takes a slot; false when the cap is reached. */
     boolean tryAdmit() {
         if (maxPending == 0) {
-            pending.incrementAndGet();
+            uncapped.increment();
             return true;
         }
         while (true) {
@@ -43,16 +47,24 @@ final class Admission {
 
     /** A message restored from the journal was accepted before the restart: it always gets a slot. */
     boolean admitRestored() {
-        pending.incrementAndGet();
+        if (maxPending == 0) {
+            uncapped.increment();
+        } else {
+            pending.incrementAndGet();
+        }
         return true;
     }
 
     void release() {
-        pending.decrementAndGet();
+        if (maxPending == 0) {
+            uncapped.decrement();
+        } else {
+            pending.decrementAndGet();
+        }
     }
 
     int pending() {
-        return pending.get();
+        return maxPending == 0 ? (int) uncapped.sum() : pending.get();
     }
 
     /** Folds a finished run's duration into the moving average (weight 1/8). */
@@ -69,7 +81,7 @@ final class Admission {
     /** Seconds until a slot is likely free: the pending work spread over the main lane, at least 1. */
     long retryAfterSeconds() {
         long avg = averageRunMillis.get() < 0 ? DEFAULT_RUN_MILLIS : averageRunMillis.get();
-        long waves = Math.max(1, (pending.get() + parallelism - 1L) / parallelism);
+        long waves = Math.max(1, (pending() + parallelism - 1L) / parallelism);
         long seconds = (avg * waves + 999) / 1000;
         return Math.min(3600, Math.max(1, seconds));
     }

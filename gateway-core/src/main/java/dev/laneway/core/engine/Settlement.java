@@ -7,7 +7,7 @@ import dev.laneway.core.channel.ChannelCapabilities;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@code settled} hook) goes into the caller's {@link Effects}. Also the channel's {@code accepted}
  * hook and the answered records of a run that answered before it ended.
  *
- * <p>Thread-safe: the ticket's disposition is atomic, {@code settling} is a counter, the services
+ * <p>Thread-safe: the ticket's disposition is atomic, {@code settling} is a striped counter (every
+ * settle counts up and down: one shared counter would be contended by every carrier), the services
  * are thread-safe. The channels' capabilities were read once, when the gateway was built.
  */
 final class Settlement {
@@ -38,7 +39,7 @@ final class Settlement {
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
     // settles decided under a session lock whose effects (journal record, outbox task) have not run yet
-    private final AtomicInteger settling = new AtomicInteger();
+    private final LongAdder settling = new LongAdder();
 
     Settlement(Admission admission, Outbox outbox, GatewayObserver observer, JournalRecords journalRecords,
                IdleSignal idle, Map<String, ChannelAdapter> channels, Map<String, ChannelCapabilities> capabilities) {
@@ -85,14 +86,13 @@ final class Settlement {
         if (ticket.admitted()) {
             admission.release();
         }
-        settling.incrementAndGet();
+        settling.increment();
         fx.add(() -> {
             try {
                 settled(ticket, disposition, delivery, recordQueued);
             } finally {
-                if (settling.decrementAndGet() == 0) {
-                    idle.signal(); // waiters only care about the last one
-                }
+                settling.decrement();
+                idle.signal(); // takes no lock unless someone waits (then for the last one: see settling())
             }
         });
     }
@@ -104,7 +104,7 @@ final class Settlement {
      * and answer it again after the restart).
      */
     boolean settling() {
-        return settling.get() > 0;
+        return settling.sum() > 0; // a settle counts up before its session can look idle, and down after
     }
 
     /** As {@link #settle(Ticket, Disposition, Effects)}, for a caller holding no lock: the effects run at once. */
