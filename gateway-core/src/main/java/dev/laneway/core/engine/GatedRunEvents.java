@@ -8,15 +8,15 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The events a run's agent sees: replies go to the outbox unless the run has been aborted; the
  * outbox reports a reply it could not deliver to the run's {@link Delivery}.
- * Each delivered reply is reported to {@code onReply} with the steers it answers, so the run's
- * messages and those steers count as answered from then on. Streamed deltas and tool steps are not
+ * What each delivered reply answers (the run's messages, the first time, and the steers it names)
+ * counts as answered from then on ({@link Answers}): the record of a reply that names no steer
+ * rides right behind it in the outbox. Streamed deltas and tool steps are not
  * shown by any channel yet, so they are dropped here.
  *
  * <p>A run's answer is bounded: once its replies reach {@code maxAnswerChars} characters, the reply
@@ -37,7 +37,7 @@ final class GatedRunEvents implements RunEvents {
     private final Outbox outbox;
     private final int maxAnswerChars;
     private final Runnable onRetry;
-    private final Consumer<List<SteerMessage>> onReply;
+    private final Answers answers;
     private final BooleanSupplier stillWanted;
     // characters of this run's answer handed to the outbox, or CUT once it reached its bound (nothing
     // more is sent); changed through ANSWERED only
@@ -53,14 +53,26 @@ final class GatedRunEvents implements RunEvents {
         }
     }
 
+    /** What a delivered reply answers, recorded by the run's session ({@link Steering}). */
+    interface Answers {
+        /**
+         * For a reply that answers no steer, before it is queued: the action recording what it
+         * answers, to queue right behind it, or null. Takes no lock.
+         */
+        Runnable recordBehind();
+
+        /** For a reply that answers {@code steers}, once it is queued: records them (takes the session lock). */
+        void answered(List<SteerMessage> steers);
+    }
+
     GatedRunEvents(Run run, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
-            Consumer<List<SteerMessage>> onReply) {
+            Answers answers) {
         this.run = run;
         this.session = session;
         this.outbox = outbox;
         this.maxAnswerChars = maxAnswerChars;
         this.onRetry = onRetry;
-        this.onReply = onReply;
+        this.answers = answers;
         this.stillWanted = () -> !run.silenced();
     }
 
@@ -81,6 +93,9 @@ final class GatedRunEvents implements RunEvents {
         }
         run.delivered = true;
         List<SteerMessage> steers = answeredSteers == null ? List.of() : answeredSteers;
+        // what the reply answers is recorded once it is out: for no steers by an action that rides
+        // right behind it in the chat's outbox queue; steers are recorded under the lock, below
+        Runnable record = steers.isEmpty() ? answers.recordBehind() : null;
         String head; // null: the whole text goes; else the part that fits ("" once the answer was cut)
         boolean crossed = false;
         while (true) {
@@ -102,16 +117,23 @@ final class GatedRunEvents implements RunEvents {
             }
         }
         if (head == null) {
-            outbox.answer(run.route, session, text, stillWanted, run.delivery);
+            outbox.answer(run.route, session, text, stillWanted, run.delivery, record);
         } else if (crossed) {
             log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the"
                     + " rest is cut", run.id, session, maxAnswerChars);
-            outbox.answer(run.route, session, head, stillWanted, run.delivery);
-            outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted, run.delivery);
+            outbox.answer(run.route, session, head, stillWanted, run.delivery, null);
+            outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted, run.delivery, record);
+        } else if (record != null) {
+            outbox.afterDelivered(run.route, record); // nothing more is sent: it follows what went before
+        }
+        if (record != null) {
+            run.itemsRecordQueued = true;
         }
         // a cut or dropped reply still answers its steers: the model saw them and the user is told the
         // answer was cut, so running them again would answer twice
-        onReply.accept(steers);
+        if (!steers.isEmpty()) {
+            answers.answered(steers);
+        }
     }
 
     /** The start of {@code text} that fits in {@code room} characters (see {@link TextChunker#head}); empty if none fits. */

@@ -152,10 +152,24 @@ final class Outbox {
      * failure to deliver it is reported to {@code delivery}. Returns at once.
      */
     void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted, Delivery delivery) {
+        answer(route, session, text, stillWanted, delivery, null);
+    }
+
+    /**
+     * As {@link #answer(Route, SessionKey, String, BooleanSupplier, Delivery)}, with {@code then} (may be
+     * null) run once the answer is done with, exactly as if {@link #afterDelivered} had queued it
+     * right behind the answer: it rides in the same queue item, so it costs no item and no step of
+     * its own.
+     */
+    void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted, Delivery delivery,
+                Runnable then) {
         if (text == null || text.isBlank()) {
+            if (then != null) {
+                afterDelivered(route, then);
+            }
             return;
         }
-        enqueue(new Reply(route, text, stillWanted, session, delivery));
+        enqueue(new Reply(route, text, stillWanted, session, delivery, then));
     }
 
     /**
@@ -289,7 +303,7 @@ final class Outbox {
                 for (Map.Entry<Chat, ChatQueue> entry : stripe.queues.entrySet()) {
                     ChatQueue queue = entry.getValue();
                     if (closed || (!queue.draining && held.contains(entry.getKey().channel()))) {
-                        count += queue.size;
+                        count += queue.items();
                     }
                 }
             }
@@ -396,9 +410,16 @@ final class Outbox {
             } finally {
                 stripe.lock.unlock();
             }
-            Step step = deliverContained(next);
+            Reply reply = next instanceof Reply r && r.then != null ? r : null;
+            Step step = reply != null && reply.sent ? runContained(reply.then, reply.route) : deliverContained(next);
             switch (step) {
-                case Step.Done done -> headDone = true;
+                case Step.Done done -> {
+                    if (reply != null && !reply.sent) {
+                        reply.sent = true; // its action is next, after a locked step, as an item behind it would be
+                    } else {
+                        headDone = true;
+                    }
+                }
                 case Step.Wait wait -> {
                     if (!schedule(wait.delay(), () -> startDrain(chat))) { // the chat stays owned meanwhile
                         park(chat);
@@ -487,6 +508,17 @@ final class Outbox {
         if (resume) {
             startDrain(chat);
         }
+    }
+
+    /** Runs the action that rides behind a reply, contained as a queued action is. */
+    private Step runContained(Runnable action, Route route) {
+        try {
+            action.run();
+        } catch (Throwable e) {
+            Fatal.rethrowIfFatal(e);
+            log.error("delivering a reply to {} chat {} failed", route.channel(), route.chatId(), e);
+        }
+        return Step.DONE;
     }
 
     private Step deliverContained(Outgoing outgoing) {
@@ -646,7 +678,7 @@ final class Outbox {
                 return false;
             }
             for (Outgoing item = queue.head; item != null; item = item.next) {
-                if (item instanceof AfterDelivered) {
+                if (item instanceof AfterDelivered || (item instanceof Reply reply && reply.then != null)) {
                     return true;
                 }
             }
@@ -750,15 +782,19 @@ final class Outbox {
         final BooleanSupplier stillWanted;
         final SessionKey session; // the run's session for an answer, which /stop may stop; null for a notice
         final Delivery delivery; // null for a notice
+        final Runnable then;      // runs once the reply is done with, as an action queued right behind it; or null
         volatile boolean stopped; // /stop: nothing more of it is sent
+        boolean sent;            // done with (sent, dropped or given up): {@code then} is what is left of it
         List<String> chunks;     // split when its turn first comes
         int next;                // the chunk to send next
         boolean paced;           // the channel booked the next chunk's slot
         int retries;             // of the next chunk
         Duration waited = Duration.ZERO; // by the next chunk, in retry waits
 
-        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery) {
+        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery,
+              Runnable then) {
             super(route);
+            this.then = then;
             this.text = text;
             this.stillWanted = stillWanted;
             this.session = session;
@@ -789,7 +825,6 @@ final class Outbox {
         boolean draining; // a drain task (or the timer resuming it) owns this chat now
         Outgoing head;    // the next to deliver; stays here while it is delivered
         Outgoing tail;
-        int size;
 
         ChatQueue(long heldOrder) {
             this.heldOrder = heldOrder;
@@ -802,7 +837,6 @@ final class Outbox {
                 tail.next = item;
             }
             tail = item;
-            size++;
         }
 
         void removeHead() {
@@ -812,7 +846,15 @@ final class Outbox {
             if (head == null) {
                 tail = null;
             }
-            size--;
+        }
+
+        /** Replies and actions waiting (an action riding behind a reply counts as one). */
+        int items() {
+            int count = 0;
+            for (Outgoing item = head; item != null; item = item.next) {
+                count += item instanceof Reply reply && reply.then != null && !reply.sent ? 2 : 1;
+            }
+            return count;
         }
     }
 

@@ -185,10 +185,14 @@ final class RunDriver {
         var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
         String name = named.value();
         var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
-                () -> ctx.observer.agentRetried(name), steers -> {
-                    if (steers.isEmpty()) {
-                        steering.answeredWithoutSteers(run); // the common reply: no lock needed
-                    } else {
+                () -> ctx.observer.agentRetried(name), new GatedRunEvents.Answers() {
+                    @Override
+                    public Runnable recordBehind() {
+                        return steering.answeredWithoutSteers(run); // the common reply: no lock needed
+                    }
+
+                    @Override
+                    public void answered(List<SteerMessage> steers) {
                         lock.locked(fx -> steering.answered(run, steers, fx));
                     }
                 });

@@ -139,14 +139,26 @@ final class Settlement {
      * is written once: its settle later writes nothing more.
      */
     void answeredBeforeEnd(Route route, List<Ticket> tickets, BooleanSupplier stillWanted, Delivery delivery) {
-        if (tickets.isEmpty()) {
-            return;
+        Runnable record = answeredRecord(tickets, stillWanted, delivery);
+        if (record != null) {
+            outbox.afterDelivered(route, record);
         }
-        outbox.afterDelivered(route, () -> {
+    }
+
+    /**
+     * The action {@link #answeredBeforeEnd} queues, for a caller that queues it itself right behind
+     * the reply ({@link Outbox#answer(Route, dev.laneway.core.SessionKey, String, BooleanSupplier, Delivery, Runnable)});
+     * null when there is nothing to record.
+     */
+    Runnable answeredRecord(List<Ticket> tickets, BooleanSupplier stillWanted, Delivery delivery) {
+        if (tickets.isEmpty()) {
+            return null;
+        }
+        return () -> {
             if (stillWanted.getAsBoolean()) {
                 tickets.forEach(ticket -> recordAnswered(ticket, delivery));
             }
-        });
+        };
     }
 
     /**

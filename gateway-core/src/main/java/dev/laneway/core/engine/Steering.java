@@ -105,20 +105,21 @@ final class Steering {
 
     /**
      * As {@link #answered} for a reply that answers no steer, called without the session lock, on
-     * the thread that replied: the run's own messages, the first time, are recorded answered once
-     * that reply is out. It reads only the run's volatile state and its compare-and-set claim on
-     * its messages (a steer's bookkeeping needs the lock; this needs none). A run that ends
-     * meanwhile is no different from one that ends right after {@link #answered}: that decision's
-     * record, too, was queued only once the lock was released.
+     * the thread that replied, before the reply is queued: the action that records the run's own
+     * messages answered, the first time (null otherwise), for the caller to queue right behind that
+     * reply; the caller then sets {@link Run#itemsRecordQueued}. It reads only the run's volatile
+     * state and its compare-and-set claim on its messages (a steer's bookkeeping needs the lock;
+     * this needs none). A run that ends meanwhile is no different from one that ends right after
+     * {@link #answered}: that decision's record, too, was queued only once the lock was released.
      */
-    void answeredWithoutSteers(Run run) {
+    Runnable answeredWithoutSteers(Run run) {
         if (!run.state().isOneOf(Run.State.STARTING, Run.State.RUNNING, Run.State.SHUTTING_DOWN)) {
-            return; // it ended, or it was silenced: its end records its messages
+            return null; // it ended, or it was silenced: its end records its messages
         }
-        if (run.claimItemsAnswered()) {
-            settlement.answeredBeforeEnd(run.route, run.tickets(), () -> !run.silenced(), run.delivery);
-            run.itemsRecordQueued = true;
+        if (!run.claimItemsAnswered()) {
+            return null;
         }
+        return settlement.answeredRecord(run.tickets(), () -> !run.silenced(), run.delivery);
     }
 
     private boolean scopeAllows(Run run, QueuedItem item) {
