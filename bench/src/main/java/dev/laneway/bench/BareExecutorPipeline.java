@@ -6,11 +6,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The baseline: the executor hand-offs the engine makes for one message to an idle session, and
- * nothing else. The engine hands off three times per run (start the agent, handle its completion,
- * the outbox task that sends the agent's answer and records the message as answered); so does
- * this, in the same order, reporting the same events, and its third task sends the same short
- * answer ({@link BenchAgent#REPLY}) to the same no-op channel.
- * No session state, no lanes, no queue: what a gateway without Laneway's guarantees would cost.
+ * nothing else. The engine hands off three times per run: a task starts the agent, which answers
+ * at once; its answer goes to an outbox task (which sends it and records the message as answered)
+ * and its completion to a task that ends the run. So does this, in the same order, reporting the
+ * same events; its outbox task sends the same short answer ({@link BenchAgent#REPLY}) to the same
+ * no-op channel. No session state, no lanes, no queue: what a gateway without Laneway's
+ * guarantees would cost.
  */
 final class BareExecutorPipeline implements Pipeline {
 
@@ -35,17 +36,17 @@ final class BareExecutorPipeline implements Pipeline {
 
     private void launch(int session) {
         hooks.started(session);
-        executor.execute(() -> finish(session));
-    }
-
-    private void finish(int session) {
-        hooks.finished(session);
         executor.execute(() -> answer(session));
+        executor.execute(() -> finish(session));
     }
 
     /** The outbox's task: the answer goes to the channel, then the message is recorded answered (nowhere). */
     private void answer(int session) {
         channel.send(routes[session], BenchAgent.REPLY);
+    }
+
+    private void finish(int session) {
+        hooks.finished(session);
     }
 
     @Override
