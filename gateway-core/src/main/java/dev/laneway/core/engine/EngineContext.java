@@ -50,6 +50,8 @@ final class EngineContext {
     // session key -> its queue, only while the session is not idle
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
     final IdleSignal idle = new IdleSignal();
+    /** {@code idle::signal}, made once: every run's end adds it to its effects. */
+    final Runnable signalIdle = idle::signal;
     /** Drop and once-per-sender notices. */
     final NoticeSender notices;
     /** How a message ends: its disposition, admission slot, journal record, listeners and hooks. */

@@ -11,10 +11,13 @@ import java.util.function.Supplier;
  * Owned by a {@link SessionQueue}; handed to the helpers whose callbacks (lane grants, timers,
  * executor tasks, agent events) must take it. Before the lock is released, {@code check} runs (the
  * owner's invariant check, which asserts; the owner passes none when assertions are off).
+ *
+ * <p>It is the {@link ReentrantLock} itself rather than holding one (an object less per session,
+ * a pointer less per step); callers use {@link #locked}, {@link #lockedGet} and {@link #underLock},
+ * never {@code lock()} and {@code unlock()} directly.
  */
-final class SessionLock {
+final class SessionLock extends ReentrantLock {
 
-    private final ReentrantLock lock = new ReentrantLock();
     private final Runnable check;
 
     /** @param check the owner's invariant check, or null for none */
@@ -25,12 +28,12 @@ final class SessionLock {
     /** Runs {@code step} with the lock held, then, with the lock released, the effects it collected. */
     void locked(Consumer<Effects> step) {
         Effects fx = new Effects();
-        lock.lock();
+        lock();
         try {
             step.accept(fx);
             check();
         } finally {
-            lock.unlock();
+            unlock();
             fx.run();
         }
     }
@@ -38,26 +41,26 @@ final class SessionLock {
     /** As {@link #locked(Consumer)}, returning what {@code step} returns. */
     <T> T lockedGet(Function<Effects, T> step) {
         Effects fx = new Effects();
-        lock.lock();
+        lock();
         try {
             T result = step.apply(fx);
             check();
             return result;
         } finally {
-            lock.unlock();
+            unlock();
             fx.run();
         }
     }
 
     /** Runs {@code step} with the lock held, for a step that has no side effects to carry out. */
     <T> T underLock(Supplier<T> step) {
-        lock.lock();
+        lock();
         try {
             T result = step.get();
             check();
             return result;
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -69,6 +72,6 @@ final class SessionLock {
 
     /** Whether the calling thread holds this lock (for checks of the lock discipline). */
     boolean heldByCurrentThread() {
-        return lock.isHeldByCurrentThread();
+        return isHeldByCurrentThread();
     }
 }

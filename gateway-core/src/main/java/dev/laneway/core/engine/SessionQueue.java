@@ -147,7 +147,7 @@ final class SessionQueue {
     private State state = State.IDLE;                                 // guarded by lock
     private Run active;                                               // guarded by lock
     private QueuedItem successor;                                     // guarded by lock; runs after an interrupted run
-    private final FollowupQueue followups = new FollowupQueue();      // guarded by lock
+    private FollowupQueue followups;                                  // guarded by lock; made on first use
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock; the interrupt's grace notice
     private InboundDebounce inbound;                                  // guarded by lock; made on the first buffer
@@ -165,7 +165,7 @@ final class SessionQueue {
             @Override
             public void requeue(List<QueuedItem> steers) {
                 for (QueuedItem item : steers) { // most runs hand back none
-                    followups.requeue(item, ctx.clock.instant());
+                    followups().requeue(item, ctx.clock.instant());
                 }
             }
 
@@ -268,7 +268,7 @@ final class SessionQueue {
 
     /** Into the active run if it takes the steer; a followup otherwise, and also for steer-backlog. */
     private void steerOrQueue(QueuedItem item, boolean backlog, Effects fx) {
-        boolean alsoQueued = backlog && followups.hasRoomFor(item);
+        boolean alsoQueued = backlog && followups().hasRoomFor(item);
         if (!steering.steer(active, item, alsoQueued, fx) || alsoQueued) {
             enqueue(item.withMode(QueueMode.FOLLOWUP), fx);
         }
@@ -344,7 +344,7 @@ final class SessionQueue {
     // ---------------------------------------------------------------- followup queue and drains
 
     private void enqueue(QueuedItem item, Effects fx) {
-        FollowupQueue.Offer offer = followups.offer(item, ctx.clock.instant());
+        FollowupQueue.Offer offer = followups().offer(item, ctx.clock.instant());
         if (!offer.accepted()) {
             if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
                 Route route = item.route();
@@ -365,10 +365,10 @@ final class SessionQueue {
         drainTimer.cancel();
         drainTimer = Cancellable.NONE;
         if (ctx.stopping) {
-            ctx.notices.drops(followups.releaseForShutdown(), true, fx);
+            ctx.notices.drops(followups().releaseForShutdown(), true, fx);
             return;
         }
-        Instant due = followups.drainDue(ctx.settings.queueMaxWait(), ctx.clock.instant());
+        Instant due = followups().drainDue(ctx.settings.queueMaxWait(), ctx.clock.instant());
         if (due == null) {
             return;
         }
@@ -390,7 +390,7 @@ final class SessionQueue {
 
     /** Starts the next turn off the queue (see {@link Turn#drained}), after telling senders of drops. */
     private void drainNow(Effects fx) {
-        FollowupQueue.Drain drain = followups.take(ctx.clock.instant());
+        FollowupQueue.Drain drain = followups().take(ctx.clock.instant());
         fx.add(() -> ctx.observer.drainDelayed(drain.delay()));
         ctx.notices.drops(drain.notices(), false, fx);
         startRun(Turn.drained(drain), fx);
@@ -402,7 +402,7 @@ final class SessionQueue {
      * with the drop notices still owed.
      */
     private FollowupQueue.Cleared takeWaiting(boolean inboundToo) {
-        FollowupQueue.Cleared cleared = followups.clear();
+        FollowupQueue.Cleared cleared = followups().clear();
         List<QueuedItem> taken = new ArrayList<>(cleared.items());
         if (successor != null) {
             taken.add(successor);
@@ -421,7 +421,7 @@ final class SessionQueue {
 
     /** The state of a session with no active run, by what waits: the queue, then inbound buffers. */
     private State restingState() {
-        if (!followups.isEmpty() || successor != null) {
+        if (!noFollowups() || successor != null) {
             return State.DRAINING;
         }
         return noInbound() ? State.IDLE : State.DEBOUNCING;
@@ -432,7 +432,7 @@ final class SessionQueue {
     /** Makes {@code turn} the active run; once stopping, its items wait in the queue instead. */
     private void startRun(Turn turn, Effects fx) {
         if (ctx.stopping) {
-            turn.items().forEach(item -> followups.requeue(item, ctx.clock.instant()));
+            turn.items().forEach(item -> followups().requeue(item, ctx.clock.instant()));
             moveTo(restingState());
             return;
         }
@@ -469,7 +469,7 @@ final class SessionQueue {
         }
         runGone(run, fx);
         if (ctx.stopping) {
-            ctx.notices.drops(followups.releaseForShutdown(), true, fx);
+            ctx.notices.drops(followups().releaseForShutdown(), true, fx);
             moveTo(restingState());
             return;
         }
@@ -477,7 +477,7 @@ final class SessionQueue {
             QueuedItem next = successor;
             successor = null;
             startRun(Turn.alone(next), fx);
-        } else if (!followups.isEmpty()) {
+        } else if (!noFollowups()) {
             moveTo(State.DRAINING);
             scheduleDrain(fx);
         } else {
@@ -494,7 +494,7 @@ final class SessionQueue {
     private void endForShutdown(Run run, Effects fx) {
         run.end();
         run.steered.clear();
-        ctx.notices.drops(followups.releaseForShutdown(), true, fx);
+        ctx.notices.drops(followups().releaseForShutdown(), true, fx);
         runGone(run, fx);
         moveTo(restingState());
     }
@@ -507,10 +507,23 @@ final class SessionQueue {
         active = null;
         graceTimer.cancel();
         graceTimer = Cancellable.NONE;
-        fx.add(ctx.idle::signal);
+        fx.add(ctx.signalIdle);
     }
 
     // ---------------------------------------------------------------- typing, retirement, status
+
+    /** The followup queue, made on first use (lock held): most sessions run one message and retire. */
+    private FollowupQueue followups() {
+        if (followups == null) {
+            followups = new FollowupQueue();
+        }
+        return followups;
+    }
+
+    /** Whether nothing is queued for a turn, summaries included (lock held). */
+    private boolean noFollowups() {
+        return followups == null || followups.isEmpty();
+    }
 
     /** The inbound buffers, made on first use (lock held). */
     private InboundDebounce inbound() {
@@ -556,7 +569,9 @@ final class SessionQueue {
         if (successor != null) {
             routes.add(successor.route());
         }
-        followups.items().forEach(item -> routes.add(item.route()));
+        if (followups != null) {
+            followups.items().forEach(item -> routes.add(item.route()));
+        }
         if (inbound != null) {
             inbound.addRoutes(routes);
         }
@@ -574,7 +589,7 @@ final class SessionQueue {
         }
         drainTimer.cancel();
         ctx.sessions.remove(key, this);
-        fx.add(ctx.idle::signal);
+        fx.add(ctx.signalIdle);
     }
 
     /**
@@ -605,7 +620,7 @@ final class SessionQueue {
 
     /** Queued messages (followups, an interrupting successor, inbound buffers). */
     int queuedMessages() {
-        return lock.underLock(() -> followups.messageCount() + (successor == null ? 0 : successor.tickets().size())
+        return lock.underLock(() -> (followups == null ? 0 : followups.messageCount()) + (successor == null ? 0 : successor.tickets().size())
                 + (inbound == null ? 0 : inbound.messageCount()));
     }
 
