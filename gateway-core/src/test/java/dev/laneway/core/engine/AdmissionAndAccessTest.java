@@ -88,6 +88,21 @@ class AdmissionAndAccessTest {
     }
 
     @Test
+    void withoutACap_pendingMessagesStillCountsWhatHasNotEnded() {
+        GatewayHarness h = new GatewayHarness(s -> s.maxPendingRuns(0));
+        h.dm("running");
+        h.dm("queued");
+        h.send(h.message("another chat").senderId("other").chatId("other"));
+        assertEquals(3, h.gateway.pendingMessages());
+        h.agent.run(0).complete("done");
+        h.agent.run(1).complete("done");
+        assertEquals(1, h.gateway.pendingMessages(), "the queued one, waiting for its drain");
+        h.advance(java.time.Duration.ofSeconds(1));
+        h.agent.run(2).complete("done");
+        assertEquals(0, h.gateway.pendingMessages());
+    }
+
+    @Test
     void aSenderTheAccessPolicyRefuses_isDenied_silently() {
         GatewayHarness base = new GatewayHarness();
         Gateway gateway = Gateway.builder().clock(base.time).scheduler(base.time).executor(base.executor)
