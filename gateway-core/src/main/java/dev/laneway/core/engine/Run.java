@@ -122,8 +122,10 @@ final class Run {
     final Disposition disposition;
     final boolean group;
     final String senderId;
-    /** The run's conversation and its sender's authority: only a message of the same may steer it. */
-    final Audience audience;
+    // its lead item's sender authority; with the route, the run's audience
+    private final boolean trusted;
+    // made on first use (lock held): only a steer asks for it
+    private Audience audience;
     /**
      * The queue mode the run's messages arrived with (the last message's, for a batch; for a turn
      * that carries only an overflow summary, the last dropped message's: see {@link #summaryOnly}).
@@ -189,13 +191,24 @@ final class Run {
         QueuedItem lead = turn.lead();
         this.group = !lead.last().direct();
         this.senderId = lead.last().senderId();
-        this.audience = lead.audience();
+        this.trusted = lead.trusted(); // the lead's route is the turn's: its audience is (route, trusted)
         this.mode = lead.settings().mode();
         this.createdAt = createdAt;
     }
 
     State state() {
         return state;
+    }
+
+    /**
+     * The run's conversation and its sender's authority: only a message of the same may steer it
+     * (lock held; made on first use).
+     */
+    Audience audience() {
+        if (audience == null) {
+            audience = Audience.of(route, trusted);
+        }
+        return audience;
     }
 
     /** Ids of steers a delivered reply of this run answered (lock held; made on first use). */
@@ -294,6 +307,9 @@ final class Run {
 
     /** The messages of the run's own turn (not its steers), oldest first. */
     List<Ticket> tickets() {
+        if (items.size() == 1) {
+            return items.get(0).tickets(); // immutable already: most runs answer one item
+        }
         List<Ticket> tickets = new ArrayList<>();
         items.forEach(item -> tickets.addAll(item.tickets()));
         return tickets;

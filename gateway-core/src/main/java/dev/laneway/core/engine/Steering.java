@@ -58,7 +58,7 @@ final class Steering {
      */
     boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
         if (run == null || run.state() != Run.State.RUNNING || run.agentRun == null
-                || !run.audience.equals(item.audience()) || !scopeAllows(run, item)) {
+                || !run.audience().equals(item.audience()) || !scopeAllows(run, item)) {
             return false;
         }
         var message = new SteerMessage(item.seq(), item.text(), item.last().senderName());
