@@ -50,8 +50,9 @@ import java.util.Set;
  * <h2>Runs</h2>
  * The session's one active run holds the session's slot (the lane {@code session:<key>}, cap 1, of
  * docs/behaviour.md §2): this class never makes a second run while one is active, so the slot takes
- * no lane object; {@link #sessionLane} reports it. The run then waits for {@code main}; it starts
- * its agent only while holding both and while the gateway is not stopping. Every exit path gives both permits back: completion
+ * no lane object (docs/decisions.md D44); {@link #sessionLane} reports it. The run then waits for
+ * {@code main}; it starts its agent only while holding both and while the gateway is not stopping.
+ * Every exit path gives both back: completion
  * (whatever the agent threw while starting), abort, retry wait, and a shutdown that began while it
  * waited (its messages then stay pending in the journal). An aborted run sends nothing more, not
  * even a failure notice.
@@ -620,7 +621,8 @@ final class SessionQueue {
 
     /** Queued messages (followups, an interrupting successor, inbound buffers). */
     int queuedMessages() {
-        return lock.underLock(() -> (followups == null ? 0 : followups.messageCount()) + (successor == null ? 0 : successor.tickets().size())
+        return lock.underLock(() -> (followups == null ? 0 : followups.messageCount())
+                + (successor == null ? 0 : successor.tickets().size())
                 + (inbound == null ? 0 : inbound.messageCount()));
     }
 

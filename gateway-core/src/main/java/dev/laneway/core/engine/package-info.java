@@ -23,8 +23,9 @@
  *       session starts a run now; a busy one decides by the item's mode: {@link Steering} (into the
  *       run, else a followup), the {@link FollowupQueue} (cap and drop), or {@link Interrupts}.</li>
  *   <li><b>Run</b>. A {@link Turn} (one item, a collect batch or an overflow summary, with its prompt
- *       and route) becomes a {@link Run}. {@link RunDriver} asks for the lane {@code session:<key>},
- *       then {@code main}; a grant arrives at once, or later on the thread that freed the slot. Holding both, the
+ *       and route) becomes a {@link Run}, which holds its session's slot (the session's one active
+ *       run: the lane {@code session:<key>}, no lane object); {@link RunDriver} asks for {@code main};
+ *       a grant arrives at once, or later on the thread that freed the slot. Holding both, the
  *       agent is started on the executor (a virtual thread) through {@link AgentCalls}; its replies
  *       go through {@link GatedRunEvents} to the outbox (dropped once the run is aborted). The
  *       completion comes back on the executor: retry after a backoff (scheduler), or a failure
@@ -73,7 +74,8 @@
  * <h2>Glossary</h2>
  * <dl>
  *   <dt>session</dt><dd>the unit of serialization: one active run per session key.</dd>
- *   <dt>lane</dt><dd>a named FIFO with a cap: {@code session:<key>} (1) and {@code main}.</dd>
+ *   <dt>lane</dt><dd>a named FIFO with a cap: {@code main}; a session's {@code session:<key>} (1)
+ *       is its active run.</dd>
  *   <dt>busy</dt><dd>a session with an active run, queued items or summaries, or an interrupting
  *       successor; an idle session is not kept.</dd>
  *   <dt>audience</dt><dd>a conversation plus sender authority ({@link Audience}); turns, steers and

@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * The registry of lanes. Configured lanes ({@code main}, {@code subagent}, {@code cron}, ...) live
- * forever; any other lane (notably {@code session:<key>}) has cap 1, is created on first use and
- * removed once unused, so idle sessions cost nothing here.
+ * forever; any other lane has cap 1, is created on first use and removed once unused. (A session's
+ * lane {@code session:<key>} is not made here: it is the session's one active run, docs/decisions.md D44.)
  *
  * <p>Concurrency: {@code lanes} is a concurrent map; a lane is removed only after it retired
  * itself under its own lock, and {@link #acquire} retries on a retired lane, so two live lanes
