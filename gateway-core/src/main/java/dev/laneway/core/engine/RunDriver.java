@@ -206,9 +206,10 @@ final class RunDriver {
             }
             return run.abortCause != null;
         });
-        Effects afterwards = new Effects(); // holds a fatal error from the abort until the run is wired or ended
+        // holds a fatal error from the abort until the run is wired or ended (none without an abort)
+        Effects afterwards = abortNow ? new Effects() : null;
         try {
-            if (abortNow) {
+            if (afterwards != null) {
                 AgentCalls.abort(handle, afterwards);
             }
             if (started.failure() != null) {
@@ -228,7 +229,9 @@ final class RunDriver {
                         finished(run, outcome != null ? outcome : RunOutcome.Failed.of("agent error", false))));
             }
         } finally {
-            afterwards.run();
+            if (afterwards != null) {
+                afterwards.run();
+            }
         }
     }
 
