@@ -44,7 +44,8 @@ import java.util.concurrent.CompletableFuture;
  * and {@code delivered} are volatile, so the run's event gate ({@link GatedRunEvents}) reads them
  * from the agent's threads without the lock: the run is silenced exactly when its state is
  * {@code ABORTING} or {@code ABORTED}. {@code itemsAnswered} is set once by compare-and-set
- * ({@link #claimItemsAnswered}), from the agent's thread or under the lock.
+ * ({@link #claimItemsAnswered}), from the agent's thread or under the lock, and
+ * {@code itemsRecordQueued} (volatile) once that record is in the outbox.
  */
 final class Run {
 

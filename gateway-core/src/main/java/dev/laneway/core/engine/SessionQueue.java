@@ -78,8 +78,8 @@ import java.util.Set;
  *
  * <h2>Concurrency</h2>
  * One {@link SessionLock} per session guards every mutable field of this class, of the helpers above
- * and of its {@link Run}s (except the run's volatile state and {@code delivered}, which its event
- * gate reads). Helper methods are called with the lock held, unless their doc says they take it:
+ * and of its {@link Run}s (except the run's volatile state, {@code delivered} and the two flags of
+ * what its replies recorded, which its event gate sets and reads: see {@link Run}). Helper methods are called with the lock held, unless their doc says they take it:
  * timer, lane, executor and agent callbacks take it through the {@link SessionLock}. Decisions are made under the
  * lock; side effects (sends, lane requests, aborts, agent starts, and what follows from a message's
  * end: its journal record, listeners and metrics, the channel's settled hook) are collected in

@@ -109,7 +109,7 @@ public final class Lanes {
         return lane != null ? lane.snapshot() : new LaneSnapshot(laneName, caps.getOrDefault(laneName, 1), 0, 0);
     }
 
-    /** How many lanes exist now (configured plus live session lanes). */
+    /** How many lanes exist now (configured plus live unconfigured ones). */
     public int size() {
         return lanes.size();
     }
