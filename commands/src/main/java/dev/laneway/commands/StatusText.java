@@ -1,6 +1,7 @@
 package dev.laneway.commands;
 
 import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.scheduling.WaitEstimate;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.time.Duration;
 import java.util.stream.Collectors;
@@ -20,9 +21,14 @@ final class StatusText {
     }
 
     static String of(SessionStatus status) {
-        return "Status: " + Replies.describe(status.settings()) + "\n"
+        String text = "Status: " + Replies.describe(status.settings()) + "\n"
                 + "Queue: " + status.queueDepth() + " queued; " + run(status.activeRunAge()) + ".\n"
                 + "Lanes: " + lanes(status) + ".";
+        WaitEstimate waiting = status.waiting();
+        if (waiting != null) {
+            text += "\nWaiting: #" + waiting.position() + " in line, about " + waiting.waitSeconds() + " s.";
+        }
+        return text;
     }
 
     private static String run(Duration age) {

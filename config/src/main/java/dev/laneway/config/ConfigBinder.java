@@ -28,7 +28,7 @@ final class ConfigBinder {
 
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
-                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels"));
+                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling"));
         return new LanewayConfig(
                 gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
                 session(root.section("session", "dmScope", "groupScope")),
@@ -36,7 +36,8 @@ final class ConfigBinder {
                 AgentsBinder.bind(root.section("agents", "defaults", "list")),
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
-                ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))));
+                ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))),
+                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))));
     }
 
     private static GatewayConfig gateway(Section gateway) {

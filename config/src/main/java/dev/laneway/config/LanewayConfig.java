@@ -1,5 +1,6 @@
 package dev.laneway.config;
 
+import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.engine.GatewaySettings;
 import java.util.Objects;
@@ -12,11 +13,12 @@ import java.util.Objects;
  * @param session {@code session.dmScope} and {@code session.groupScope}
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
-                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
+                            SchedulingSettings scheduling) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
-            ChannelsConfig.DEFAULTS);
+            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults());
 
     public LanewayConfig {
         Objects.requireNonNull(gateway, "gateway");
@@ -26,6 +28,13 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(messages, "messages");
         Objects.requireNonNull(commands, "commands");
         Objects.requireNonNull(channels, "channels");
+        Objects.requireNonNull(scheduling, "scheduling");
+    }
+
+    /** A configuration with the default scheduling. */
+    public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                         MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+        this(gateway, session, lanes, agents, messages, commands, channels, SchedulingSettings.defaults());
     }
 
     /** What an empty file means: console, echo agent {@code assistant}, the defaults (docs/configuration.md §12). */

@@ -22,10 +22,11 @@ import java.util.TreeMap;
  * @param maxPendingRuns  the admission cap, or null when disabled
  * @param deepestQueues   the sessions with the most queued messages, deepest first, at most {@value #DEEPEST}
  * @param channels        channel name -> connected
+ * @param scheduler       {@code main}'s classes and busiest tenants (docs/behaviour.md §11.4)
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
-                         Map<String, Boolean> channels) {
+                         Map<String, Boolean> channels, SchedulerView scheduler) {
 
     /** How many queues {@link #deepestQueues} lists at most. */
     public static final int DEEPEST = 10;
@@ -41,7 +42,8 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
     public static StatusView of(Gateway gateway, Map<String, Boolean> channels) {
         int cap = gateway.settings().maxPendingRuns();
         return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
-                gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels);
+                gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels,
+                SchedulerView.of(gateway.scheduler()));
     }
 
     private static List<LaneSnapshot> configuredLanes(Gateway gateway) {

@@ -157,6 +157,14 @@ final class Reception {
             ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
             return;
         }
+        RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
+        if (verdict.shed()) {
+            intake.done = true;
+            ctx.admission.release();
+            record(message, Disposition.REJECTED_BUSY);
+            ctx.outbox.send(message.route(), Notices.busy(verdict.estimate().waitSeconds()));
+            return;
+        }
         intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
@@ -173,8 +181,27 @@ final class Reception {
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
             return;
         }
+        if (verdict.deferred() && message.origin() != InboundMessage.Origin.SCHEDULE) { // a job has nobody to tell
+            ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
+        }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), inboundDebounce(message.channel()));
+    }
+
+    /**
+     * The scheduler's admission (docs/behaviour.md §11.3) of a message that would start a new run of
+     * an idle session; one that joins a session with work (a run, a queue, a debounce buffer) waits
+     * behind that session's work, which was admitted (and its sender told) already.
+     */
+    private RunScheduling.Verdict scheduled(InboundMessage message, SessionKey session) {
+        if (ctx.sessions.get(session) != null) {
+            return RunScheduling.Verdict.PROCEED;
+        }
+        RunScheduling.Verdict verdict = ctx.scheduling.admit(message, session);
+        if (verdict.action() != null) {
+            ctx.observer.admission(verdict.claim().priority(), verdict.action().configName(), verdict.reason().id);
+        }
+        return verdict;
     }
 
     /**

@@ -122,7 +122,7 @@ public final class MainScheduler {
             long now = clock.millis();
             PriorityClass priority = classOf(claim);
             Tenant tenant = tenantOf(claim);
-            long estimate = estimateLocked(priority, tenant, tenant.queue(priority).waiters.size()).expected().toMillis();
+            WaitEstimate estimate = estimateLocked(priority, tenant, tenant.queue(priority).waiters.size());
             waiter = new Waiter(claim, priority, tenant, now, estimate);
             classes[priority.ordinal()].add(waiter);
             if (priority == PriorityClass.BACKGROUND) {
@@ -143,6 +143,16 @@ public final class MainScheduler {
         });
         complete(grants);
         return waiter.future;
+    }
+
+    /** Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation. */
+    public boolean freeNow() {
+        lock.lock();
+        try {
+            return running < cap && waiting == 0;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -384,8 +394,8 @@ public final class MainScheduler {
             }
             long waitedMs = Math.max(0, now - waiter.enqueuedAtMillis);
             if (waitedMs > warnAfter.toMillis()) {
-                log.warn("lane wait exceeded: lane={} class={} waitedMs={}", Lanes.MAIN, waiter.priority.configName(),
-                        waitedMs);
+                log.warn("lane wait exceeded: lane={} waitedMs={} queuedAhead={} class={}", Lanes.MAIN, waitedMs,
+                        waiter.aheadAtEnqueue, waiter.priority.configName());
             }
             observer.granted(waiter.claim.priority(), waiter.priority, waiter.tenant.id, Duration.ofMillis(waitedMs),
                     Duration.ofMillis(waiter.estimatedWaitMillis));
