@@ -16,13 +16,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Drives the real {@link MainScheduler} through one {@link SimLoad} in virtual time. Each message
+ * Drives the real {@link MainScheduler} (docs/behaviour.md §11) through one {@link SimLoad} in
+ * virtual time. Each message
  * goes through its session first, as the gateway's session lane does: one run per session at a
  * time, and a message that arrives while its session has a run (waiting for {@code main} or running)
  * queues behind it as a followup and asks {@code main} when that run has ended. A run asks as
  * {@code RunDriver} does: a free slot at once ({@link MainScheduler#acquireIfFree}), else a place in
  * line ({@link MainScheduler#acquire}); it holds its slot for its drawn run time, then closes its
  * permit. Between events it adds up busy slot time, and time and busy slots while runs waited.
+ * Left out: admission (with the default {@code defer} every message queues, as here; only its
+ * notice is missing) and the {@code cron} lane a scheduled job holds before {@code main}
+ * (docs/behaviour.md §11.5): the jobs ask {@code main} directly, all at once.
  *
  * <p>After every event it checks what must hold: the scheduler's running and waiting counts match
  * the simulation's, running never exceeds the cap, and a session never has two runs; at the end,
