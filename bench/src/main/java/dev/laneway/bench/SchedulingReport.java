@@ -42,11 +42,6 @@ final class SchedulingReport {
         this.tightBudgetMillis = Math.round(2 * meanRunMillis);
     }
 
-    /** The mean drawn run time over every load; twice it is the tight budget and the p95 target. */
-    double meanRunMillis() {
-        return meanRunMillis;
-    }
-
     private boolean interactive(SimLoad.Message m) {
         return m.priority() == PriorityClass.INTERACTIVE;
     }

@@ -93,11 +93,6 @@ record SimOutcome(SchedulingSettings.Mode mode, List<SimLoad.Message> load, long
         return makespanMillis == 0 ? Double.NaN : (double) busySlotMillis / ((double) cap * makespanMillis);
     }
 
-    /** Busy slot time over the slot time of the moments at which some run waited for main. */
-    double utilisationWhileWaited() {
-        return waitedMillis == 0 ? Double.NaN : (double) busyWhileWaitedMillis / ((double) cap * waitedMillis);
-    }
-
     @Override
     public String toString() {
         return "SimOutcome[" + mode + ", " + load.size() + " messages, makespan " + makespanMillis + " ms, asked "
