@@ -35,7 +35,7 @@ public final class ChatCommands implements CommandHandler {
     private static CommandDecision dispatch(CommandLine line, InboundMessage message, CommandContext context) {
         return switch (line.name()) {
             case "queue" -> QueueCommands.handle(message, line.arguments(), context);
-            case "status" -> reply(StatusText.of(context.control().status(context.session(), message.channel())));
+            case "status" -> reply(StatusText.of(context.control().status(context.session(), message)));
             case "stop" -> stop(message, context);
             case "new", "reset" -> newConversation(line, message, context);
             default -> CommandDecision.NOT_A_COMMAND;

@@ -12,8 +12,11 @@ import java.util.stream.Collectors;
  * Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
  * Queue: 2 queued; active run for 12s.
  * Lanes: session:console:dm:you 1/1 active, 0 queued; main 1/4 active, 0 queued.
+ * Agent: main (fallback: local).
  * </pre>
- * An idle session shows {@code Queue: 0 queued; idle.}; no lanes shows {@code Lanes: none.}
+ * An idle session shows {@code Queue: 0 queued; idle.}; no lanes shows {@code Lanes: none.}; a run
+ * waiting for {@code main} adds {@code Waiting: …} after {@code Lanes:}; the {@code Agent:} line
+ * (docs/behaviour.md §13.1) comes last, without {@code (fallback: …)} for an agent with none.
  */
 final class StatusText {
 
@@ -27,6 +30,11 @@ final class StatusText {
         WaitEstimate waiting = status.waiting();
         if (waiting != null) {
             text += "\nWaiting: #" + waiting.position() + " in line, about " + waiting.waitSeconds() + " s.";
+        }
+        if (status.agent() != null) {
+            text += "\nAgent: " + status.agent()
+                    + (status.fallbacks().isEmpty() ? "" : " (fallback: " + String.join(", ", status.fallbacks()) + ")")
+                    + ".";
         }
         return text;
     }

@@ -121,6 +121,29 @@ class ChatCommandsTest {
     }
 
     @Test
+    void status_namesTheAgentThatAnswersHere_withItsFallbacks_onTheLastLine() {
+        SessionStatus plain = new SessionStatus(
+                new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 20, DropPolicy.SUMMARIZE), 0, null,
+                List.of(new LaneSnapshot("main", 4, 0, 0)), new WaitEstimate(0, Duration.ofMillis(3_000)));
+        control.status = plain.withAgent("main", List.of("local", "tiny"));
+
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; idle.
+                Lanes: main 0/4 active, 0 queued.
+                Waiting: #1 in line, about 3 s.
+                Agent: main (fallback: local, tiny)."""), send("/status", false, false));
+
+        control.status = plain.withAgent("support", List.of());
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; idle.
+                Lanes: main 0/4 active, 0 queued.
+                Waiting: #1 in line, about 3 s.
+                Agent: support."""), send("/status", false, false));
+    }
+
+    @Test
     void status_ofAnIdleSessionWithoutLanes() {
         control.status = new SessionStatus(
                 new QueueSettings(QueueMode.INTERRUPT, Duration.ZERO, 1, DropPolicy.OLD), 0, null, List.of());

@@ -1,5 +1,6 @@
 package dev.laneway.core.command;
 
+import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
@@ -26,4 +27,12 @@ public interface GatewayControl {
     void newConversation(SessionKey session);
 
     SessionStatus status(SessionKey session, String channel);
+
+    /**
+     * The status of the session of {@code message} (a {@code /status} command), also naming the agent
+     * that answers in its conversation (docs/behaviour.md §13.1); default: without the agent.
+     */
+    default SessionStatus status(SessionKey session, InboundMessage message) {
+        return status(session, message.channel());
+    }
 }

@@ -1,7 +1,6 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.SessionKey;
-import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.lane.Lanes;
@@ -16,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +36,8 @@ final class EngineContext {
     final Lanes lanes;
     final Outbox outbox;
     final Admission admission;
-    final Function<SessionKey, Agent> agents;
+    /** The agents, their bindings and fallbacks (docs/behaviour.md §13). */
+    final AgentRoster agents;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
@@ -59,7 +58,7 @@ final class EngineContext {
     final RunScheduling scheduling;
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
-                  Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
+                  Lanes lanes, Outbox outbox, Admission admission, AgentRoster agents,
                   Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
         this.settings = settings;

@@ -67,9 +67,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, b.scheduler, b.clock,
                 channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
-        Agent agent = b.agent;
+        AgentRoster agents = b.agents != null ? b.agents : AgentRoster.of(b.agent);
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, channels, observer, b.journal);
+                agents, channels, observer, b.journal);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
@@ -119,10 +119,19 @@ public final class Gateway implements InboundSink, GatewayControl {
         return queue == null ? 0 : queue.stop();
     }
 
+    /** Clears the session's history, and every agent's memory of it (any of them may answer it, docs/behaviour.md §13). */
     @Override
     public void newConversation(SessionKey session) {
         store.clearHistory(session);
-        ctx.agents.apply(session).resetConversation(session);
+        ctx.agents.agents().forEach(agent -> agent.resetConversation(session));
+    }
+
+    /** {@link #status(SessionKey, String)}, naming the agent that answers {@code message}'s conversation (docs/behaviour.md §13.1). */
+    @Override
+    public SessionStatus status(SessionKey session, InboundMessage message) {
+        String bound = ctx.agents.bound(message);
+        return status(session, message.channel()).withAgent(bound, ctx.agents.ladder(bound).subList(1,
+                ctx.agents.ladder(bound).size()));
     }
 
     @Override
@@ -288,6 +297,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private Executor executor;
         private Executor outboxExecutor;
         private Agent agent;
+        private AgentRoster agents;
         private SessionStore store;
         private CommandHandler commands = CommandHandler.NONE;
         private AccessPolicy access = AccessPolicy.ALLOW_ALL;
@@ -303,7 +313,10 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder executor(Executor value) { executor = value; return this; }
         /** Runs reply delivery only; default: {@link #executor}. Tests hold replies back with it. */
         public Builder outboxExecutor(Executor value) { outboxExecutor = value; return this; }
+        /** The one agent that answers everything, with no fallback; or see {@link #agents}. */
         public Builder agent(Agent value) { agent = value; return this; }
+        /** The agents with their bindings and fallbacks (docs/behaviour.md §13); replaces {@link #agent}. */
+        public Builder agents(AgentRoster value) { agents = value; return this; }
         public Builder store(SessionStore value) { store = value; return this; }
         public Builder commands(CommandHandler value) { commands = value; return this; }
         public Builder access(AccessPolicy value) { access = value; return this; }
@@ -321,7 +334,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
 
         public Gateway build() {
-            Objects.requireNonNull(agent, "agent");
+            if (agents == null) {
+                Objects.requireNonNull(agent, "agent");
+            }
             Objects.requireNonNull(scheduler, "scheduler");
             Objects.requireNonNull(executor, "executor");
             if (store == null) {

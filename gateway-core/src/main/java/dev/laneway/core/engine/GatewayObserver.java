@@ -85,4 +85,14 @@ public interface GatewayObserver extends DispositionListener, SchedulingObserver
      */
     default void admission(PriorityClass priority, String action, String reason) {
     }
+
+    /**
+     * A run stepped down its agent ladder (docs/behaviour.md §13): it continues on {@code to}.
+     *
+     * @param from   the agent it leaves (its bound agent for a degrade)
+     * @param to     the fallback agent it continues on
+     * @param reason {@code degrade}, {@code unavailable} or {@code retries_exhausted}
+     */
+    default void fallback(String from, String to, String reason) {
+    }
 }

@@ -27,7 +27,7 @@ import java.util.Set;
  * @param steerScope        who may steer an active run
  * @param sessionScope      how messages map to sessions
  * @param mainMaxConcurrent cap of the global {@code main} lane
- * @param laneCaps          caps of other named lanes ({@code subagent}, {@code cron}, ...)
+ * @param laneCaps          caps of other named lanes ({@code subagent}, {@code cron}, {@code fallback}, ...)
  * @param laneWarnAfter     a lane wait longer than this logs one line
  * @param maxPendingRuns    global admission cap on accepted, unfinished messages; 0 disables it
  * @param commandAllowFrom  channel -> sender ids allowed to use commands
@@ -166,7 +166,7 @@ public record GatewaySettings(
         private SteerScope steerScope = SteerScope.SESSION;
         private SessionScope sessionScope = SessionScope.DEFAULTS;
         private int mainMaxConcurrent = 4;
-        private Map<String, Integer> laneCaps = Map.of("subagent", 8, "cron", 1);
+        private Map<String, Integer> laneCaps = Map.of("subagent", 8, "cron", 1, "fallback", 4);
         private Duration laneWarnAfter = Duration.ofMillis(2000);
         private int maxPendingRuns = 1000;
         private Map<String, Set<String>> commandAllowFrom = Map.of();

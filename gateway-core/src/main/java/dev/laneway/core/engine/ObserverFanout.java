@@ -88,6 +88,11 @@ final class ObserverFanout implements GatewayObserver {
         guard(() -> observer.emptyAnswer(agent));
     }
 
+    @Override
+    public void fallback(String from, String to, String reason) {
+        guard(() -> observer.fallback(from, to, reason));
+    }
+
     private static void guard(Runnable call) {
         try {
             call.run();

@@ -9,6 +9,7 @@ import dev.laneway.core.command.CommandContext;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.command.GatewayControl;
+import dev.laneway.core.scheduling.OverBudget;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
@@ -165,7 +166,8 @@ final class Reception {
             ctx.outbox.send(message.route(), Notices.busy(verdict.estimate().waitSeconds()));
             return;
         }
-        intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
+        boolean degraded = degraded(verdict, message);
+        intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep, degraded);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
         JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
@@ -181,7 +183,8 @@ final class Reception {
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
             return;
         }
-        if (verdict.deferred() && message.origin() != InboundMessage.Origin.SCHEDULE) { // a job has nobody to tell
+        // a degraded message is not told to wait: a fallback answers it (docs/behaviour.md §13.3); a job has nobody to tell
+        if (verdict.deferred() && !degraded && message.origin() != InboundMessage.Origin.SCHEDULE) {
             ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
@@ -202,6 +205,14 @@ final class Reception {
             ctx.observer.admission(verdict.claim().priority(), verdict.action().configName(), verdict.reason().id);
         }
         return verdict;
+    }
+
+    /**
+     * Whether the scheduler's admission degraded the message and its agent has a fallback to start
+     * on (docs/behaviour.md §13.3); without a fallback, {@code degrade} acts as {@code defer}.
+     */
+    private boolean degraded(RunScheduling.Verdict verdict, InboundMessage message) {
+        return verdict.action() == OverBudget.DEGRADE && ctx.agents.ladder(ctx.agents.bound(message)).size() > 1;
     }
 
     /**

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link State#isOneOf} first and does nothing when the run has moved on.
  * <pre>
  *   WAITING ──all permits──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
+ *   RUNNING ──its agent could not answer, a fallback is left──▶ STARTING (the next agent, same permits)
  *   STARTING, RUNNING ──interrupt, stop, deadline──▶ ABORTING ──agent stopped or deadline──▶ ABORTED
  *   STARTING, RUNNING ──shutdown──▶ SHUTTING_DOWN ──agent stopped──▶ ENDED   (──interrupt, stop, deadline──▶ ABORTING)
  *   WAITING, RETRY_WAIT ──interrupt, stop──▶ ABORTING (then ABORTED at once: no agent to wait for)
@@ -51,7 +52,7 @@ final class Run {
     enum State {
         /** Waiting for its session lane, then the main lane. */
         WAITING,
-        /** Holds all its permits; the agent is being started. */
+        /** Holds all its permits; the agent (or, after a fallback, the next agent) is being started. */
         STARTING,
         /** The agent is running. */
         RUNNING,
@@ -78,7 +79,8 @@ final class Run {
             Map<State, Set<State>> moves = new EnumMap<>(State.class);
             moves.put(WAITING, EnumSet.of(STARTING, ABORTING, ENDED));
             moves.put(STARTING, EnumSet.of(RUNNING, SHUTTING_DOWN, ABORTING, ENDED));
-            moves.put(RUNNING, EnumSet.of(RETRY_WAIT, SHUTTING_DOWN, ABORTING, ENDED));
+            // RUNNING -> STARTING: its agent could not answer; the next agent of its ladder starts
+            moves.put(RUNNING, EnumSet.of(STARTING, RETRY_WAIT, SHUTTING_DOWN, ABORTING, ENDED));
             moves.put(RETRY_WAIT, EnumSet.of(WAITING, ABORTING, ENDED));
             moves.put(SHUTTING_DOWN, EnumSet.of(ABORTING, ENDED));
             moves.put(ABORTING, EnumSet.of(ABORTED));
@@ -133,9 +135,29 @@ final class Run {
     final Claim claim;
     /** A scheduled job's run: it also holds the {@code cron} lane (docs/behaviour.md §11.5). */
     final boolean scheduled;
+    /**
+     * The agents the run may answer on, in order (docs/behaviour.md §13): the agent its lead message
+     * is bound to, then that agent's fallbacks. Resolved once, when the run is made, from the lead
+     * message alone, so a restored run resolves the same way.
+     */
+    final List<String> ladder;
+    /**
+     * The scheduler's admission degraded the run's message (docs/behaviour.md §13.3): it starts on
+     * its first fallback and holds the {@code fallback} lane instead of {@code main}.
+     */
+    final boolean degraded;
 
     private volatile State state = State.WAITING;
     int attempt = 1;
+    /** Where the run is on its {@link #ladder}: the agent its current or next attempt runs on. */
+    int rung;
+    /** Why the run first stepped down its ladder ({@link FallbackReason}), or null while on its own agent. */
+    FallbackReason fellBack;
+    /**
+     * Counts the starts of the run's agents (attempts and fallbacks alike): a deadline timer or an
+     * agent event of an earlier start is stale. Volatile: the event gate reads it without the lock.
+     */
+    volatile int launch;
     AgentRun agentRun;
     String agentName = "agent";
     CompletableFuture<LanePermit> laneWait;
@@ -169,7 +191,13 @@ final class Run {
     /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
     final Delivery delivery = new Delivery();
 
+    /** A run answered by one agent, with no fallback (tests). */
     Run(String id, Turn turn, Instant createdAt, Claim claim) {
+        this(id, turn, createdAt, claim, List.of("agent"));
+    }
+
+    /** @param ladder the agents the run may answer on, its bound agent first (see {@link #ladder}) */
+    Run(String id, Turn turn, Instant createdAt, Claim claim, List<String> ladder) {
         this.id = id;
         this.items = turn.items();
         this.prompt = turn.prompt();
@@ -183,11 +211,29 @@ final class Run {
         this.createdAt = createdAt;
         this.claim = claim;
         this.scheduled = lead.last().origin() == InboundMessage.Origin.SCHEDULE;
+        this.ladder = List.copyOf(ladder);
+        this.degraded = this.ladder.size() > 1 && lead.tickets().stream().anyMatch(Ticket::degraded);
+        if (degraded) {
+            rung = 1;
+            fellBack = FallbackReason.DEGRADE;
+        }
+        this.agentName = this.ladder.get(rung);
+    }
+
+    /** The name of the agent the run's current or next attempt runs on. */
+    String agent() {
+        return ladder.get(rung);
+    }
+
+    /** Whether the run has an agent left to fall back to. */
+    boolean hasFallback() {
+        return rung + 1 < ladder.size();
     }
 
     /**
      * The lanes the run holds while its agent runs, in the order it asks for them: its session lane,
-     * the {@code cron} lane for a scheduled job's run, then {@code main}.
+     * the {@code cron} lane for a scheduled job's run, then {@code main} (the {@code fallback} lane
+     * for a degraded run).
      */
     int lanesNeeded() {
         return scheduled ? 3 : 2;

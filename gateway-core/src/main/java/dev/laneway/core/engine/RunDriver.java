@@ -42,6 +42,11 @@ final class RunDriver {
     private static final Logger log = LoggerFactory.getLogger(RunDriver.class);
     /** The lane scheduled jobs' runs hold (its cap: {@code lanes.cron.maxConcurrent}). */
     static final String CRON_LANE = "cron";
+    /**
+     * The lane a degraded run holds instead of {@code main} (its cap: {@code lanes.fallback.maxConcurrent};
+     * docs/behaviour.md §13.3).
+     */
+    static final String FALLBACK_LANE = "fallback";
 
     /** Where the driver hands its decisions: the run's session, which carries them out. */
     interface Ends {
@@ -104,13 +109,20 @@ final class RunDriver {
         });
     }
 
-    /** The lane the run asks for next (lock held), by how many it holds (see {@link Run#lanesNeeded}). */
+    /**
+     * The lane the run asks for next (lock held), by how many it holds (see {@link Run#lanesNeeded}):
+     * its session lane, {@code cron} for a scheduled job's run, then {@code main}, or for a degraded
+     * run the {@code fallback} lane (a plain FIFO lane: the scheduler's line is what it skips).
+     */
     private String nextLane(Run run) {
         int held = run.permits.size();
         if (held == 0) {
             return key.laneName();
         }
-        return run.scheduled && held == 1 ? CRON_LANE : Lanes.MAIN;
+        if (run.scheduled && held == 1) {
+            return CRON_LANE;
+        }
+        return run.degraded ? FALLBACK_LANE : Lanes.MAIN;
     }
 
     /**
@@ -171,23 +183,26 @@ final class RunDriver {
      * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
-        boolean start = lock.lockedGet(fx -> {
+        record Start(String agent, int launch, int attempt) { }
+        Start start = lock.lockedGet(fx -> {
             // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
             if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
-                return false;
+                return null;
             }
             if (ctx.stopping) {
                 endBeforeStart(run, fx);
-                return false;
+                return null;
             }
             run.startedAt = ctx.clock.instant();
-            return true;
+            run.launch++;
+            return new Start(run.agent(), run.launch, run.attempt);
         });
-        if (!start) {
+        if (start == null) {
             return;
         }
-        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt, run.claim);
-        Agent agent = ctx.agents.apply(key);
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, start.attempt(),
+                run.claim);
+        Agent agent = ctx.agents.agent(start.agent());
         var named = AgentCalls.name(agent);
         if (Fatal.is(named.failure())) {
             failBeforeCompletion(run, named.failure());
@@ -196,11 +211,11 @@ final class RunDriver {
         String name = named.value();
         Duration timeout = AgentCalls.runTimeout(agent);
         lock.underLock(() -> {
-            int attempt = run.attempt;
-            run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, attempt, timeout));
+            int launch = start.launch();
+            run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, launch, timeout));
             return null;
         });
-        var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
+        var events = new GatedRunEvents(run, start.launch(), key, ctx.outbox, ctx.settings.maxAnswerChars(),
                 () -> ctx.observer.agentRetried(name), steers -> lock.locked(fx -> steering.answered(run, steers, fx)));
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
@@ -282,15 +297,15 @@ final class RunDriver {
     }
 
     /**
-     * The attempt {@code attempt} of {@code run} is still going when its run timeout has passed: it is
+     * The start {@code launch} of {@code run} is still going when its run timeout has passed: it is
      * aborted and ends now, as if its agent had stopped, whether or not the agent ever does (its late
      * outcome is then ignored). A run nobody was ending yet fails with
      * {@code timed out after <duration>}; one an interrupt, stop or shutdown was already ending ends
      * as that would have ended it. Steers nothing answered run again as followups. Takes the lock.
      */
-    private void deadlinePassed(Run run, int attempt, Duration timeout) {
+    private void deadlinePassed(Run run, int launch, Duration timeout) {
         lock.locked(fx -> {
-            if (run.attempt != attempt || !run.state().agentPhase()) {
+            if (run.launch != launch || !run.state().agentPhase()) {
                 return; // a late timer: the attempt is over
             }
             boolean ending = run.abortCause != null;
@@ -316,11 +331,16 @@ final class RunDriver {
     private void end(Run run, RunOutcome outcome, Effects fx) {
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
-        run.releasePermits(fx);
         Instant now = ctx.clock.instant();
         if (run.startedAt != null) {
             ctx.admission.recordRun(run.startedAt.until(now, ChronoUnit.MILLIS));
         }
+        FallbackReason stepDown = Fallbacks.stepDown(run, outcome, retriesLeft(run));
+        if (stepDown != null) {
+            fallBack(run, outcome, stepDown, fx);
+            return;
+        }
+        run.releasePermits(fx);
         if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
             ends.ended(run, RunEnd.LEFT_PENDING, fx);
             return;
@@ -340,6 +360,11 @@ final class RunDriver {
             fx.add(() -> ctx.outbox.send(route, notice));
         } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
             emptyAnswer(run, fx);
+        } else if (outcome instanceof RunOutcome.Completed && run.fellBack != null && !run.silenced()
+                && ctx.agents.fallbackNotice(run.ladder.get(0))) {
+            Route route = run.route;
+            String notice = Notices.fallbackAnswered(run.agent(), run.fellBack);
+            fx.add(() -> ctx.outbox.send(route, notice));
         }
         ends.requeue(steering.resolve(run, outcome, fx));
         ends.ended(run, new RunEnd.Settled(run.disposition), fx);
@@ -348,7 +373,40 @@ final class RunDriver {
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {
         return outcome instanceof RunOutcome.Failed failed && failed.retryable() && !run.delivered
-                && run.abortCause == null && run.attempt <= ctx.settings.failureRetries();
+                && run.abortCause == null && retriesLeft(run);
+    }
+
+    private boolean retriesLeft(Run run) {
+        return run.attempt <= ctx.settings.failureRetries();
+    }
+
+    /**
+     * The run's agent could not answer and nothing was delivered (see {@link Fallbacks}; lock held):
+     * the run continues on the next agent of its ladder at once, keeping its lanes, with the same
+     * prompt and the session's same stored history; that agent gets its own retries. Steers go back
+     * to the queue as for a retry.
+     */
+    private void fallBack(Run run, RunOutcome outcome, FallbackReason reason, Effects fx) {
+        String from = run.agent();
+        String why = outcome instanceof RunOutcome.Failed failed ? failed.reason() : reason.id;
+        run.rung++;
+        String to = run.agent();
+        if (run.fellBack == null) {
+            run.fellBack = reason;
+        }
+        run.attempt = 1;
+        run.agentRun = null;
+        ends.requeue(steering.resolve(run, outcome, fx));
+        if (run.state() != Run.State.STARTING) {
+            run.moveTo(Run.State.STARTING);
+        }
+        String runId = run.id;
+        fx.add(() -> {
+            log.info("run {} of session {}: agent '{}' could not answer ({}: {}); continuing on '{}'", runId, key,
+                    from, reason.id, why, to);
+            ctx.observer.fallback(from, to, reason.id);
+        });
+        fx.add(() -> dispatch(() -> launch(run)));
     }
 
     private void scheduleRetry(Run run) {

@@ -20,8 +20,9 @@ import java.util.List;
 /**
  * The engine's side of scheduling (docs/behaviour.md §11): what class and tenant a run claims
  * {@code main} with, and whether a message that would start a run waits silently, waits told where
- * it stands ({@code defer}), or is turned away ({@code shed}; also when its tenant is at its pending
- * cap). Thread-safe: the classifier and tenants are immutable, the scheduler is thread-safe.
+ * it stands ({@code defer}), goes to its agent's fallback ({@code degrade}), or is turned away
+ * ({@code shed}; also when its tenant is at its pending cap). Thread-safe: the classifier and
+ * tenants are immutable, the scheduler is thread-safe.
  */
 final class RunScheduling {
 
@@ -112,7 +113,10 @@ final class RunScheduling {
             return action == OverBudget.SHED;
         }
 
-        /** Defer, or degrade (which defers until agents have fallbacks). */
+        /**
+         * Defer, or degrade (which defers a message whose agent has no fallback; one with a fallback
+         * starts there instead, docs/behaviour.md §13.3).
+         */
         boolean deferred() {
             return action == OverBudget.DEFER || action == OverBudget.DEGRADE;
         }

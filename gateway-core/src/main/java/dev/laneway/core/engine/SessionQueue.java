@@ -428,9 +428,14 @@ final class SessionQueue {
             moveTo(restingState());
             return;
         }
-        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn));
+        // its agent, from its lead message alone (docs/behaviour.md §13.1): a restored run resolves the same way
+        List<String> ladder = ctx.agents.ladder(ctx.agents.bound(turn.lead().last()));
+        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn), ladder);
         active = run;
         moveTo(State.RUNNING);
+        if (run.degraded) {
+            fx.add(() -> ctx.observer.fallback(ladder.get(0), ladder.get(1), FallbackReason.DEGRADE.id));
+        }
         fx.add(() -> runs.requestLane(run));
     }
 

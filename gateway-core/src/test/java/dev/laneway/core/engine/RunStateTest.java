@@ -76,7 +76,7 @@ class RunStateTest {
                 }
             }
         }
-        assertEquals(17, legal, "the table's size");
+        assertEquals(18, legal, "the table's size");
     }
 
     @Test
