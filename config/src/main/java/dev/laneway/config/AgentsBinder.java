@@ -21,7 +21,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Binds {@code agents:}: the defaults, and each {@code agents.list} entry by its provider. This
+ * Binds {@code agents:}: the defaults, and each {@code agents.list} entry by its provider (bindings
+ * and fallbacks: {@link AgentRoutesBinder}). This
  * binder only reads keys and types; what values are legal is decided by the settings records of
  * {@code dev.laneway.core.agent.settings}, whose violations are reported here at their key's line
  * and column. The agents are built from those same records, so {@code validate} and {@code run}
@@ -42,7 +43,7 @@ final class AgentsBinder {
     }
 
     static AgentsConfig bind(Section agents) {
-        Section defaults = agents.section("defaults", "maxConcurrent", "agent");
+        Section defaults = agents.section("defaults", "maxConcurrent", "agent", "fallbackNotice");
         int maxConcurrent = defaults.integer("maxConcurrent", AgentsConfig.DEFAULTS.maxConcurrent(), 1, MAX);
         Section list = agents.openSection("list");
         Map<String, AgentSettings> byName = new LinkedHashMap<>();
@@ -56,7 +57,7 @@ final class AgentsBinder {
             defaultAgent = AgentsConfig.DEFAULT_AGENT; // that entry's blank name was reported
         }
         byName.putIfAbsent(defaultAgent, EchoSettings.defaults(defaultAgent));
-        return new AgentsConfig(maxConcurrent, defaultAgent, byName);
+        return AgentRoutesBinder.bind(agents, defaults, list, maxConcurrent, defaultAgent, byName);
     }
 
     private static String defaultAgent(Section defaults, List<String> names) {
@@ -92,7 +93,9 @@ final class AgentsBinder {
         if (provider == null) {
             return Optional.empty();
         }
-        Section agent = list.section(name, KEYS.get(provider).toArray(String[]::new));
+        List<String> keys = new ArrayList<>(KEYS.get(provider));
+        keys.addAll(AgentRoutesBinder.AGENT_KEYS); // fallback, fallbackNotice: read by AgentRoutesBinder
+        Section agent = list.section(name, keys.toArray(String[]::new));
         Tools tools = provider.equals("openai") ? tools(agent) : Tools.NONE;
         try {
             return Optional.of(switch (provider) {

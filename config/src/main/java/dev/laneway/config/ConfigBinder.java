@@ -33,7 +33,7 @@ final class ConfigBinder {
                 gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
                 session(root.section("session", "dmScope", "groupScope")),
                 lanes(root.openSection("lanes")),
-                AgentsBinder.bind(root.section("agents", "defaults", "list")),
+                AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings")),
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
                 ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))),

@@ -216,7 +216,7 @@ class ConfigErrorsTest {
 
     @Test
     void keyOfAnotherProvider_isAnUnknownKey() {
-        assertEquals("laneway.yaml: agents.list.bot.model: unknown key (known keys: provider, delayMs, runTimeoutMs) (line 3, column 28)",
+        assertEquals("laneway.yaml: agents.list.bot.model: unknown key (known keys: provider, delayMs, runTimeoutMs, fallback, fallbackNotice) (line 3, column 28)",
                 onlyProblem("""
                         agents:
                           list:

@@ -54,7 +54,7 @@ class GatewaySettingsMappingTest {
                 .maxAnswerChars(5000)
                 .sessionScope(new SessionScope(SessionScope.DmScope.MAIN, SessionScope.GroupScope.SENDER))
                 .mainMaxConcurrent(6)
-                .laneCaps(Map.of("subagent", 2, "cron", 1, "batch", 5))
+                .laneCaps(Map.of("subagent", 2, "cron", 1, "fallback", 4, "batch", 5))
                 .laneWarnAfter(Duration.ofSeconds(3))
                 .maxPendingRuns(50)
                 .commandAllowFrom(Map.of("telegram", Set.of("1", "2")))
