@@ -3,23 +3,40 @@ package dev.laneway.app;
 import dev.laneway.agents.command.CommandAgent;
 import dev.laneway.agents.echo.EchoAgent;
 import dev.laneway.agents.openai.OpenAiAgent;
+import dev.laneway.config.AgentsConfig;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.settings.AgentSettings;
 import dev.laneway.core.agent.settings.CommandSettings;
 import dev.laneway.core.agent.settings.EchoSettings;
 import dev.laneway.core.agent.settings.OpenAiSettings;
+import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.InstantSource;
 
 /**
- * Builds the configured agent from its {@code agents.list} entry. The entry is the validated
+ * Builds the configured agents from their {@code agents.list} entries. The entry is the validated
  * settings record the config loader built, passed on unchanged, so an agent never rejects a
  * setting that {@code laneway validate} accepted.
  */
 final class AgentFactory {
 
     private AgentFactory() {
+    }
+
+    /**
+     * The agents that can answer a message ({@link AgentsConfig#reachable}: the default agent, those
+     * bindings name, and their fallbacks), with their bindings and fallbacks (docs/behaviour.md §13).
+     * Every one shares {@code store}, so a fallback sees the session's same history.
+     */
+    static AgentRoster roster(AgentsConfig agents, SessionStore store, Scheduler scheduler, InstantSource clock) {
+        AgentRoster.Builder roster = AgentRoster.builder().defaultAgent(agents.defaultAgent());
+        for (String name : agents.reachable()) {
+            roster.agent(name, create(agents.list().get(name), store, scheduler, clock), agents.fallbackOf(name),
+                    agents.noticeAgents().contains(name));
+        }
+        agents.bindings().forEach(roster::binding);
+        return roster.build();
     }
 
     static Agent create(AgentSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock) {

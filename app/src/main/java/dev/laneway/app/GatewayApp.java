@@ -12,9 +12,9 @@ import dev.laneway.commands.ChatCommands;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.GatewayConfig;
 import dev.laneway.config.LanewayConfig;
-import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.engine.AccessPolicy;
+import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.SqliteStore;
@@ -36,8 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running gateway: the wiring of config, store, agent, channels, metrics and engine, and its
- * lifecycle. Construction order: store, agent, channels, metrics observer, gateway, ops server.
+ * One running gateway: the wiring of config, store, agents, channels, metrics and engine, and its
+ * lifecycle. Construction order: store, agents, channels, metrics observer, gateway, ops server.
  * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
@@ -48,7 +48,7 @@ final class GatewayApp {
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final SqliteStore store;
-    private final Agent agent;
+    private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
     private final OpsServer ops;
@@ -60,16 +60,16 @@ final class GatewayApp {
         InstantSource clock = InstantSource.system();
         this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
-            this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
+            this.agents = AgentFactory.roster(config.agents(), store, scheduler, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
-            MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));
+            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable());
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
                     .scheduler(scheduler)
                     .executor(executor)
-                    .agent(agent)
+                    .agents(agents)
                     .store(store)
                     .journal(store)
                     .commands(new ChatCommands())
@@ -118,9 +118,10 @@ final class GatewayApp {
         if (ops != null) {
             ops.start();
         }
-        log.info("laneway {} started: channels={} agent={} ({}) mainLane={} store={}{}", Version.current(),
-                channels.stream().map(ChannelAdapter::name).toList(), agent.name(),
-                config.agents().defaultAgentConfig().provider(), config.agents().maxConcurrent(), store.file(),
+        log.info("laneway {} started: channels={} agent={} ({}) agents={} bindings={} mainLane={} store={}{}",
+                Version.current(), channels.stream().map(ChannelAdapter::name).toList(), agents.defaultAgent(),
+                config.agents().defaultAgentConfig().provider(), config.agents().reachable(), agents.bindings().size(),
+                config.agents().maxConcurrent(), store.file(),
                 ops == null ? "" : " http=" + config.gateway().http().bind() + ":" + ops.port());
     }
 

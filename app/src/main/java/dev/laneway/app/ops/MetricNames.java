@@ -24,6 +24,8 @@ public final class MetricNames {
     public static final String AGENT_RETRIES = "laneway.agent.retries";
     /** {@code laneway_agent_empty_answers_total{agent}}: runs that completed without a word for the user. */
     public static final String EMPTY_ANSWERS = "laneway.agent.empty.answers";
+    /** {@code laneway_agent_fallbacks_total{from,to,reason}}: runs that stepped down to a fallback agent (docs/behaviour.md §13). */
+    public static final String FALLBACKS = "laneway.agent.fallbacks";
     /** {@code laneway_lane_wait_seconds{lane}}: wait for a slot in a configured lane (histogram). */
     public static final String LANE_WAIT = "laneway.lane.wait";
     /** {@code laneway_drain_delay_seconds}: last queued message to followup drain (debounce). */

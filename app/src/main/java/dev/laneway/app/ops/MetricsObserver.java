@@ -46,6 +46,8 @@ public final class MetricsObserver implements GatewayObserver {
     private final Map<String, ChannelMeters> outbound = new ConcurrentHashMap<>();
     // agent -> its run meters
     private final Map<String, AgentMeters> agents = new ConcurrentHashMap<>();
+    // "from to reason" -> counter of runs that stepped down to a fallback agent
+    private final Map<String, Counter> fallbacks = new ConcurrentHashMap<>();
     // lane -> wait timer (the engine reports configured lanes only)
     private final Map<String, Timer> laneWaits = new ConcurrentHashMap<>();
     private final Timer drainDelay;
@@ -118,6 +120,15 @@ public final class MetricsObserver implements GatewayObserver {
     @Override
     public void admission(PriorityClass priority, String action, String reason) {
         scheduling.admission(priority, action, reason);
+    }
+
+    @Override
+    public void fallback(String from, String to, String reason) {
+        fallbacks.computeIfAbsent(from + '\u0000' + to + '\u0000' + reason, key -> Counter.builder(MetricNames.FALLBACKS)
+                .description("Runs that continued on a fallback agent, by the agent left, the one taken and why"
+                        + " (degrade, unavailable, retries_exhausted)")
+                .tag("from", from).tag("to", to).tag("reason", reason)
+                .register(registry)).increment();
     }
 
     @Override

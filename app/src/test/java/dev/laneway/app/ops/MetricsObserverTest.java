@@ -63,6 +63,21 @@ class MetricsObserverTest {
     }
 
     @Test
+    void fallbacksAreCountedByAgentPairAndReason() {
+        metrics.fallback("main", "local", "unavailable");
+        metrics.fallback("main", "local", "unavailable");
+        metrics.fallback("main", "local", "degrade");
+        metrics.fallback("local", "tiny", "retries_exhausted");
+        String text = metrics.scrape();
+        assertEquals(2.0, PrometheusText.value(text,
+                "laneway_agent_fallbacks_total{from=\"main\",reason=\"unavailable\",to=\"local\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_agent_fallbacks_total{from=\"main\",reason=\"degrade\",to=\"local\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_agent_fallbacks_total{from=\"local\",reason=\"retries_exhausted\",to=\"tiny\"}"));
+    }
+
+    @Test
     void theSchedulersGrantsPromotionsAndAdmissionsAreCountedByClass() {
         String before = metrics.scrape();
         assertEquals(0.0, PrometheusText.value(before, "laneway_queue_wait_seconds_count{class=\"interactive\"}"));

@@ -138,7 +138,7 @@ class OpsServerTest {
         assertEquals(1, main.get("cap").asInt());
         assertEquals(1, main.get("active").asInt());
         assertEquals(1, main.get("queued").asInt(), "bob's run waits for the single main slot");
-        assertEquals(List.of("main", "cron", "subagent"), names(status.get("lanes")), "configured lanes only");
+        assertEquals(List.of("main", "cron", "fallback", "subagent"), names(status.get("lanes")), "configured lanes only");
         assertEquals(2, status.get("sessions").get("running").asInt(), status.toString());
         assertEquals(0, status.get("sessions").get("debouncing").asInt());
         assertEquals(2, status.get("busySessions").asInt());
