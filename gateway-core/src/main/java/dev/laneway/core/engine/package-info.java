@@ -27,8 +27,10 @@
  *       then {@code main}; a grant arrives at once, or later on the thread that freed the slot. Holding both, the
  *       agent is started on the executor (a virtual thread) through {@link AgentCalls}; its replies
  *       go through {@link GatedRunEvents} to the outbox (dropped once the run is aborted). The
- *       completion comes back on the executor: retry after a backoff (scheduler), or a failure
- *       notice, then the run's end, a {@link RunEnd} the session carries out.</li>
+ *       completion comes back on the executor: the next agent of the run's ladder when its agent
+ *       could not answer ({@link Fallbacks}; the agents and their ladders: {@link AgentRoster}, resolved
+ *       from the run's lead message), retry after a backoff (scheduler), or a failure notice, then the
+ *       run's end, a {@link RunEnd} the session carries out.</li>
  *   <li><b>Drain</b> (session lock). A run's end starts what comes next: the interrupting
  *       successor, else a drain of the followup queue once its debounce is due (the scheduler's
  *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn;
@@ -86,6 +88,8 @@
  *   <dt>answered</dt><dd>ended {@code RAN}, {@code COLLECTED} or {@code STEERED}: the journal keeps
  *       a record so a redelivery is recognised, and the message never runs again.</dd>
  *   <dt>effects</dt><dd>side effects decided under a session lock, run after it.</dd>
+ *   <dt>ladder</dt><dd>the agents a run may answer on: the one its lead message is bound to, then its
+ *       fallbacks, each once (docs/behaviour.md §13).</dd>
  * </dl>
  */
 package dev.laneway.core.engine;
