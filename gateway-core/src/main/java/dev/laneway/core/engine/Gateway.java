@@ -126,12 +126,19 @@ public final class Gateway implements InboundSink, GatewayControl {
         ctx.agents.agents().forEach(agent -> agent.resetConversation(session));
     }
 
-    /** {@link #status(SessionKey, String)}, naming the agent that answers {@code message}'s conversation (docs/behaviour.md §13.1). */
+    /**
+     * {@link #status(SessionKey, String)}, naming the agent that answers {@code message}'s conversation
+     * and its fallbacks when the gateway has more than one agent (docs/behaviour.md §13.1).
+     */
     @Override
     public SessionStatus status(SessionKey session, InboundMessage message) {
+        SessionStatus status = status(session, message.channel());
+        if (ctx.agents.agents().size() < 2) {
+            return status; // one agent answers everything: nothing to tell
+        }
         String bound = ctx.agents.bound(message);
-        return status(session, message.channel()).withAgent(bound, ctx.agents.ladder(bound).subList(1,
-                ctx.agents.ladder(bound).size()));
+        List<String> ladder = ctx.agents.ladder(bound);
+        return status.withAgent(bound, ladder.subList(1, ladder.size()));
     }
 
     @Override

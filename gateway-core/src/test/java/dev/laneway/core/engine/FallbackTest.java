@@ -222,6 +222,13 @@ class FallbackTest {
     }
 
     @Test
+    void aGatewayWithOneAgent_namesNoAgentInStatus() {
+        GatewayHarness h = new GatewayHarness();
+        assertNull(h.gateway.status(SessionKey.of("test:dm:user"), h.message("/status").build()).agent(),
+                "one agent answers everything: /status stays as it was");
+    }
+
+    @Test
     void aRestoredMessageIsAnsweredByTheAgentItsBindingNames() {
         InMemoryJournal journal = new InMemoryJournal();
         ManualTime time = new ManualTime();
