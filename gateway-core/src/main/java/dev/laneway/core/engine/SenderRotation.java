@@ -206,6 +206,11 @@ final class SenderRotation implements DrainOrder {
         return node.item;
     }
 
+    /** The rotation's length, stale places included (for tests of its upkeep). */
+    int places() {
+        return rotation.size();
+    }
+
     @Override
     public Collection<QueuedItem> inArrivalOrder() {
         return new AbstractCollection<>() {
