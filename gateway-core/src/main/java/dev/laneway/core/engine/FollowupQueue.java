@@ -22,8 +22,8 @@ import java.util.Set;
  *
  * <p>The drain order ({@link DrainOrder}) is chosen by the first item queued: arrival order in a DM
  * ({@link ArrivalOrder}); in a group conversation, round robin across senders ({@link SenderRotation},
- * docs/decisions.md D44). Only in a group does the cap have a per-sender part
- * ({@code messages.queue.capPerSender}, docs/behaviour.md §5.4, D45): when the queue is full, the
+ * docs/decisions.md D53). Only in a group does the cap have a per-sender part
+ * ({@code messages.queue.capPerSender}, docs/behaviour.md §5.4, D54): when the queue is full, the
  * drop policy takes from a sender who holds more than their part before anyone else.
  *
  * <p>Overflow summaries belong to the {@link Audience} (conversation and sender authority) of the

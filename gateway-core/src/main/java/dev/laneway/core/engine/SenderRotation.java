@@ -12,7 +12,7 @@ import java.util.NoSuchElementException;
 
 /**
  * Drains a group conversation's queue round robin across senders (docs/behaviour.md §5.3,
- * docs/decisions.md D44): the next item is the oldest of the sender at the front of the rotation,
+ * docs/decisions.md D53): the next item is the oldest of the sender at the front of the rotation,
  * who then goes to its back if they have more. A sender joins the rotation at its back when their
  * first message is queued, so the sender who has waited longest goes first, each sender's messages
  * keep their order, and between two messages of one sender every other sender who was waiting gets
