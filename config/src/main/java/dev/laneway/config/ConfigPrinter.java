@@ -70,7 +70,7 @@ public final class ConfigPrinter {
         messages.inbound().byChannel().forEach((channel, d) -> inboundByChannel.put(channel, millis(d)));
         return map(
                 "queue", map("mode", q.mode().id(), "debounceMs", millis(q.debounce()), "maxWaitMs", millis(q.maxWait()),
-                        "cap", q.cap(), "drop", q.drop().id(), "notifyDrops", q.notifyDrops(), "ttl", millis(q.ttl()),
+                        "cap", q.cap(), "capPerSender", q.capPerSender(), "drop", q.drop().id(), "notifyDrops", q.notifyDrops(), "ttl", millis(q.ttl()),
                         "byChannel", byChannel),
                 "inbound", map("debounceMs", millis(messages.inbound().debounce()),
                         "maxWaitMs", millis(messages.inbound().maxWait()), "byChannel", inboundByChannel),

@@ -103,6 +103,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     @Override
+    public int capPerSender(int cap) {
+        return settings.capPerSenderFor(cap);
+    }
+
+    @Override
     public Optional<QueueOverride> sessionOverride(SessionKey session) {
         return store.queueOverride(session);
     }

@@ -142,7 +142,7 @@ final class SessionQueue {
     private State state = State.IDLE;                                 // guarded by lock
     private Run active;                                               // guarded by lock
     private QueuedItem successor;                                     // guarded by lock; runs after an interrupted run
-    private final FollowupQueue followups = new FollowupQueue();      // guarded by lock
+    private final FollowupQueue followups;                            // guarded by lock
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock; the interrupt's grace notice
     private final InboundDebounce inbound;                            // guarded by lock
@@ -154,6 +154,7 @@ final class SessionQueue {
     SessionQueue(SessionKey key, EngineContext ctx) {
         this.key = key;
         this.ctx = ctx;
+        this.followups = new FollowupQueue(ctx.settings.queueCapPerSender());
         this.inbound = new InboundDebounce(ctx, this::inboundDue);
         this.typing = new TypingIndicator(ctx, this::refreshTyping);
         this.steering = new Steering(ctx.settings.steerScope(), ctx.notices, ctx.settlement);
@@ -337,13 +338,11 @@ final class SessionQueue {
 
     private void enqueue(QueuedItem item, Effects fx) {
         FollowupQueue.Offer offer = followups.offer(item, ctx.clock.instant());
+        for (FollowupQueue.Refused refused : offer.refused()) { // a group sender over their part (§5.4)
+            reject(refused.item(), refused.tell(), item.settings().cap(), fx);
+        }
         if (!offer.accepted()) {
-            if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
-                Route route = item.route();
-                String text = Notices.rejected(item.settings().cap());
-                fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
-            }
-            ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
+            reject(item, offer.notifyRejection(), item.settings().cap(), fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
@@ -351,6 +350,16 @@ final class SessionQueue {
         if (active == null) {
             scheduleDrain(fx);
         }
+    }
+
+    /** An item refused by {@code drop: new} ends {@code REJECTED_NEW}; its sender is told first, once per drain cycle. */
+    private void reject(QueuedItem item, boolean notify, int cap, Effects fx) {
+        if (notify && ctx.settings.notifyDrops()) {
+            Route route = item.route();
+            String text = Notices.rejected(cap);
+            fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
+        }
+        ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
     }
 
     private void scheduleDrain(Effects fx) {
