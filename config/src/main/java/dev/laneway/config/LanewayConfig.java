@@ -2,6 +2,8 @@ package dev.laneway.config;
 
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.jobs.ScheduledJob;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,14 +11,16 @@ import java.util.Objects;
  * {@link ConfigLoader}, printed by {@link ConfigPrinter}. Secrets are {@link Secret}s, so
  * {@link #toString()} is safe to log.
  *
- * @param session {@code session.dmScope} and {@code session.groupScope}
+ * @param session   {@code session.dmScope} and {@code session.groupScope}
+ * @param schedules {@code schedules:}, the scheduled jobs in file order (docs/configuration.md §13)
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
-                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
+                            List<ScheduledJob> schedules) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
-            ChannelsConfig.DEFAULTS);
+            ChannelsConfig.DEFAULTS, List.of());
 
     public LanewayConfig {
         Objects.requireNonNull(gateway, "gateway");
@@ -26,6 +30,7 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(messages, "messages");
         Objects.requireNonNull(commands, "commands");
         Objects.requireNonNull(channels, "channels");
+        schedules = List.copyOf(schedules);
     }
 
     /** What an empty file means: console, echo agent {@code assistant}, the defaults (docs/configuration.md §12). */
