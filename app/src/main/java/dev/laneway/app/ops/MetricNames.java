@@ -43,6 +43,12 @@ public final class MetricNames {
     /** {@code laneway_channel_connected{channel}}: 1 when the channel is connected, else 0. */
     public static final String CHANNEL_CONNECTED = "laneway.channel.connected";
 
+    /**
+     * {@code laneway_schedule_fires_total{job,outcome}}: scheduled jobs' fires by outcome ({@code posted},
+     * {@code caught_up}, {@code skipped_busy}, {@code missed}, {@code failed}).
+     */
+    public static final String SCHEDULE_FIRES = "laneway.schedule.fires";
+
     private MetricNames() {
     }
 }
