@@ -109,7 +109,7 @@ final class GatewayApp {
 
     /**
      * job id -> the agent its {@code agent:} names, for jobs that name another agent than the gateway's;
-     * one agent per name (docs/behaviour.md §11).
+     * one agent per name (docs/behaviour.md §12).
      */
     private Map<String, Agent> jobAgents(LanewayConfig config, InstantSource clock) {
         Map<String, Agent> byName = new HashMap<>();

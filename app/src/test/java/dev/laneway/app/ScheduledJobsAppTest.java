@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real {@link GatewayApp} runs {@code schedules:} (docs/behaviour.md §11): a job fires, its
+ * The real {@link GatewayApp} runs {@code schedules:} (docs/behaviour.md §12): a job fires, its
  * named agent answers in the target chat, {@code GET /status} lists it, and its last fire outlives
  * a restart (the next start keeps its phase).
  */

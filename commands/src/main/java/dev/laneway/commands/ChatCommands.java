@@ -18,7 +18,7 @@ import java.util.function.Function;
  * {@code /stop} and {@code /new} are ignored.
  *
  * <p>{@code /status} also lists the scheduled jobs that post to the conversation, with their next
- * fire (docs/behaviour.md §6.6, §11).
+ * fire (docs/behaviour.md §6.6, §12).
  *
  * <p>Stateless (beyond its jobs source) and thread-safe. Every command answers at once: it only calls
  * {@link dev.laneway.core.command.GatewayControl}, whose methods return at once, and holds no lock.

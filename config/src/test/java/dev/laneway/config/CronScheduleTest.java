@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Next and missed fires of a cron expression in its time zone, daylight saving time included
- * (docs/behaviour.md §11, docs/decisions.md D44).
+ * (docs/behaviour.md §12, docs/decisions.md D44).
  */
 class CronScheduleTest {
 
@@ -49,6 +49,9 @@ class CronScheduleTest {
         CronSchedule utc = CronSchedule.parse("0 8 * * 1-5", ZoneOffset.UTC);
         assertEquals(Optional.of(at("2026-03-09T08:00:00Z")), utc.next(at("2026-03-06T08:00:00Z"), null));
         assertEquals("cron \"0 8 * * 1-5\" in Europe/Berlin", berlin.describe());
+        // both day fields restricted: either matches, as in Unix cron (the 1st, or any Monday)
+        assertEquals(Optional.of(at("2026-03-09T00:00:00Z")),
+                CronSchedule.parse("0 0 1 * 1", ZoneOffset.UTC).next(at("2026-03-02T01:00:00Z"), null));
     }
 
     @Test

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * @param maxPendingRuns  the admission cap, or null when disabled
  * @param deepestQueues   the sessions with the most queued messages, deepest first, at most {@value #DEEPEST}
  * @param channels        channel name -> connected
- * @param jobs            the scheduled jobs, in config order, with their next and last fire (docs/behaviour.md §11)
+ * @param jobs            the scheduled jobs, in config order, with their next and last fire (docs/behaviour.md §12)
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,

@@ -7,7 +7,7 @@ import dev.laneway.core.Route;
  * and one sender authority. Items of different audiences never share a turn, and neither do their
  * overflow summaries (docs/behaviour.md §1: "a guest's text never runs with an admin's permissions").
  * A scheduled job's prompt is an audience of its own in its chat, so it is never steered into,
- * batched with, or steered by the chat's users (docs/behaviour.md §11).
+ * batched with, or steered by the chat's users (docs/behaviour.md §12).
  *
  * @param conversation the conversation, with {@code replyToMessageId} null
  * @param trusted      the senders' authority (see {@link Authorization})

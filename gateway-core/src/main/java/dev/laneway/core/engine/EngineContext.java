@@ -39,7 +39,7 @@ final class EngineContext {
     final Outbox outbox;
     final Admission admission;
     final Function<SessionKey, Agent> agents;
-    // scheduled job id -> the agent its job names, or null for the session's agent (docs/behaviour.md §11)
+    // scheduled job id -> the agent its job names, or null for the session's agent (docs/behaviour.md §12)
     private final Function<String, Agent> jobAgents;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;

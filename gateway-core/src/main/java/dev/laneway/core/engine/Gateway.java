@@ -95,7 +95,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * Posts a scheduled job's prompt to its target chat (docs/behaviour.md §11): a message from sender
+     * Posts a scheduled job's prompt to its target chat (docs/behaviour.md §12): a message from sender
      * {@code schedule:<jobId>} (named {@code jobId}) without a platform message id, taken through the
      * same way in as a user's (journaled first, so it is answered once, also after a crash), except
      * that it skips the access policy and command parsing and always runs as a turn of its own

@@ -37,7 +37,7 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
         return Audience.of(route(), trusted, scheduled());
     }
 
-    /** Whether it is a scheduled job's prompt (docs/behaviour.md §11): it runs alone, whatever the session's mode. */
+    /** Whether it is a scheduled job's prompt (docs/behaviour.md §12): it runs alone, whatever the session's mode. */
     boolean scheduled() {
         return last().origin() == InboundMessage.Origin.SCHEDULE;
     }

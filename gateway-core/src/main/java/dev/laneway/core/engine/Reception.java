@@ -118,7 +118,7 @@ final class Reception {
             record(message, Disposition.DUPLICATE);
             return;
         }
-        boolean scheduled = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§11)
+        boolean scheduled = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§12)
         intake.allowed = scheduled || access.allows(message);
         if (!intake.allowed) {
             intake.done = true;

@@ -7,7 +7,7 @@ import dev.laneway.core.Route;
 import java.time.Instant;
 
 /**
- * What makes a scheduled job's prompt different on the way in (docs/behaviour.md §11): the message
+ * What makes a scheduled job's prompt different on the way in (docs/behaviour.md §12): the message
  * it becomes, and the settings it runs with. It is trusted configuration, not a user's message, so
  * {@link Reception} lets it past the access policy and never reads it as a command; and it always
  * runs as a turn of its own: followup, whatever the session's mode (never steered into a user's run,

@@ -3,7 +3,7 @@ package dev.laneway.core.jobs;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What a fire does when its target session is busy (docs/behaviour.md §11). */
+/** What a fire does when its target session is busy (docs/behaviour.md §12). */
 public enum IfBusy {
     /** Submit anyway: the session lane runs it after the conversation's current work. */
     WAIT,

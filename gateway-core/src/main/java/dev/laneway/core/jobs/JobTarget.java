@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Where a scheduled job's prompt is posted and answered: a chat, and optionally a thread in it, on
- * one configured channel (docs/behaviour.md §11).
+ * one configured channel (docs/behaviour.md §12).
  *
  * @param channel  the channel name ({@code telegram}, {@code discord}, {@code slack}, {@code console})
  * @param chatId   the platform's chat id (a Telegram chat, a Discord or Slack channel)

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fires the scheduled jobs of {@code schedules:} (docs/behaviour.md §11).
+ * Fires the scheduled jobs of {@code schedules:} (docs/behaviour.md §12).
  *
  * <p>At {@link #start}, each job's next fire is computed from its last fire in the store. A fire the
  * gateway missed while it was down (the latest one since the stored fire) runs once, at start, when

@@ -30,7 +30,7 @@ public interface SessionStore extends AutoCloseable {
 
     /**
      * Records that the job fired at {@code at}, durably before returning: a restart reads it back,
-     * so a fire is never repeated (docs/behaviour.md §11). Replaces the earlier record.
+     * so a fire is never repeated (docs/behaviour.md §12). Replaces the earlier record.
      */
     void recordFire(String jobId, Instant at);
 

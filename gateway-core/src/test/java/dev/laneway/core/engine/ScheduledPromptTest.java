@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A scheduled job's prompt on the way in and in its session (docs/behaviour.md §11): trusted
+ * A scheduled job's prompt on the way in and in its session (docs/behaviour.md §12): trusted
  * config, so no access check and no command parsing; always a turn of its own, whatever the
  * session's mode; answered by the agent its job names, also after a restore; journaled, so a crash
  * runs it again once.

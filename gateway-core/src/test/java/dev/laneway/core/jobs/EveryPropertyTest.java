@@ -11,7 +11,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
-/** An interval's fires keep the phase of the last fire (docs/behaviour.md §11). */
+/** An interval's fires keep the phase of the last fire (docs/behaviour.md §12). */
 class EveryPropertyTest {
 
     private static final Instant BASE = Instant.parse("2026-03-02T00:00:00Z");

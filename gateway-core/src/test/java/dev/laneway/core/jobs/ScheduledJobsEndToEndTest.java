@@ -18,7 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Scheduled jobs through the real engine (docs/behaviour.md §11): a fire's prompt is journaled,
+ * Scheduled jobs through the real engine (docs/behaviour.md §12): a fire's prompt is journaled,
  * run by the agent and its answer posted in the target chat once; {@code ifBusy} against a real
  * busy session; a target chat that is gone.
  */

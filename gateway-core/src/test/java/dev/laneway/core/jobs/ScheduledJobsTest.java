@@ -19,7 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The runner on its own (docs/behaviour.md §11): when jobs fire, that a fire is recorded before it
+ * The runner on its own (docs/behaviour.md §12): when jobs fire, that a fire is recorded before it
  * is posted, that a restart never fires twice, the catch-up rule, and that a failing job or store
  * never stops the runner. Time is manual; fires run on the test's thread.
  */
