@@ -3,6 +3,7 @@ package dev.laneway.commands;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.jobs.JobStatus;
 import dev.laneway.core.jobs.JobTimes;
+import dev.laneway.core.scheduling.WaitEstimate;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +34,10 @@ final class StatusText {
         String text = "Status: " + Replies.describe(status.settings()) + "\n"
                 + "Queue: " + status.queueDepth() + " queued; " + run(status.activeRunAge()) + ".\n"
                 + "Lanes: " + lanes(status) + ".";
+        WaitEstimate waiting = status.waiting();
+        if (waiting != null) {
+            text += "\nWaiting: #" + waiting.position() + " in line, about " + waiting.waitSeconds() + " s.";
+        }
         return jobs.isEmpty() ? text : text + "\nJobs: " + jobs.stream().map(StatusText::job)
                 .collect(Collectors.joining("; ")) + ".";
     }

@@ -1,5 +1,6 @@
 package dev.laneway.commands;
 
+import dev.laneway.core.scheduling.WaitEstimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.laneway.core.DropPolicy;
@@ -107,6 +108,22 @@ class ChatCommandsTest {
                 Lanes: session:console:dm:you 1/1 active, 0 queued; main 1/4 active, 0 queued."""),
                 send("/status", false, false));
         assertEquals(List.of("status(console:dm:you, console)"), control.calls);
+    }
+
+    @Test
+    void status_ofASessionWaitingForMain_saysWhereItStandsInLine() {
+        control.status = new SessionStatus(
+                new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 20, DropPolicy.SUMMARIZE),
+                0, Duration.ofMillis(2_000),
+                List.of(new LaneSnapshot("session:console:dm:you", 1, 1, 0), new LaneSnapshot("main", 4, 4, 3)),
+                new WaitEstimate(2, Duration.ofMillis(14_200)));
+
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; active run for 2s.
+                Lanes: session:console:dm:you 1/1 active, 0 queued; main 4/4 active, 3 queued.
+                Waiting: #3 in line, about 15 s."""),
+                send("/status", false, false));
     }
 
     @Test

@@ -28,7 +28,7 @@ final class ConfigBinder {
 
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
-                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels",
+                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
                         SchedulesBinder.KEY));
         AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list"));
         ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
@@ -40,6 +40,7 @@ final class ConfigBinder {
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
                 channels,
+                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
                 SchedulesBinder.bind(root, channels, agents));
     }
 

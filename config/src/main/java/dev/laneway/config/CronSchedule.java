@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * A scheduled job's cron expression in its time zone: the five fields of Unix cron (minute, hour,
- * day of month, month, day of week), parsed and evaluated by cron-utils (docs/decisions.md D44).
+ * day of month, month, day of week), parsed and evaluated by cron-utils (docs/decisions.md D53).
  *
  * <p>Daylight saving time, as Vixie cron does it: in an hour the clocks repeat, a fixed time fires
  * once and a wildcard hour fires in both (cron-utils' own behaviour); a time the clocks skip (02:30

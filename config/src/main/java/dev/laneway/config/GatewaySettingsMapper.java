@@ -34,6 +34,7 @@ final class GatewaySettingsMapper {
                 .laneWarnAfter(config.lanes().warnAfter())
                 .maxPendingRuns(config.gateway().admission().maxPendingRuns())
                 .commandAllowFrom(allowFrom(config.commands()))
+                .scheduling(config.scheduling())
                 .build();
     }
 

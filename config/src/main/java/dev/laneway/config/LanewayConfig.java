@@ -1,5 +1,6 @@
 package dev.laneway.config;
 
+import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.jobs.ScheduledJob;
@@ -12,15 +13,15 @@ import java.util.Objects;
  * {@link #toString()} is safe to log.
  *
  * @param session   {@code session.dmScope} and {@code session.groupScope}
- * @param schedules {@code schedules:}, the scheduled jobs in file order (docs/configuration.md §13)
+ * @param schedules {@code schedules:}, the scheduled jobs in file order (docs/configuration.md §14)
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
                             MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
-                            List<ScheduledJob> schedules) {
+                            SchedulingSettings scheduling, List<ScheduledJob> schedules) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
-            ChannelsConfig.DEFAULTS, List.of());
+            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults(), List.of());
 
     public LanewayConfig {
         Objects.requireNonNull(gateway, "gateway");
@@ -30,7 +31,14 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(messages, "messages");
         Objects.requireNonNull(commands, "commands");
         Objects.requireNonNull(channels, "channels");
+        Objects.requireNonNull(scheduling, "scheduling");
         schedules = List.copyOf(schedules);
+    }
+
+    /** A configuration with the default scheduling and no scheduled jobs. */
+    public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                         MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+        this(gateway, session, lanes, agents, messages, commands, channels, SchedulingSettings.defaults(), List.of());
     }
 
     /** What an empty file means: console, echo agent {@code assistant}, the defaults (docs/configuration.md §12). */

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Binds {@code schedules:} (docs/configuration.md §13), a list of jobs, after {@code channels} and
+ * Binds {@code schedules:} (docs/configuration.md §14), a list of jobs, after {@code channels} and
  * {@code agents}, which a job's target and agent must name. Every problem is reported at its key's
  * line and column: a cron expression that does not parse (saying why), both or neither of
  * {@code cron} and {@code every}, an unknown time zone, a target channel that is not enabled, an

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Next and missed fires of a cron expression in its time zone, daylight saving time included
- * (docs/behaviour.md §12, docs/decisions.md D44).
+ * (docs/behaviour.md §12, docs/decisions.md D53).
  */
 class CronScheduleTest {
 

@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code schedules:} (docs/configuration.md §13): what a valid list binds to, and every problem
+ * {@code schedules:} (docs/configuration.md §14): what a valid list binds to, and every problem
  * {@code laneway validate} reports, with its line and column.
  */
 class SchedulesConfigTest {

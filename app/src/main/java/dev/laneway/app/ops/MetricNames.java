@@ -43,6 +43,18 @@ public final class MetricNames {
     /** {@code laneway_channel_connected{channel}}: 1 when the channel is connected, else 0. */
     public static final String CHANNEL_CONNECTED = "laneway.channel.connected";
 
+    /** {@code laneway_queue_wait_seconds{class}}: a run's wait for {@code main}, by the class it asked in (histogram). */
+    public static final String QUEUE_WAIT = "laneway.queue.wait";
+    /** {@code laneway_scheduled_runs_total{class,tenant}}: runs granted {@code main}, by class served and tenant. */
+    public static final String SCHEDULED_RUNS = "laneway.scheduled.runs";
+    /** {@code laneway_admission_total{class,action,reason}}: messages deferred or shed at admission. */
+    public static final String ADMISSION = "laneway.admission";
+    /** {@code laneway_aging_promotions_total{from,to}}: waiting runs moved up a class. */
+    public static final String PROMOTIONS = "laneway.aging.promotions";
+    /** {@code laneway_wait_estimate_error_seconds{class}}: |actual − estimated| wait for {@code main} (summary). */
+    public static final String ESTIMATE_ERROR = "laneway.wait.estimate.error";
+    /** {@code laneway_wait_estimates_total{class,direction}}: estimates that were under, over or exact. */
+    public static final String ESTIMATES = "laneway.wait.estimates";
     /**
      * {@code laneway_schedule_fires_total{job,outcome}}: scheduled jobs' fires by outcome ({@code posted},
      * {@code caught_up}, {@code skipped_busy}, {@code missed}, {@code failed}).

@@ -1,5 +1,6 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.engine.Gateway;
@@ -50,6 +51,7 @@ public final class MetricsObserver implements GatewayObserver {
     // lane -> wait timer (the engine reports configured lanes only)
     private final Map<String, Timer> laneWaits = new ConcurrentHashMap<>();
     private final Timer drainDelay;
+    private final SchedulingMeters scheduling;
     private volatile GatewayGauges gauges;
 
     /**
@@ -64,6 +66,7 @@ public final class MetricsObserver implements GatewayObserver {
                 .description("How long a followup drain started after the last message was queued (debounce)")
                 .serviceLevelObjectives(Buckets.DRAIN)
                 .register(registry);
+        this.scheduling = new SchedulingMeters(registry);
     }
 
     /**
@@ -112,6 +115,21 @@ public final class MetricsObserver implements GatewayObserver {
     @Override
     public void runFinished(String agent, Duration waited, Duration duration, RunResult outcome) {
         agentOf(agent).finished(registry, waited, duration, outcome.id());
+    }
+
+    @Override
+    public void granted(PriorityClass asked, PriorityClass served, String tenant, Duration waited, Duration estimated) {
+        scheduling.granted(asked, served, tenant, waited, estimated);
+    }
+
+    @Override
+    public void promoted(PriorityClass from, PriorityClass to) {
+        scheduling.promoted(from, to);
+    }
+
+    @Override
+    public void admission(PriorityClass priority, String action, String reason) {
+        scheduling.admission(priority, action, reason);
     }
 
     @Override

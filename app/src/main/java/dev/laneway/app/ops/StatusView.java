@@ -23,11 +23,12 @@ import java.util.TreeMap;
  * @param maxPendingRuns  the admission cap, or null when disabled
  * @param deepestQueues   the sessions with the most queued messages, deepest first, at most {@value #DEEPEST}
  * @param channels        channel name -> connected
+ * @param scheduler       {@code main}'s classes and busiest tenants (docs/behaviour.md §11.4)
  * @param jobs            the scheduled jobs, in config order, with their next and last fire (docs/behaviour.md §12)
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
-                         Map<String, Boolean> channels, List<Job> jobs) {
+                         Map<String, Boolean> channels, SchedulerView scheduler, List<Job> jobs) {
 
     /** How many queues {@link #deepestQueues} lists at most. */
     public static final int DEEPEST = 10;
@@ -50,7 +51,7 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
         int cap = gateway.settings().maxPendingRuns();
         return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
                 gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels,
-                jobs.stream().map(Job::of).toList());
+                SchedulerView.of(gateway.scheduler()), jobs.stream().map(Job::of).toList());
     }
 
     private static List<LaneSnapshot> configuredLanes(Gateway gateway) {

@@ -148,6 +148,15 @@ class OpsServerTest {
         assertEquals(1, deepest.size(), "sessions with nothing queued are not listed: " + deepest);
         assertEquals("test:dm:alice", deepest.get(0).get("session").asText());
         assertEquals(2, deepest.get(0).get("depth").asInt());
+        JsonNode scheduler = status.get("scheduler");
+        assertEquals("fair", scheduler.get("mode").asText());
+        assertEquals(1, scheduler.get("running").asInt());
+        assertEquals(1, scheduler.get("waiting").asInt());
+        assertEquals(1, scheduler.get("classes").get("interactive").get("waiting").asInt(), scheduler.toString());
+        assertEquals(0, scheduler.get("classes").get("background").get("running").asInt());
+        assertEquals("user:test:alice 1 0, user:test:bob 0 1", String.join(", ", scheduler.get("tenants").valueStream()
+                .map(t -> t.get("tenant").asText() + " " + t.get("running").asInt() + " " + t.get("waiting").asInt())
+                .toList()), "running and waiting runs per tenant");
         assertTrue(status.get("channels").get("test").asBoolean());
     }
 

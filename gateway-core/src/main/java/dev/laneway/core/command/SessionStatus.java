@@ -1,5 +1,6 @@
 package dev.laneway.core.command;
 
+import dev.laneway.core.scheduling.WaitEstimate;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.time.Duration;
@@ -12,10 +13,18 @@ import java.util.List;
  * @param queueDepth    queued followup items
  * @param activeRunAge  how long the active run has been going, or null when none
  * @param lanes         the session's lane and the global lanes
+ * @param waiting       where the session's run stands in line for {@code main}, or null when it does
+ *                      not wait for it (docs/behaviour.md §11.4)
  */
-public record SessionStatus(QueueSettings settings, int queueDepth, Duration activeRunAge, List<LaneSnapshot> lanes) {
+public record SessionStatus(QueueSettings settings, int queueDepth, Duration activeRunAge, List<LaneSnapshot> lanes,
+                            WaitEstimate waiting) {
 
     public SessionStatus {
         lanes = List.copyOf(lanes);
+    }
+
+    /** A session whose run does not wait for {@code main}. */
+    public SessionStatus(QueueSettings settings, int queueDepth, Duration activeRunAge, List<LaneSnapshot> lanes) {
+        this(settings, queueDepth, activeRunAge, lanes, null);
     }
 }

@@ -57,6 +57,8 @@ final class EngineContext {
     final Settlement settlement;
     /** The running attempts' deadlines, behind one timer. */
     final RunDeadlines deadlines;
+    /** Classes, tenants and the {@code main} scheduler (docs/behaviour.md §11). */
+    final RunScheduling scheduling;
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
@@ -94,6 +96,8 @@ final class EngineContext {
         });
         this.capabilities = Map.copyOf(read);
         this.deadlines = new RunDeadlines(clock, scheduler);
+        this.scheduling = new RunScheduling(settings.scheduling(), settings.mainMaxConcurrent(), clock,
+                settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
     }

@@ -1,5 +1,7 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.SchedulerSnapshot;
+import dev.laneway.core.scheduling.WaitEstimate;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
@@ -60,7 +62,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.observer = ObserverFanout.of(b.listener, b.observer);
         Map<String, ChannelAdapter> channels = Map.copyOf(b.channels);
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
-        caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
+        caps.remove(Lanes.MAIN); // main is the scheduler's (RunScheduling), not a plain lane
         Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
         Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, b.scheduler, b.clock,
                 channels::get, observer);
@@ -153,8 +155,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         Duration age = queue == null ? null : queue.activeRunAge(ctx.clock.instant());
         List<LaneSnapshot> lanes = new ArrayList<>();
         lanes.add(ctx.lanes.snapshot(session.laneName()));
-        lanes.add(ctx.lanes.snapshot(Lanes.MAIN));
-        return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes);
+        lanes.add(ctx.scheduling.main.laneSnapshot());
+        WaitEstimate waiting = ctx.scheduling.main.waitingRun(session.value()).orElse(null);
+        return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes, waiting);
     }
 
     // ---------------------------------------------------------------- lifecycle and observation
@@ -262,8 +265,17 @@ public final class Gateway implements InboundSink, GatewayControl {
         return ctx.admission.pending();
     }
 
+    /** {@code main} (the scheduler's), then the other configured lanes in name order, then session lanes. */
     public List<LaneSnapshot> lanes() {
-        return ctx.lanes.snapshots();
+        List<LaneSnapshot> lanes = new ArrayList<>();
+        lanes.add(ctx.scheduling.main.laneSnapshot());
+        lanes.addAll(ctx.lanes.snapshots());
+        return lanes;
+    }
+
+    /** {@code main}'s classes and tenants now (docs/behaviour.md §11.4). */
+    public SchedulerSnapshot scheduler() {
+        return ctx.scheduling.main.snapshot();
     }
 
     /**

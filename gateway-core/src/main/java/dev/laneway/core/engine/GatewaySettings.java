@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionScope;
@@ -36,6 +37,7 @@ import java.util.Set;
  * @param dedupeWindow      how long a platform message id is remembered
  * @param maxAnswerChars    the most characters of one run's answer that are sent; the rest is cut
  *                          and the user told so
+ * @param scheduling        how {@code main} shares its slots: classes, tenants, budgets (docs/behaviour.md §11)
  */
 public record GatewaySettings(
         QueueSettings queueDefaults,
@@ -57,7 +59,8 @@ public record GatewaySettings(
         Duration retryBackoff,
         Duration interruptGrace,
         Duration dedupeWindow,
-        int maxAnswerChars) {
+        int maxAnswerChars,
+        SchedulingSettings scheduling) {
 
     /** The smallest {@code maxAnswerChars}: room for a sentence or two. */
     public static final int MIN_ANSWER_CHARS = 100;
@@ -98,6 +101,7 @@ public record GatewaySettings(
             throw new IllegalArgumentException("messages.maxAnswerChars must be >= " + MIN_ANSWER_CHARS + ", got "
                     + maxAnswerChars);
         }
+        Objects.requireNonNull(scheduling, "scheduling");
     }
 
     private static void requireNotNegative(String name, Duration value) {
@@ -145,6 +149,7 @@ public record GatewaySettings(
         b.interruptGrace = interruptGrace;
         b.dedupeWindow = dedupeWindow;
         b.maxAnswerChars = maxAnswerChars;
+        b.scheduling = scheduling;
         return b;
     }
 
@@ -170,6 +175,7 @@ public record GatewaySettings(
         private Duration interruptGrace = Duration.ofSeconds(15);
         private Duration dedupeWindow = Duration.ofMinutes(5);
         private int maxAnswerChars = DEFAULT_ANSWER_CHARS;
+        private SchedulingSettings scheduling = SchedulingSettings.defaults();
 
         public Builder queueDefaults(QueueSettings v) { queueDefaults = v; return this; }
         public Builder queueByChannel(Map<String, QueueOverride> v) { queueByChannel = v; return this; }
@@ -191,12 +197,13 @@ public record GatewaySettings(
         public Builder interruptGrace(Duration v) { interruptGrace = v; return this; }
         public Builder dedupeWindow(Duration v) { dedupeWindow = v; return this; }
         public Builder maxAnswerChars(int v) { maxAnswerChars = v; return this; }
+        public Builder scheduling(SchedulingSettings v) { scheduling = v; return this; }
 
         public GatewaySettings build() {
             return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops, queueTtl,
                     inboundDebounce, inboundMaxWait, inboundByChannel, steerScope, sessionScope,
                     mainMaxConcurrent, laneCaps, laneWarnAfter, maxPendingRuns, commandAllowFrom,
-                    failureRetries, retryBackoff, interruptGrace, dedupeWindow, maxAnswerChars);
+                    failureRetries, retryBackoff, interruptGrace, dedupeWindow, maxAnswerChars, scheduling);
         }
     }
 }

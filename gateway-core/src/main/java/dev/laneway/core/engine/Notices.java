@@ -53,4 +53,9 @@ final class Notices {
     static String busy(long seconds) {
         return "⏳ Busy right now. Please try again in " + seconds + " s.";
     }
+
+    /** A deferred message (docs/behaviour.md §11.3): queued, and its sender told where they stand. */
+    static String deferred(int position, long seconds) {
+        return "⏳ Busy right now: you are #" + position + " in line, about " + seconds + " s.";
+    }
 }

@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import java.time.Duration;
@@ -30,6 +31,21 @@ final class ObserverFanout implements GatewayObserver {
     public void recorded(InboundMessage message, Disposition disposition) {
         guard(() -> listener.recorded(message, disposition));
         guard(() -> observer.recorded(message, disposition));
+    }
+
+    @Override
+    public void granted(PriorityClass asked, PriorityClass served, String tenant, Duration waited, Duration estimated) {
+        guard(() -> observer.granted(asked, served, tenant, waited, estimated));
+    }
+
+    @Override
+    public void promoted(PriorityClass from, PriorityClass to) {
+        guard(() -> observer.promoted(from, to));
+    }
+
+    @Override
+    public void admission(PriorityClass priority, String action, String reason) {
+        guard(() -> observer.admission(priority, action, reason));
     }
 
     @Override

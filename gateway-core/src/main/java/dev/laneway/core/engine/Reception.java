@@ -118,8 +118,8 @@ final class Reception {
             record(message, Disposition.DUPLICATE);
             return;
         }
-        boolean scheduled = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§12)
-        intake.allowed = scheduled || access.allows(message);
+        boolean fromJob = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§12)
+        intake.allowed = fromJob || access.allows(message);
         if (!intake.allowed) {
             intake.done = true;
             record(message, Disposition.DENIED);
@@ -129,7 +129,7 @@ final class Reception {
         boolean trusted = authorization.trusted(message);
         InboundMessage effective = message;
         QueueOverride inline = QueueOverride.NONE;
-        if (!scheduled && message.text().startsWith("/")) {
+        if (!fromJob && message.text().startsWith("/")) {
             flushInbound(session, message.senderId());
             CommandDecision decision = decide(message, session, trusted);
             switch (decision) {
@@ -158,10 +158,18 @@ final class Reception {
             ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
             return;
         }
+        RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
+        if (verdict.shed()) {
+            intake.done = true;
+            ctx.admission.release();
+            record(message, Disposition.REJECTED_BUSY);
+            ctx.outbox.send(message.route(), Notices.busy(verdict.estimate().waitSeconds()));
+            return;
+        }
         intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
-        if (scheduled) {
+        if (fromJob) {
             resolved = ScheduledPrompts.settings(resolved); // always a turn of its own
         }
         JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
@@ -177,8 +185,27 @@ final class Reception {
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
             return;
         }
+        if (verdict.deferred() && message.origin() != InboundMessage.Origin.SCHEDULE) { // a job has nobody to tell
+            ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
+        }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), scheduled ? Duration.ZERO : inboundDebounce(message.channel()));
+                trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+    }
+
+    /**
+     * The scheduler's admission (docs/behaviour.md §11.3) of a message that would start a new run of
+     * an idle session; one that joins a session with work (a run, a queue, a debounce buffer) waits
+     * behind that session's work, which was admitted (and its sender told) already.
+     */
+    private RunScheduling.Verdict scheduled(InboundMessage message, SessionKey session) {
+        if (ctx.sessions.get(session) != null) {
+            return RunScheduling.Verdict.PROCEED;
+        }
+        RunScheduling.Verdict verdict = ctx.scheduling.admit(message, session);
+        if (verdict.action() != null) {
+            ctx.observer.admission(verdict.claim().priority(), verdict.action().configName(), verdict.reason().id);
+        }
+        return verdict;
     }
 
     /**

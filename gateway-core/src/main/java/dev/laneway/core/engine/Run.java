@@ -1,5 +1,7 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
@@ -26,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * lane grant after an abort, an agent's outcome after the deadline ended the run) asks
  * {@link State#isOneOf} first and does nothing when the run has moved on.
  * <pre>
- *   WAITING ──both permits──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
+ *   WAITING ──all permits──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
  *   STARTING, RUNNING ──interrupt, stop, deadline──▶ ABORTING ──agent stopped or deadline──▶ ABORTED
  *   STARTING, RUNNING ──shutdown──▶ SHUTTING_DOWN ──agent stopped──▶ ENDED   (──interrupt, stop, deadline──▶ ABORTING)
  *   WAITING, RETRY_WAIT ──interrupt, stop──▶ ABORTING (then ABORTED at once: no agent to wait for)
@@ -49,7 +51,7 @@ final class Run {
     enum State {
         /** Waiting for its session lane, then the main lane. */
         WAITING,
-        /** Holds both permits; the agent is being started. */
+        /** Holds all its permits; the agent is being started. */
         STARTING,
         /** The agent is running. */
         RUNNING,
@@ -127,6 +129,10 @@ final class Run {
      */
     final QueueMode mode;
     final Instant createdAt;
+    /** What it claims {@code main} with: its class and tenant (docs/behaviour.md §11). */
+    final Claim claim;
+    /** A scheduled job's run: it also holds the {@code cron} lane (docs/behaviour.md §11.5). */
+    final boolean scheduled;
 
     private volatile State state = State.WAITING;
     int attempt = 1;
@@ -163,7 +169,7 @@ final class Run {
     /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
     final Delivery delivery = new Delivery();
 
-    Run(String id, Turn turn, Instant createdAt) {
+    Run(String id, Turn turn, Instant createdAt, Claim claim) {
         this.id = id;
         this.items = turn.items();
         this.prompt = turn.prompt();
@@ -175,6 +181,16 @@ final class Run {
         this.audience = lead.audience();
         this.mode = lead.settings().mode();
         this.createdAt = createdAt;
+        this.claim = claim;
+        this.scheduled = lead.last().origin() == InboundMessage.Origin.SCHEDULE;
+    }
+
+    /**
+     * The lanes the run holds while its agent runs, in the order it asks for them: its session lane,
+     * the {@code cron} lane for a scheduled job's run, then {@code main}.
+     */
+    int lanesNeeded() {
+        return scheduled ? 3 : 2;
     }
 
     State state() {
@@ -246,7 +262,7 @@ final class Run {
 
     /**
      * Gives the permits back (through {@code fx}, once the lock is released) in reverse order of
-     * acquisition: {@code main}, then the session lane. Called with the session lock held.
+     * acquisition: {@code main}, then {@code cron} (a scheduled job's run), then the session lane. Called with the session lock held.
      */
     void releasePermits(Effects fx) {
         for (int i = permits.size() - 1; i >= 0; i--) {

@@ -20,11 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a session's runs from their lane requests to their agents' outcomes (docs/behaviour.md §2
- * and §5.7): a run waits for its session lane, then {@code main}; its agent starts on
+ * Takes a session's runs from their lane requests to their agents' outcomes (docs/behaviour.md §2,
+ * §5.7 and §11): a run waits for its session lane, then ({@code cron} for a scheduled job's run)
+ * {@code main}, whose slots the scheduler hands out by class and tenant; its agent starts on
  * the executor, only while it holds both and the gateway is not stopping; its completion comes back
  * through the executor; a retryable failure of a run that delivered nothing waits for an
- * exponential backoff and queues for its lanes again. Every exit path gives both permits back.
+ * exponential backoff and queues for its lanes again. Every exit path gives every permit back.
  * Each attempt has a deadline, its agent's run timeout from the moment it starts: when it passes,
  * the run is aborted and ended at once (permits back; the user gets the failure notice, unless an
  * interrupt, stop or shutdown was already ending it), without waiting for the agent to stop, so an
@@ -39,6 +40,8 @@ import org.slf4j.LoggerFactory;
 final class RunDriver {
 
     private static final Logger log = LoggerFactory.getLogger(RunDriver.class);
+    /** The lane scheduled jobs' runs hold (its cap: {@code lanes.cron.maxConcurrent}). */
+    static final String CRON_LANE = "cron";
 
     /** Where the driver hands its decisions: the run's session, which carries them out. */
     interface Ends {
@@ -67,21 +70,23 @@ final class RunDriver {
     }
 
     /**
-     * Asks for the run's next lane: its session lane first, then {@code main}. Takes the session lock.
-     * A slot free at once is taken without a future; otherwise the run queues for one.
+     * Asks for the run's next lane: its session lane first, then {@code cron} for a scheduled job's
+     * run, then {@code main} from the scheduler, by the run's class and tenant. Takes the session
+     * lock. A slot free at once is taken without a future; otherwise the run queues for one.
      */
     void requestLane(Run run) {
-        String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null
-                : run.permits.isEmpty() ? key.laneName() : Lanes.MAIN);
+        String lane = lock.underLock(() -> run.state() != Run.State.WAITING ? null : nextLane(run));
         if (lane == null) {
             return;
         }
-        LanePermit free = ctx.lanes.acquireIfFree(lane); // the common case: granted at once, no future
+        boolean main = lane.equals(Lanes.MAIN);
+        // the common case: granted at once, no future
+        LanePermit free = main ? ctx.scheduling.main.acquireIfFree(run.claim) : ctx.lanes.acquireIfFree(lane);
         if (free != null) {
             permitted(run, free);
             return;
         }
-        var wait = ctx.lanes.acquire(lane);
+        var wait = main ? ctx.scheduling.main.acquire(run.claim) : ctx.lanes.acquire(lane);
         boolean stale = lock.underLock(() -> {
             if (run.state() != Run.State.WAITING) { // aborted or ended meanwhile
                 return true;
@@ -97,6 +102,15 @@ final class RunDriver {
                 permitted(run, permit);
             }
         });
+    }
+
+    /** The lane the run asks for next (lock held), by how many it holds (see {@link Run#lanesNeeded}). */
+    private String nextLane(Run run) {
+        int held = run.permits.size();
+        if (held == 0) {
+            return key.laneName();
+        }
+        return run.scheduled && held == 1 ? CRON_LANE : Lanes.MAIN;
     }
 
     /**
@@ -121,7 +135,7 @@ final class RunDriver {
         }
     }
 
-    /** The run got {@code permit} (lock held): it launches once it holds both lanes. */
+    /** The run got {@code permit} (lock held): it launches once it holds every lane it needs. */
     private Next granted(Run run, LanePermit permit, Effects fx) {
         if (run.state() != Run.State.WAITING) { // a late grant: the run was aborted or ended meanwhile
             fx.add(permit::close);
@@ -133,7 +147,7 @@ final class RunDriver {
             endBeforeStart(run, fx);
             return Next.NOTHING;
         }
-        if (run.permits.size() == 2) {
+        if (run.permits.size() == run.lanesNeeded()) {
             run.moveTo(Run.State.STARTING);
             return Next.LAUNCH;
         }
@@ -150,7 +164,7 @@ final class RunDriver {
     }
 
     /**
-     * Starts the agent of a run holding both permits. Whatever the agent throws, the run ends through
+     * Starts the agent of a run holding all its permits. Whatever the agent throws, the run ends through
      * {@link #finished} (permits back, failure reply), or is wired to its completion; a fatal error
      * is rethrown only after that. A fatal error from asking the agent's name fails the run before
      * its agent starts; one from an abort (the run was interrupted while starting) is rethrown once

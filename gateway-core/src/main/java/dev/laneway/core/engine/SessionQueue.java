@@ -47,8 +47,9 @@ import java.util.Set;
  * Inbound buffers may also fill while a run is active; they do not change the state then.
  *
  * <h2>Runs</h2>
- * A run waits for its session lane, then {@code main}; it starts its agent only while holding both
- * and while the gateway is not stopping. Every exit path gives both permits back: completion
+ * A run waits for its session lane, then ({@code cron} for a scheduled job's run) {@code main}, by
+ * its class and tenant (docs/behaviour.md §11); it starts its agent only while holding them all and
+ * while the gateway is not stopping. Every exit path gives every permit back: completion
  * (whatever the agent threw while starting), abort, retry wait, and a shutdown that began while it
  * waited (its messages then stay pending in the journal). An aborted run sends nothing more, not
  * even a failure notice.
@@ -427,7 +428,7 @@ final class SessionQueue {
             moveTo(restingState());
             return;
         }
-        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant());
+        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn));
         active = run;
         moveTo(State.RUNNING);
         fx.add(() -> runs.requestLane(run));

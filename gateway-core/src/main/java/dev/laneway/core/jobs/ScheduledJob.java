@@ -6,7 +6,7 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 
 /**
- * One entry of {@code schedules:} (docs/configuration.md §13), validated: a prompt posted to a chat
+ * One entry of {@code schedules:} (docs/configuration.md §14), validated: a prompt posted to a chat
  * on a schedule, answered there by the agent as its own turn (docs/behaviour.md §12).
  *
  * @param id       unique among the jobs; the sender id of its messages is {@code schedule:<id>}

@@ -25,11 +25,11 @@ import org.slf4j.LoggerFactory;
  * <p>At {@link #start}, each job's next fire is computed from its last fire in the store. A fire the
  * gateway missed while it was down (the latest one since the stored fire) runs once, at start, when
  * it is at most the job's {@code catchUp} old; otherwise it is skipped with one INFO line
- * (docs/decisions.md D46). A job that never fired has nothing to catch up.
+ * (docs/decisions.md D55). A job that never fired has nothing to catch up.
  *
  * <p>Each fire, on the executor (a timer task only hands it over): the fire time is recorded in the
  * store first, durably, and only then is the prompt submitted, so a restart never fires a job twice
- * (a crash between the two loses that one fire instead, D45); with {@code ifBusy: skip} a fire whose
+ * (a crash between the two loses that one fire instead, D54); with {@code ifBusy: skip} a fire whose
  * target session is busy is recorded, then skipped (one INFO line, counted); then the next fire is
  * scheduled. Whatever one fire throws is logged (one ERROR line) and the next fire still comes: a
  * failing job never stops the runner or the other jobs.
