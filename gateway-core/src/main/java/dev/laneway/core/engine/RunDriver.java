@@ -186,7 +186,7 @@ final class RunDriver {
         if (!start) {
             return;
         }
-        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt, run.claim);
         Agent agent = ctx.agentFor(key, run);
         var named = AgentCalls.name(agent);
         if (Fatal.is(named.failure())) {
