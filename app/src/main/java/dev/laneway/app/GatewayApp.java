@@ -12,10 +12,15 @@ import dev.laneway.commands.ChatCommands;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.GatewayConfig;
 import dev.laneway.config.LanewayConfig;
+import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.jobs.JobStatus;
+import dev.laneway.core.jobs.JobSubmitter;
+import dev.laneway.core.jobs.ScheduledJob;
+import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.SqliteStore;
 import java.io.InputStream;
@@ -37,7 +42,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: the wiring of config, store, agent, channels, metrics and engine, and its
- * lifecycle. Construction order: store, agent, channels, metrics observer, gateway, ops server.
+ * lifecycle. Construction order: store, agents, channels, metrics observer, gateway, scheduled jobs, ops server.
  * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
@@ -51,6 +56,7 @@ final class GatewayApp {
     private final Agent agent;
     private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
+    private final ScheduledJobs jobs;
     private final OpsServer ops;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
@@ -61,9 +67,13 @@ final class GatewayApp {
         this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
             this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
+            Map<String, Agent> jobAgents = jobAgents(config, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
-            MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));
+            List<String> agentNames = new ArrayList<>(List.of(agent.name()));
+            jobAgents.values().stream().map(Agent::name).distinct().filter(name -> !agentNames.contains(name))
+                    .forEach(agentNames::add);
+            MetricsObserver metrics = new MetricsObserver(channelNames, agentNames);
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
@@ -72,20 +82,47 @@ final class GatewayApp {
                     .agent(agent)
                     .store(store)
                     .journal(store)
-                    .commands(new ChatCommands())
+                    .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
                     .observer(metrics);
             channels.forEach(builder::channel);
+            jobAgents.forEach(builder::jobAgent);
             this.gateway = builder.build();
+            this.jobs = new ScheduledJobs(config.schedules(), store, JobSubmitter.of(gateway), clock, scheduler, executor,
+                    metrics::scheduleFired);
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
-            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen))
+            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
+                    jobs::status))
                     : null;
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
+    }
+
+    /** The scheduled jobs that post to a conversation, for the chat's {@code /status}. */
+    private List<JobStatus> jobsPostingTo(Route conversation) {
+        return jobs.statusFor(conversation);
+    }
+
+    /**
+     * job id -> the agent its {@code agent:} names, for jobs that name another agent than the gateway's;
+     * one agent per name (docs/behaviour.md §12).
+     */
+    private Map<String, Agent> jobAgents(LanewayConfig config, InstantSource clock) {
+        Map<String, Agent> byName = new HashMap<>();
+        Map<String, Agent> byJob = new HashMap<>();
+        for (ScheduledJob job : config.schedules()) {
+            String name = job.agent();
+            if (name == null || name.equals(config.agents().defaultAgent())) {
+                continue;
+            }
+            byJob.put(job.id(), byName.computeIfAbsent(name,
+                    n -> AgentFactory.create(config.agents().list().get(n), store, scheduler, clock)));
+        }
+        return byJob;
     }
 
     private void addChannels(ChannelsConfig config, InputStream consoleIn, PrintStream consoleOut, InstantSource clock,
@@ -112,9 +149,10 @@ final class GatewayApp {
         return lists;
     }
 
-    /** Restores what the store still holds, starts the channels, then the HTTP server. */
+    /** Restores what the store still holds, starts the channels, the scheduled jobs, then the HTTP server. */
     void start() {
         gateway.start();
+        jobs.start();
         if (ops != null) {
             ops.start();
         }
@@ -149,6 +187,7 @@ final class GatewayApp {
             return;
         }
         Duration grace = config.gateway().shutdownGrace();
+        jobs.stop(); // no fire from here on; one already posting is kept for the next start like any message
         try {
             boolean clean = gateway.shutdown(grace);
             log.info("laneway stopped{}", clean ? "" : " (runs still active after the grace period were aborted;"

@@ -1,9 +1,12 @@
 package dev.laneway.commands;
 
 import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.jobs.JobStatus;
+import dev.laneway.core.jobs.JobTimes;
 import dev.laneway.core.scheduling.WaitEstimate;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -13,7 +16,9 @@ import java.util.stream.Collectors;
  * Queue: 2 queued; active run for 12s.
  * Lanes: session:console:dm:you 1/1 active, 0 queued; main 1/4 active, 0 queued.
  * </pre>
- * An idle session shows {@code Queue: 0 queued; idle.}; no lanes shows {@code Lanes: none.}
+ * An idle session shows {@code Queue: 0 queued; idle.}; no lanes shows {@code Lanes: none.} When
+ * scheduled jobs post to the conversation a fourth line lists them:
+ * {@code Jobs: morning next 2026-03-02 08:00 Europe/Berlin.}
  */
 final class StatusText {
 
@@ -21,6 +26,11 @@ final class StatusText {
     }
 
     static String of(SessionStatus status) {
+        return of(status, List.of());
+    }
+
+    /** With a {@code Jobs:} line when scheduled jobs post to this conversation. */
+    static String of(SessionStatus status, List<JobStatus> jobs) {
         String text = "Status: " + Replies.describe(status.settings()) + "\n"
                 + "Queue: " + status.queueDepth() + " queued; " + run(status.activeRunAge()) + ".\n"
                 + "Lanes: " + lanes(status) + ".";
@@ -28,7 +38,13 @@ final class StatusText {
         if (waiting != null) {
             text += "\nWaiting: #" + waiting.position() + " in line, about " + waiting.waitSeconds() + " s.";
         }
-        return text;
+        return jobs.isEmpty() ? text : text + "\nJobs: " + jobs.stream().map(StatusText::job)
+                .collect(Collectors.joining("; ")) + ".";
+    }
+
+    /** {@code morning next 2026-03-02 08:00 Europe/Berlin}, or {@code morning no next fire}. */
+    private static String job(JobStatus job) {
+        return job.id() + (job.nextFire() == null ? " no next fire" : " next " + JobTimes.local(job.nextFire(), job.zone()));
     }
 
     private static String run(Duration age) {

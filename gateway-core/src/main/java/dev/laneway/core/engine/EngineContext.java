@@ -39,6 +39,8 @@ final class EngineContext {
     final Outbox outbox;
     final Admission admission;
     final Function<SessionKey, Agent> agents;
+    // scheduled job id -> the agent its job names, or null for the session's agent (docs/behaviour.md §12)
+    private final Function<String, Agent> jobAgents;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
@@ -62,6 +64,15 @@ final class EngineContext {
                   Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
                   Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
+        this(settings, clock, scheduler, executor, lanes, outbox, admission, agents, jobId -> null, channels, observer,
+                journal);
+    }
+
+    EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
+                  Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
+                  Function<String, Agent> jobAgents, Map<String, ChannelAdapter> channels, GatewayObserver observer,
+                  MessageJournal journal) {
+        this.jobAgents = jobAgents;
         this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -89,6 +100,21 @@ final class EngineContext {
                 settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
+    }
+
+    /**
+     * The agent that answers {@code run}: the one its scheduled job names, looked up by the job id
+     * in its message (so it holds after a restore too), else the session's.
+     */
+    Agent agentFor(SessionKey session, Run run) {
+        if (run.items.size() == 1) {
+            String jobId = ScheduledPrompts.jobId(run.items.get(0).last());
+            Agent named = jobId == null ? null : jobAgents.apply(jobId);
+            if (named != null) {
+                return named;
+            }
+        }
+        return agents.apply(session);
     }
 
     String nextRunId() {

@@ -68,8 +68,9 @@ public final class Gateway implements InboundSink, GatewayControl {
                 channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         Agent agent = b.agent;
+        Map<String, Agent> jobAgents = Map.copyOf(b.jobAgents);
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, channels, observer, b.journal);
+                session -> agent, jobAgents::get, channels, observer, b.journal);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
@@ -93,6 +94,28 @@ public final class Gateway implements InboundSink, GatewayControl {
     @Override
     public void accept(InboundMessage message) {
         reception.accept(message);
+    }
+
+    /**
+     * Posts a scheduled job's prompt to its target chat (docs/behaviour.md §12): a message from sender
+     * {@code schedule:<jobId>} (named {@code jobId}) without a platform message id, taken through the
+     * same way in as a user's (journaled first, so it is answered once, also after a crash), except
+     * that it skips the access policy and command parsing and always runs as a turn of its own
+     * (followup, whatever the session's mode). Its answer is posted in the chat, by the agent the
+     * builder's {@link Builder#jobAgent} names for the job, else the session's. Returns once it is
+     * journaled (or refused), like {@link #accept}.
+     */
+    public void submitScheduled(String jobId, Route target, String prompt) {
+        reception.accept(ScheduledPrompts.message(jobId, target, prompt, ctx.clock.instant()));
+    }
+
+    /**
+     * Whether the session a prompt of job {@code jobId} to {@code target} would join is busy now: a
+     * run active or waiting, messages queued, or an inbound-debounce buffer (docs/behaviour.md §1).
+     */
+    public boolean scheduledTargetBusy(String jobId, Route target) {
+        InboundMessage probe = ScheduledPrompts.message(jobId, target, "", ctx.clock.instant());
+        return ctx.sessions.containsKey(settings.sessionScope().keyOf(probe));
     }
 
     // ---------------------------------------------------------------- GatewayControl
@@ -300,6 +323,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private MessageJournal journal = MessageJournal.NONE;
         private GatewayObserver observer = GatewayObserver.NONE;
         private final Map<String, ChannelAdapter> channels = new LinkedHashMap<>();
+        private final Map<String, Agent> jobAgents = new HashMap<>();
 
         public Builder settings(GatewaySettings value) { settings = value; return this; }
         public Builder clock(InstantSource value) { clock = value; return this; }
@@ -317,6 +341,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder journal(MessageJournal value) { journal = value; return this; }
         /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
         public Builder observer(GatewayObserver value) { observer = value; return this; }
+
+        /** The agent that answers scheduled job {@code jobId}'s prompts instead of the gateway's agent. */
+        public Builder jobAgent(String jobId, Agent value) {
+            jobAgents.put(Objects.requireNonNull(jobId, "jobId"), Objects.requireNonNull(value, "agent"));
+            return this;
+        }
 
         public Builder channel(ChannelAdapter channel) {
             if (channels.putIfAbsent(channel.name(), channel) != null) {

@@ -118,7 +118,8 @@ final class Reception {
             record(message, Disposition.DUPLICATE);
             return;
         }
-        intake.allowed = access.allows(message);
+        boolean fromJob = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§12)
+        intake.allowed = fromJob || access.allows(message);
         if (!intake.allowed) {
             intake.done = true;
             record(message, Disposition.DENIED);
@@ -128,7 +129,7 @@ final class Reception {
         boolean trusted = authorization.trusted(message);
         InboundMessage effective = message;
         QueueOverride inline = QueueOverride.NONE;
-        if (message.text().startsWith("/")) {
+        if (!fromJob && message.text().startsWith("/")) {
             flushInbound(session, message.senderId());
             CommandDecision decision = decide(message, session, trusted);
             switch (decision) {
@@ -168,6 +169,9 @@ final class Reception {
         intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
+        if (fromJob) {
+            resolved = ScheduledPrompts.settings(resolved); // always a turn of its own
+        }
         JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
                 trusted, now);
         if (!journaled(entry)) {
@@ -185,7 +189,7 @@ final class Reception {
             ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), inboundDebounce(message.channel()));
+                trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
     }
 
     /**

@@ -187,7 +187,7 @@ final class RunDriver {
             return;
         }
         var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt, run.claim);
-        Agent agent = ctx.agents.apply(key);
+        Agent agent = ctx.agentFor(key, run);
         var named = AgentCalls.name(agent);
         if (Fatal.is(named.failure())) {
             failBeforeCompletion(run, named.failure());

@@ -44,8 +44,14 @@ public final class GatewayHarness {
      */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
                           MessageJournal journal, ManualTime time) {
+        this(settings, commands, journal, time, builder -> builder);
+    }
+
+    /** As above, with more wiring of the gateway (an access policy, job agents) applied last. */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                          MessageJournal journal, ManualTime time, UnaryOperator<Gateway.Builder> wiring) {
         this.time = time;
-        gateway = Gateway.builder()
+        gateway = wiring.apply(Gateway.builder()
                 .settings(settings.apply(GatewaySettings.builder()).build())
                 .clock(time)
                 .scheduler(time)
@@ -56,7 +62,7 @@ public final class GatewayHarness {
                 .commands(commands)
                 .listener(dispositions)
                 .journal(journal)
-                .channel(channel)
+                .channel(channel))
                 .build();
         gateway.start();
     }
