@@ -155,7 +155,7 @@ final class Reception {
         if (!keep && (closed || !ctx.admission.tryAdmit())) {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
+            busy(message, fromJob, ctx.admission.retryAfterSeconds());
             return;
         }
         RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
@@ -163,7 +163,7 @@ final class Reception {
             intake.done = true;
             ctx.admission.release();
             record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(verdict.estimate().waitSeconds()));
+            busy(message, fromJob, verdict.estimate().waitSeconds());
             return;
         }
         intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
@@ -185,11 +185,24 @@ final class Reception {
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
             return;
         }
-        if (verdict.deferred() && message.origin() != InboundMessage.Origin.SCHEDULE) { // a job has nobody to tell
+        if (verdict.deferred() && !fromJob) { // a job has nobody to tell
             ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+    }
+
+    /**
+     * Tells the sender of a refused message to try again later; a scheduled job's prompt has no
+     * sender to tell (docs/behaviour.md §11.3), so its refusal is logged instead.
+     */
+    private void busy(InboundMessage message, boolean fromJob, long retryAfterSeconds) {
+        if (fromJob) {
+            log.warn("scheduled prompt from {} was refused: the gateway is busy (retry in about {} s); this fire is lost",
+                    message.senderId(), retryAfterSeconds);
+            return;
+        }
+        ctx.outbox.send(message.route(), Notices.busy(retryAfterSeconds));
     }
 
     /**

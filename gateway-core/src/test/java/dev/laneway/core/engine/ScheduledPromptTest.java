@@ -14,6 +14,7 @@ import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.LogCapture;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
 import java.time.Duration;
@@ -56,6 +57,35 @@ class ScheduledPromptTest {
         assertEquals(InboundMessage.Origin.SCHEDULE, message.origin());
         assertEquals("schedule:digest", message.senderId());
         assertEquals("digest", message.senderName());
+    }
+
+    @Test
+    void aScheduledPromptRefusedByAdmissionPostsNothingInTheChat() {
+        try (LogCapture log = LogCapture.of(Reception.class)) {
+            GatewayHarness h = new GatewayHarness(s -> s.maxPendingRuns(1));
+            h.dm("a person holds the only slot");
+            h.gateway.submitScheduled("digest", GROUP, "scheduled prompt");
+            assertEquals(List.of(), h.channel.textsTo("group"), "nobody in the chat sent it: no busy reply there");
+            assertEquals(Disposition.REJECTED_BUSY, dispositionOfSchedule(h));
+            assertEquals(1, log.warnings().stream().filter(w -> w.startsWith("scheduled prompt from schedule:digest was refused"))
+                    .count());
+        }
+    }
+
+    @Test
+    void aScheduledPromptShedByTheSchedulerPostsNothingInTheChat() {
+        var shedBackground = new dev.laneway.core.scheduling.SchedulingSettings(
+                dev.laneway.core.scheduling.SchedulingSettings.Mode.FAIR, Duration.ofMinutes(2), 0.5,
+                java.util.Map.of(dev.laneway.core.scheduling.PriorityClass.BACKGROUND, new dev.laneway.core.scheduling.ClassPolicy(
+                        Duration.ofSeconds(1), dev.laneway.core.scheduling.OverBudget.SHED)),
+                dev.laneway.core.scheduling.Tenants.Scope.SPACE, dev.laneway.core.scheduling.TenantLimits.DEFAULT,
+                java.util.Map.of(), List.of(), Duration.ofSeconds(5));
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1).scheduling(shedBackground));
+        h.dm("a person holds main");
+        h.gateway.submitScheduled("digest", GROUP, "scheduled prompt");
+        assertEquals(List.of(), h.channel.textsTo("group"));
+        assertEquals(Disposition.REJECTED_BUSY, dispositionOfSchedule(h));
+        assertEquals(1, h.agent.runs().size());
     }
 
     @ParameterizedTest
