@@ -13,6 +13,7 @@ import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.InstantSource;
+import java.util.List;
 
 /**
  * Builds the configured agents from their {@code agents.list} entries. The entry is the validated
@@ -30,8 +31,14 @@ final class AgentFactory {
      * Every one shares {@code store}, so a fallback sees the session's same history.
      */
     static AgentRoster roster(AgentsConfig agents, SessionStore store, Scheduler scheduler, InstantSource clock) {
+        return roster(agents, List.of(), store, scheduler, clock);
+    }
+
+    /** {@link #roster(AgentsConfig, SessionStore, Scheduler, InstantSource)}, also with the agents {@code named} by scheduled jobs. */
+    static AgentRoster roster(AgentsConfig agents, List<String> named, SessionStore store, Scheduler scheduler,
+                              InstantSource clock) {
         AgentRoster.Builder roster = AgentRoster.builder().defaultAgent(agents.defaultAgent());
-        for (String name : agents.reachable()) {
+        for (String name : agents.reachable(named)) {
             roster.agent(name, create(agents.list().get(name), store, scheduler, clock), agents.fallbackOf(name),
                     agents.noticeAgents().contains(name));
         }

@@ -12,10 +12,16 @@ import dev.laneway.commands.ChatCommands;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.GatewayConfig;
 import dev.laneway.config.LanewayConfig;
+import dev.laneway.core.Route;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.jobs.JobStatus;
+import dev.laneway.core.jobs.JobSubmitter;
+import dev.laneway.core.jobs.ScheduledJob;
+import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.SqliteStore;
 import java.io.InputStream;
@@ -27,6 +33,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +44,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: the wiring of config, store, agents, channels, metrics and engine, and its
- * lifecycle. Construction order: store, agents, channels, metrics observer, gateway, ops server.
+ * lifecycle. Construction order: store, agents, channels, metrics observer, gateway, scheduled jobs, ops server.
  * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
@@ -51,6 +58,7 @@ final class GatewayApp {
     private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
+    private final ScheduledJobs jobs;
     private final OpsServer ops;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
@@ -60,10 +68,12 @@ final class GatewayApp {
         InstantSource clock = InstantSource.system();
         this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
-            this.agents = AgentFactory.roster(config.agents(), store, scheduler, clock);
+            List<String> named = jobAgentNames(config);
+            this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock);
+            Map<String, Agent> jobAgents = jobAgents(config);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
-            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable());
+            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named));
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
@@ -72,20 +82,48 @@ final class GatewayApp {
                     .agents(agents)
                     .store(store)
                     .journal(store)
-                    .commands(new ChatCommands())
+                    .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
                     .observer(metrics);
             channels.forEach(builder::channel);
+            jobAgents.forEach(builder::jobAgent);
             this.gateway = builder.build();
+            this.jobs = new ScheduledJobs(config.schedules(), store, JobSubmitter.of(gateway), clock, scheduler, executor,
+                    metrics::scheduleFired);
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
-            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen))
+            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
+                    jobs::status))
                     : null;
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
+    }
+
+    /** The scheduled jobs that post to a conversation, for the chat's {@code /status}. */
+    private List<JobStatus> jobsPostingTo(Route conversation) {
+        return jobs.statusFor(conversation);
+    }
+
+    /** The agents scheduled jobs name (docs/behaviour.md §12): built with the others, with their fallbacks. */
+    private static List<String> jobAgentNames(LanewayConfig config) {
+        return config.schedules().stream().map(ScheduledJob::agent).filter(Objects::nonNull).distinct().toList();
+    }
+
+    /**
+     * job id -> the agent its {@code agent:} names, the roster's own (so its fallbacks apply), for jobs
+     * that name one; the others are answered by the agent their target's binding names.
+     */
+    private Map<String, Agent> jobAgents(LanewayConfig config) {
+        Map<String, Agent> byJob = new HashMap<>();
+        for (ScheduledJob job : config.schedules()) {
+            if (job.agent() != null) {
+                byJob.put(job.id(), agents.agent(job.agent()));
+            }
+        }
+        return byJob;
     }
 
     private void addChannels(ChannelsConfig config, InputStream consoleIn, PrintStream consoleOut, InstantSource clock,
@@ -112,9 +150,10 @@ final class GatewayApp {
         return lists;
     }
 
-    /** Restores what the store still holds, starts the channels, then the HTTP server. */
+    /** Restores what the store still holds, starts the channels, the scheduled jobs, then the HTTP server. */
     void start() {
         gateway.start();
+        jobs.start();
         if (ops != null) {
             ops.start();
         }
@@ -150,6 +189,7 @@ final class GatewayApp {
             return;
         }
         Duration grace = config.gateway().shutdownGrace();
+        jobs.stop(); // no fire from here on; one already posting is kept for the next start like any message
         try {
             boolean clean = gateway.shutdown(grace);
             log.info("laneway stopped{}", clean ? "" : " (runs still active after the grace period were aborted;"

@@ -7,12 +7,18 @@ import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
+import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.command.CommandContext;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.jobs.JobStatus;
+import dev.laneway.core.jobs.JobTarget;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,5 +166,28 @@ class ChatCommandsTest {
         assertEquals("1m30s", StatusText.age(Duration.ofSeconds(90)));
         assertEquals("2h0m5s", StatusText.age(Duration.ofSeconds(7205)));
         assertEquals("0s", StatusText.age(Duration.ofSeconds(-4)));
+    }
+
+    @Test
+    void status_listsTheScheduledJobsPostingToThisConversation_withTheirNextFireInTheirZone() {
+        List<Route> asked = new java.util.ArrayList<>();
+        JobStatus morning = new JobStatus("morning", new JobTarget("console", "chat", null), "cron \"0 8 * * 1-5\" in Europe/Berlin",
+                ZoneId.of("Europe/Berlin"), Instant.parse("2026-03-02T07:00:00Z"), null, 0);
+        JobStatus done = new JobStatus("once", new JobTarget("console", "chat", null), "every 1h", ZoneOffset.UTC, null,
+                null, 0);
+        ChatCommands withJobs = new ChatCommands(conversation -> {
+            asked.add(conversation);
+            return List.of(morning, done);
+        });
+        control.status = new SessionStatus(QueueSettings.DEFAULTS, 0, null, List.of());
+        InboundMessage message = InboundMessage.builder("console").text("/status").platformMessageId("m9").build();
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; idle.
+                Lanes: none.
+                Jobs: morning next 2026-03-02 08:00 Europe/Berlin; once no next fire."""),
+                withJobs.handle(message, new CommandContext(SESSION, false, control)));
+        assertEquals(List.of(new Route("console", "default", "chat", null, null)), asked,
+                "asked for the conversation, not the message");
     }
 }

@@ -5,6 +5,7 @@ import dev.laneway.core.agent.settings.AgentSettings;
 import dev.laneway.core.agent.settings.EchoSettings;
 import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -77,9 +78,15 @@ public record AgentsConfig(int maxConcurrent, String defaultAgent, Map<String, A
      * and every agent they fall back to (directly or through another fallback). Only these are built.
      */
     public List<String> reachable() {
+        return reachable(List.of());
+    }
+
+    /** {@link #reachable()}, also from the agents {@code named} elsewhere (scheduled jobs' {@code agent:}). */
+    public List<String> reachable(Collection<String> named) {
         Set<String> reached = new LinkedHashSet<>();
         List<String> todo = new ArrayList<>();
         todo.add(defaultAgent);
+        todo.addAll(named);
         bindings.forEach(binding -> todo.add(binding.agent()));
         while (!todo.isEmpty()) {
             String name = todo.remove(0);

@@ -28,16 +28,20 @@ final class ConfigBinder {
 
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
-                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling"));
+                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
+                        SchedulesBinder.KEY));
+        AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"));
+        ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
         return new LanewayConfig(
                 gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
                 session(root.section("session", "dmScope", "groupScope")),
                 lanes(root.openSection("lanes")),
-                AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings")),
+                agents,
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
-                ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))),
-                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))));
+                channels,
+                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
+                SchedulesBinder.bind(root, channels, agents));
     }
 
     private static GatewayConfig gateway(Section gateway) {

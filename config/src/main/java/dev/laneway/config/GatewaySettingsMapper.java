@@ -21,6 +21,7 @@ final class GatewaySettingsMapper {
                 .queueDefaults(queue.settings())
                 .queueByChannel(queue.byChannel())
                 .queueMaxWait(queue.maxWait())
+                .queueCapPerSender(queue.capPerSender())
                 .queueTtl(queue.ttl())
                 .notifyDrops(queue.notifyDrops())
                 .inboundDebounce(inbound.debounce())

@@ -3,6 +3,8 @@ package dev.laneway.config;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.jobs.ScheduledJob;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,15 +12,16 @@ import java.util.Objects;
  * {@link ConfigLoader}, printed by {@link ConfigPrinter}. Secrets are {@link Secret}s, so
  * {@link #toString()} is safe to log.
  *
- * @param session {@code session.dmScope} and {@code session.groupScope}
+ * @param session   {@code session.dmScope} and {@code session.groupScope}
+ * @param schedules {@code schedules:}, the scheduled jobs in file order (docs/configuration.md §14)
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
                             MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
-                            SchedulingSettings scheduling) {
+                            SchedulingSettings scheduling, List<ScheduledJob> schedules) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
-            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults());
+            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults(), List.of());
 
     public LanewayConfig {
         Objects.requireNonNull(gateway, "gateway");
@@ -29,12 +32,13 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(commands, "commands");
         Objects.requireNonNull(channels, "channels");
         Objects.requireNonNull(scheduling, "scheduling");
+        schedules = List.copyOf(schedules);
     }
 
-    /** A configuration with the default scheduling. */
+    /** A configuration with the default scheduling and no scheduled jobs. */
     public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
                          MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
-        this(gateway, session, lanes, agents, messages, commands, channels, SchedulingSettings.defaults());
+        this(gateway, session, lanes, agents, messages, commands, channels, SchedulingSettings.defaults(), List.of());
     }
 
     /** What an empty file means: console, echo agent {@code assistant}, the defaults (docs/configuration.md §12). */

@@ -71,6 +71,22 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void capPerSender_aboveTheCapOrNegative_isAProblemAtItsValue() {
+        assertEquals("laneway.yaml: messages.queue.capPerSender: must be an integer between 0 and messages.queue.cap"
+                + " (8), got 9 (line 4, column 19)", onlyProblem("""
+                        messages:
+                          queue:
+                            cap: 8
+                            capPerSender: 9
+                        """));
+        assertEquals("laneway.yaml: messages.queue.capPerSender: must be an integer >= 0, got -1 (line 1, column 36)",
+                onlyProblem("messages: { queue: { capPerSender: -1 } }\n"));
+        assertEquals("laneway.yaml: messages.queue.capPerSender: must be an integer between 0 and messages.queue.cap"
+                + " (20), got 21 (line 1, column 36)", onlyProblem("messages: { queue: { capPerSender: 21 } }\n"),
+                "against the default cap when none is set");
+    }
+
+    @Test
     void outOfRangeValues_portMaxConcurrentAndMaxPendingRuns() {
         String report = failure("""
                 gateway:

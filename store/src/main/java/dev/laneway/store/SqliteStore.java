@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,9 @@ import org.slf4j.LoggerFactory;
  *       only for answered keys beyond the heap's bound, see there),
  *       {@link #queueOverride} ({@code overrides}, a concurrent map written through to disk) and
  *       {@link #lastSequence} (an atomic). {@code overrideLock} makes "update the map, queue the
- *       write" one step, so the map and the disk see overrides of a session in the same order.</li>
+ *       write" one step, so the map and the disk see overrides of a session in the same order.
+ *       {@link #lastFire} ({@code fires}) works the same way, with {@code fireLock}; {@link #recordFire}
+ *       waits for the commit, so a recorded fire survives a crash.</li>
  *   <li>{@code historyWrites} holds, per session, the future of its latest queued history write;
  *       {@link #history} waits for it first, so a session reads its own writes.</li>
  * </ul>
@@ -68,6 +71,9 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     // session key -> its /queue override, the whole table (write-through)
     private final Map<String, QueueOverride> overrides;
     private final ReentrantLock overrideLock = new ReentrantLock();
+    // job id -> its last fire, the whole table (write-through); fireLock orders the map and the disk
+    private final Map<String, Instant> fires;
+    private final ReentrantLock fireLock = new ReentrantLock();
     // session key -> future of the latest queued history write of that session (removed once done)
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -79,6 +85,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         this.lock = lock;
         this.reader = reader;
         this.overrides = new ConcurrentHashMap<>(reader.overrides());
+        this.fires = new ConcurrentHashMap<>(reader.fires());
         this.seen = new SeenKeys(options.maxAnsweredKeysInMemory(), options.answeredRetention().toMillis());
         reader.loadKeys(seen, answeredSince(), options.maxAnsweredKeysInMemory());
         long last = reader.lastSequence();
@@ -246,6 +253,28 @@ public final class SqliteStore implements SessionStore, MessageJournal {
             done = writer.submit(new WriteOp.SetOverride(key, override, options.clock().millis()));
         } finally {
             overrideLock.unlock();
+        }
+        await(done);
+    }
+
+    @Override
+    public Optional<Instant> lastFire(String jobId) {
+        return Optional.ofNullable(fires.get(jobId));
+    }
+
+    /** Records the fire in memory at once and on disk before returning (a failed write throws {@link StoreException}). */
+    @Override
+    public void recordFire(String jobId, Instant at) {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(at, "at");
+        CompletableFuture<Void> done;
+        fireLock.lock();
+        try {
+            ensureOpen();
+            fires.put(jobId, at);
+            done = writer.submit(new WriteOp.RecordFire(jobId, at, options.clock().millis()));
+        } finally {
+            fireLock.unlock();
         }
         await(done);
     }

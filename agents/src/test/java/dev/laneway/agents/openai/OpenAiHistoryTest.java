@@ -136,6 +136,16 @@ class OpenAiHistoryTest {
         public void clearHistory(SessionKey session) {
             reads.clearHistory(session);
         }
+
+        @Override
+        public Optional<java.time.Instant> lastFire(String jobId) {
+            return reads.lastFire(jobId);
+        }
+
+        @Override
+        public void recordFire(String jobId, java.time.Instant at) {
+            reads.recordFire(jobId, at);
+        }
     }
 
     private void turn(String session, String prompt) {

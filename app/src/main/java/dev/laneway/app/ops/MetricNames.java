@@ -57,6 +57,11 @@ public final class MetricNames {
     public static final String ESTIMATE_ERROR = "laneway.wait.estimate.error";
     /** {@code laneway_wait_estimates_total{class,direction}}: estimates that were under, over or exact. */
     public static final String ESTIMATES = "laneway.wait.estimates";
+    /**
+     * {@code laneway_schedule_fires_total{job,outcome}}: scheduled jobs' fires by outcome ({@code posted},
+     * {@code caught_up}, {@code skipped_busy}, {@code missed}, {@code failed}).
+     */
+    public static final String SCHEDULE_FIRES = "laneway.schedule.fires";
 
     private MetricNames() {
     }

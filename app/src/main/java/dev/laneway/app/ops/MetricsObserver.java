@@ -6,6 +6,7 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewayObserver;
 import dev.laneway.core.engine.GatewayObserver.RunResult;
+import dev.laneway.core.jobs.ScheduledJobs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -93,6 +95,16 @@ public final class MetricsObserver implements GatewayObserver {
     /** The registry, for extra binders (JVM metrics) or tests. */
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * Counts one scheduled job's fire ({@link MetricNames#SCHEDULE_FIRES}); a {@code ScheduledJobs.Listener}.
+     * Thread-safe.
+     */
+    public void scheduleFired(String job, ScheduledJobs.Outcome outcome) {
+        Counter.builder(MetricNames.SCHEDULE_FIRES).description("Scheduled jobs' fires by outcome")
+                .tag("job", job).tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+                .register(registry).increment();
     }
 
     // ---------------------------------------------------------------- GatewayObserver

@@ -194,6 +194,7 @@ class OpsServerTest {
         assertEquals("followup", queue.get("mode").asText());
         assertEquals(500, queue.get("debounceMs").asInt());
         assertEquals(7, queue.get("cap").asInt());
+        assertEquals(4, queue.get("capPerSender").asInt(), "unset: half the cap, rounded up");
         assertEquals("old", queue.get("drop").asText());
         assertEquals(5000, queue.get("maxWaitMs").asInt(), "unset maxWait is 10 x the debounce");
         JsonNode test = limits.get("queueByChannel").get("test");
@@ -203,10 +204,11 @@ class OpsServerTest {
 
     @Test
     void capabilities_showADisabledCapOrBoundAsNull() {
-        JsonNode limits = start(GatewaySettings.builder().maxPendingRuns(0).queueMaxWait(Duration.ZERO).build())
-                .json("/capabilities", 200).get("limits");
+        JsonNode limits = start(GatewaySettings.builder().maxPendingRuns(0).queueMaxWait(Duration.ZERO)
+                .queueCapPerSender(0).build()).json("/capabilities", 200).get("limits");
         assertTrue(limits.has("maxPendingRuns") && limits.get("maxPendingRuns").isNull(), limits.toString());
         assertTrue(limits.get("queue").get("maxWaitMs").isNull());
+        assertTrue(limits.get("queue").get("capPerSender").isNull());
         assertTrue(limits.get("inbound").get("maxWaitMs").isNull());
         assertTrue(ops.json("/status", 200).get("maxPendingRuns").isNull());
     }

@@ -12,6 +12,14 @@ public interface GatewayControl {
     /** The settings a message in this session would get now (without an inline directive). */
     QueueSettings effectiveSettings(SessionKey session, String channel);
 
+    /**
+     * A group sender's part of {@code cap} ({@code messages.queue.capPerSender}, docs/behaviour.md
+     * §5.4); 0 when there is none.
+     */
+    default int capPerSender(int cap) {
+        return 0;
+    }
+
     Optional<QueueOverride> sessionOverride(SessionKey session);
 
     /** Replaces the session's stored override in one write; {@link QueueOverride#NONE} resets it. */

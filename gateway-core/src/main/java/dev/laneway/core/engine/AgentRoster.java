@@ -82,6 +82,12 @@ public final class AgentRoster {
         return member != null && member.fallbackNotice();
     }
 
+    /** The name the roster holds {@code agent} under (the same object), if it holds it. */
+    public Optional<String> nameOf(Agent agent) {
+        return members.entrySet().stream().filter(entry -> entry.getValue().agent() == agent).map(Map.Entry::getKey)
+                .findFirst();
+    }
+
     /** Every agent, each once. */
     public Collection<Agent> agents() {
         List<Agent> agents = new ArrayList<>();

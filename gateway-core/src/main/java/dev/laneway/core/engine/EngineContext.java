@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.lane.Lanes;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,8 @@ final class EngineContext {
     final Admission admission;
     /** The agents, their bindings and fallbacks (docs/behaviour.md §13). */
     final AgentRoster agents;
+    // scheduled job id -> the agent its job names, or null for the bound agent (docs/behaviour.md §12)
+    private final Function<String, Agent> jobAgents;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
@@ -61,6 +65,15 @@ final class EngineContext {
                   Lanes lanes, Outbox outbox, Admission admission, AgentRoster agents,
                   Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
+        this(settings, clock, scheduler, executor, lanes, outbox, admission, agents, jobId -> null, channels, observer,
+                journal);
+    }
+
+    EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
+                  Lanes lanes, Outbox outbox, Admission admission, AgentRoster agents,
+                  Function<String, Agent> jobAgents, Map<String, ChannelAdapter> channels, GatewayObserver observer,
+                  MessageJournal journal) {
+        this.jobAgents = jobAgents;
         this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -88,6 +101,19 @@ final class EngineContext {
                 settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
+    }
+
+    /**
+     * The agent a scheduled job's turn names, looked up by the job id in its message (so it holds
+     * after a restore too); null for any other turn, and for a job that names none (its message's
+     * binding decides then).
+     */
+    Agent jobAgent(Turn turn) {
+        if (turn.items().size() != 1) {
+            return null;
+        }
+        String jobId = ScheduledPrompts.jobId(turn.items().get(0).last());
+        return jobId == null ? null : jobAgents.apply(jobId);
     }
 
     String nextRunId() {

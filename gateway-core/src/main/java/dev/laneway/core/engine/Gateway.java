@@ -68,8 +68,9 @@ public final class Gateway implements InboundSink, GatewayControl {
                 channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
         AgentRoster agents = b.agents != null ? b.agents : AgentRoster.of(b.agent);
+        Map<String, Agent> jobAgents = Map.copyOf(b.jobAgents);
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                agents, channels, observer, b.journal);
+                agents, jobAgents::get, channels, observer, b.journal);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
@@ -95,11 +96,39 @@ public final class Gateway implements InboundSink, GatewayControl {
         reception.accept(message);
     }
 
+    /**
+     * Posts a scheduled job's prompt to its target chat (docs/behaviour.md §12): a message from sender
+     * {@code schedule:<jobId>} (named {@code jobId}) without a platform message id, taken through the
+     * same way in as a user's (journaled first, so it is answered once, also after a crash), except
+     * that it skips the access policy and command parsing and always runs as a turn of its own
+     * (followup, whatever the session's mode). Its answer is posted in the chat, by the agent the
+     * builder's {@link Builder#jobAgent} names for the job (with that agent's fallbacks when the
+     * roster holds it), else the one its target's binding names. Returns once it is
+     * journaled (or refused), like {@link #accept}.
+     */
+    public void submitScheduled(String jobId, Route target, String prompt) {
+        reception.accept(ScheduledPrompts.message(jobId, target, prompt, ctx.clock.instant()));
+    }
+
+    /**
+     * Whether the session a prompt of job {@code jobId} to {@code target} would join is busy now: a
+     * run active or waiting, messages queued, or an inbound-debounce buffer (docs/behaviour.md §1).
+     */
+    public boolean scheduledTargetBusy(String jobId, Route target) {
+        InboundMessage probe = ScheduledPrompts.message(jobId, target, "", ctx.clock.instant());
+        return ctx.sessions.containsKey(settings.sessionScope().keyOf(probe));
+    }
+
     // ---------------------------------------------------------------- GatewayControl
 
     @Override
     public QueueSettings effectiveSettings(SessionKey session, String channel) {
         return reception.resolve(session, channel, QueueOverride.NONE);
+    }
+
+    @Override
+    public int capPerSender(int cap) {
+        return settings.capPerSenderFor(cap);
     }
 
     @Override
@@ -312,6 +341,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private MessageJournal journal = MessageJournal.NONE;
         private GatewayObserver observer = GatewayObserver.NONE;
         private final Map<String, ChannelAdapter> channels = new LinkedHashMap<>();
+        private final Map<String, Agent> jobAgents = new HashMap<>();
 
         public Builder settings(GatewaySettings value) { settings = value; return this; }
         public Builder clock(InstantSource value) { clock = value; return this; }
@@ -332,6 +362,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder journal(MessageJournal value) { journal = value; return this; }
         /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
         public Builder observer(GatewayObserver value) { observer = value; return this; }
+
+        /** The agent that answers scheduled job {@code jobId}'s prompts instead of the gateway's agent. */
+        public Builder jobAgent(String jobId, Agent value) {
+            jobAgents.put(Objects.requireNonNull(jobId, "jobId"), Objects.requireNonNull(value, "agent"));
+            return this;
+        }
 
         public Builder channel(ChannelAdapter channel) {
             if (channels.putIfAbsent(channel.name(), channel) != null) {

@@ -18,6 +18,8 @@ import java.util.Set;
  * @param queueByChannel    {@code messages.queue.byChannel}: channel -> its settings layer
  * @param queueMaxWait      bound on a drain's total wait from the first queued message; null means
  *                          10 x the effective debounce, zero means no bound
+ * @param queueCapPerSender {@code messages.queue.capPerSender}: a group sender's part of the cap; null
+ *                          means half the cap, rounded up; 0 means none (see {@link #capPerSenderFor})
  * @param notifyDrops       whether senders are told about drops and rejections
  * @param queueTtl          queued messages older than this are not run after a restart
  * @param inboundDebounce   idle-session inbound debounce (zero = off)
@@ -43,6 +45,7 @@ public record GatewaySettings(
         QueueSettings queueDefaults,
         Map<String, QueueOverride> queueByChannel,
         Duration queueMaxWait,
+        Integer queueCapPerSender,
         boolean notifyDrops,
         Duration queueTtl,
         Duration inboundDebounce,
@@ -71,6 +74,10 @@ public record GatewaySettings(
         Objects.requireNonNull(queueDefaults, "queueDefaults");
         queueByChannel = Map.copyOf(queueByChannel);
         requireNotNegative("queueMaxWait", queueMaxWait == null ? Duration.ZERO : queueMaxWait);
+        if (queueCapPerSender != null && (queueCapPerSender < 0 || queueCapPerSender > queueDefaults.cap())) {
+            throw new IllegalArgumentException("messages.queue.capPerSender must be between 0 and messages.queue.cap ("
+                    + queueDefaults.cap() + "), got " + queueCapPerSender);
+        }
         requireNotNegative("queueTtl", queueTtl);
         requireNotNegative("inboundDebounce", inboundDebounce);
         requireNotNegative("inboundMaxWait", inboundMaxWait == null ? Duration.ZERO : inboundMaxWait);
@@ -111,6 +118,20 @@ public record GatewaySettings(
         }
     }
 
+    /**
+     * A group sender's part of {@code cap} (docs/behaviour.md §5.4): {@code messages.queue.capPerSender},
+     * or half the cap rounded up when unset; 0 (none) when it is 0 or not below the cap.
+     */
+    public int capPerSenderFor(int cap) {
+        return capPerSenderPart(queueCapPerSender, cap);
+    }
+
+    /** {@link #capPerSenderFor} for a given {@code capPerSender} (null = half the cap). */
+    static int capPerSenderPart(Integer capPerSender, int cap) {
+        int part = capPerSender == null ? cap - cap / 2 : capPerSender;
+        return part < cap ? part : 0;
+    }
+
     /** The inbound debounce's bound for a channel whose effective inbound debounce is {@code debounce} (zero = none). */
     public Duration inboundMaxWaitFor(Duration debounce) {
         if (inboundMaxWait != null) {
@@ -132,6 +153,7 @@ public record GatewaySettings(
         b.queueDefaults = queueDefaults;
         b.queueByChannel = queueByChannel;
         b.queueMaxWait = queueMaxWait;
+        b.queueCapPerSender = queueCapPerSender;
         b.notifyDrops = notifyDrops;
         b.queueTtl = queueTtl;
         b.inboundDebounce = inboundDebounce;
@@ -158,6 +180,7 @@ public record GatewaySettings(
         private QueueSettings queueDefaults = QueueSettings.DEFAULTS;
         private Map<String, QueueOverride> queueByChannel = Map.of();
         private Duration queueMaxWait;
+        private Integer queueCapPerSender;
         private boolean notifyDrops = true;
         private Duration queueTtl = Duration.ofHours(1);
         private Duration inboundDebounce = Duration.ZERO;
@@ -180,6 +203,7 @@ public record GatewaySettings(
         public Builder queueDefaults(QueueSettings v) { queueDefaults = v; return this; }
         public Builder queueByChannel(Map<String, QueueOverride> v) { queueByChannel = v; return this; }
         public Builder queueMaxWait(Duration v) { queueMaxWait = v; return this; }
+        public Builder queueCapPerSender(Integer v) { queueCapPerSender = v; return this; }
         public Builder notifyDrops(boolean v) { notifyDrops = v; return this; }
         public Builder queueTtl(Duration v) { queueTtl = v; return this; }
         public Builder inboundDebounce(Duration v) { inboundDebounce = v; return this; }
@@ -200,7 +224,7 @@ public record GatewaySettings(
         public Builder scheduling(SchedulingSettings v) { scheduling = v; return this; }
 
         public GatewaySettings build() {
-            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops, queueTtl,
+            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, queueCapPerSender, notifyDrops, queueTtl,
                     inboundDebounce, inboundMaxWait, inboundByChannel, steerScope, sessionScope,
                     mainMaxConcurrent, laneCaps, laneWarnAfter, maxPendingRuns, commandAllowFrom,
                     failureRetries, retryBackoff, interruptGrace, dedupeWindow, maxAnswerChars, scheduling);

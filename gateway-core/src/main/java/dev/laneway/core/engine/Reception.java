@@ -119,7 +119,8 @@ final class Reception {
             record(message, Disposition.DUPLICATE);
             return;
         }
-        intake.allowed = access.allows(message);
+        boolean fromJob = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§12)
+        intake.allowed = fromJob || access.allows(message);
         if (!intake.allowed) {
             intake.done = true;
             record(message, Disposition.DENIED);
@@ -129,7 +130,7 @@ final class Reception {
         boolean trusted = authorization.trusted(message);
         InboundMessage effective = message;
         QueueOverride inline = QueueOverride.NONE;
-        if (message.text().startsWith("/")) {
+        if (!fromJob && message.text().startsWith("/")) {
             flushInbound(session, message.senderId());
             CommandDecision decision = decide(message, session, trusted);
             switch (decision) {
@@ -155,7 +156,7 @@ final class Reception {
         if (!keep && (closed || !ctx.admission.tryAdmit())) {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
+            busy(message, fromJob, ctx.admission.retryAfterSeconds());
             return;
         }
         RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
@@ -163,13 +164,16 @@ final class Reception {
             intake.done = true;
             ctx.admission.release();
             record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(verdict.estimate().waitSeconds()));
+            busy(message, fromJob, verdict.estimate().waitSeconds());
             return;
         }
         boolean degraded = degraded(verdict, message);
         intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep, degraded);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
+        if (fromJob) {
+            resolved = ScheduledPrompts.settings(resolved); // always a turn of its own
+        }
         JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
                 trusted, now);
         if (!journaled(entry)) {
@@ -184,11 +188,24 @@ final class Reception {
             return;
         }
         // a degraded message is not told to wait: a fallback answers it (docs/behaviour.md §13.3); a job has nobody to tell
-        if (verdict.deferred() && !degraded && message.origin() != InboundMessage.Origin.SCHEDULE) {
+        if (verdict.deferred() && !degraded && !fromJob) {
             ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), inboundDebounce(message.channel()));
+                trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+    }
+
+    /**
+     * Tells the sender of a refused message to try again later; a scheduled job's prompt has no
+     * sender to tell (docs/behaviour.md §11.3), so its refusal is logged instead.
+     */
+    private void busy(InboundMessage message, boolean fromJob, long retryAfterSeconds) {
+        if (fromJob) {
+            log.warn("scheduled prompt from {} was refused: the gateway is busy (retry in about {} s); this fire is lost",
+                    message.senderId(), retryAfterSeconds);
+            return;
+        }
+        ctx.outbox.send(message.route(), Notices.busy(retryAfterSeconds));
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.time.Scheduler.Cancellable;
@@ -149,6 +150,11 @@ final class Run {
 
     private volatile State state = State.WAITING;
     int attempt = 1;
+    /**
+     * The agent of a scheduled job's run whose job names one the {@link AgentRoster} does not hold
+     * (docs/behaviour.md §12): it answers in place of the ladder's first agent; null otherwise.
+     */
+    Agent ownAgent;
     /** Where the run is on its {@link #ladder}: the agent its current or next attempt runs on. */
     int rung;
     /** Why the run first stepped down its ladder ({@link FallbackReason}), or null while on its own agent. */

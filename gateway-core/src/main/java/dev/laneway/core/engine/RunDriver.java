@@ -183,7 +183,7 @@ final class RunDriver {
      * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
-        record Start(String agent, int launch, int attempt) { }
+        record Start(Agent agent, int launch, int attempt) { }
         Start start = lock.lockedGet(fx -> {
             // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
             if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
@@ -195,14 +195,16 @@ final class RunDriver {
             }
             run.startedAt = ctx.clock.instant();
             run.launch++;
-            return new Start(run.agent(), run.launch, run.attempt);
+            // a scheduled job's own agent, when the roster does not know it (docs/behaviour.md §12), else the ladder's
+            Agent agent = run.rung == 0 && run.ownAgent != null ? run.ownAgent : ctx.agents.agent(run.agent());
+            return new Start(agent, run.launch, run.attempt);
         });
         if (start == null) {
             return;
         }
         var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, start.attempt(),
                 run.claim);
-        Agent agent = ctx.agents.agent(start.agent());
+        Agent agent = start.agent();
         var named = AgentCalls.name(agent);
         if (Fatal.is(named.failure())) {
             failBeforeCompletion(run, named.failure());

@@ -4,6 +4,7 @@ import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
@@ -142,7 +143,7 @@ final class SessionQueue {
     private State state = State.IDLE;                                 // guarded by lock
     private Run active;                                               // guarded by lock
     private QueuedItem successor;                                     // guarded by lock; runs after an interrupted run
-    private final FollowupQueue followups = new FollowupQueue();      // guarded by lock
+    private final FollowupQueue followups;                            // guarded by lock
     private Cancellable drainTimer = Cancellable.NONE;                // guarded by lock
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock; the interrupt's grace notice
     private final InboundDebounce inbound;                            // guarded by lock
@@ -154,6 +155,7 @@ final class SessionQueue {
     SessionQueue(SessionKey key, EngineContext ctx) {
         this.key = key;
         this.ctx = ctx;
+        this.followups = new FollowupQueue(ctx.settings.queueCapPerSender());
         this.inbound = new InboundDebounce(ctx, this::inboundDue);
         this.typing = new TypingIndicator(ctx, this::refreshTyping);
         this.steering = new Steering(ctx.settings.steerScope(), ctx.notices, ctx.settlement);
@@ -337,13 +339,11 @@ final class SessionQueue {
 
     private void enqueue(QueuedItem item, Effects fx) {
         FollowupQueue.Offer offer = followups.offer(item, ctx.clock.instant());
+        for (FollowupQueue.Refused refused : offer.refused()) { // a group sender over their part (§5.4)
+            reject(refused.item(), refused.tell(), item.settings().cap(), fx);
+        }
         if (!offer.accepted()) {
-            if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
-                Route route = item.route();
-                String text = Notices.rejected(item.settings().cap());
-                fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
-            }
-            ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
+            reject(item, offer.notifyRejection(), item.settings().cap(), fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
@@ -351,6 +351,16 @@ final class SessionQueue {
         if (active == null) {
             scheduleDrain(fx);
         }
+    }
+
+    /** An item refused by {@code drop: new} ends {@code REJECTED_NEW}; its sender is told first, once per drain cycle. */
+    private void reject(QueuedItem item, boolean notify, int cap, Effects fx) {
+        if (notify && ctx.settings.notifyDrops()) {
+            Route route = item.route();
+            String text = Notices.rejected(cap);
+            fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
+        }
+        ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
     }
 
     private void scheduleDrain(Effects fx) {
@@ -428,9 +438,16 @@ final class SessionQueue {
             moveTo(restingState());
             return;
         }
-        // its agent, from its lead message alone (docs/behaviour.md §13.1): a restored run resolves the same way
-        List<String> ladder = ctx.agents.ladder(ctx.agents.bound(turn.lead().last()));
+        // its agent: the one its scheduled job names (docs/behaviour.md §12), else its lead message's
+        // binding (§13.1); from the message alone, so a restored run resolves the same way
+        Agent jobAgent = ctx.jobAgent(turn);
+        String jobAgentName = jobAgent == null ? null : ctx.agents.nameOf(jobAgent).orElse(null);
+        List<String> ladder = jobAgent != null && jobAgentName == null ? List.of("agent")
+                : ctx.agents.ladder(jobAgentName != null ? jobAgentName : ctx.agents.bound(turn.lead().last()));
         Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn), ladder);
+        if (jobAgent != null && jobAgentName == null) {
+            run.ownAgent = jobAgent;
+        }
         active = run;
         moveTo(State.RUNNING);
         if (run.degraded) {

@@ -21,7 +21,8 @@
  *       inbound debounce on and the session idle it waits in its sender's buffer
  *       ({@link InboundDebounce}; the scheduler's thread offers the burst later as one item). An idle
  *       session starts a run now; a busy one decides by the item's mode: {@link Steering} (into the
- *       run, else a followup), the {@link FollowupQueue} (cap and drop), or {@link Interrupts}.</li>
+ *       run, else a followup), the {@link FollowupQueue} (cap and drop, with a group sender's part of
+ *       the cap), or {@link Interrupts}.</li>
  *   <li><b>Run</b>. A {@link Turn} (one item, a collect batch or an overflow summary, with its prompt
  *       and route) becomes a {@link Run}. {@link RunDriver} asks for the lane {@code session:<key>},
  *       then {@code main}; a grant arrives at once, or later on the thread that freed the slot. Holding both, the
@@ -33,7 +34,8 @@
  *       run's end, a {@link RunEnd} the session carries out.</li>
  *   <li><b>Drain</b> (session lock). A run's end starts what comes next: the interrupting
  *       successor, else a drain of the followup queue once its debounce is due (the scheduler's
- *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn;
+ *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn, in the
+ *       order of its {@link DrainOrder} (arrival order in a DM, senders in turn in a group);
  *       {@link PromptFormatter} writes its prompt; {@link NoticeSender} owes drop notices.</li>
  *   <li><b>Settle</b>. Every message ends exactly once: {@link Settlement#settle} records its
  *       {@code Disposition} on the ticket and gives its admission slot back at once; after the
@@ -83,6 +85,7 @@
  *   <dt>trusted</dt><dd>the sender may change settings here: the sender authority.</dd>
  *   <dt>successor</dt><dd>an {@code interrupt} message waiting for the aborted run to end.</dd>
  *   <dt>drain</dt><dd>taking the next turn off the followup queue after a run.</dd>
+ *   <dt>rotation</dt><dd>a group queue's round robin of senders ({@link SenderRotation}).</dd>
  *   <dt>overflow summary</dt><dd>one line per item dropped by {@code drop: summarize} ({@link Overflow}).</dd>
  *   <dt>settle</dt><dd>ending a message with its disposition, exactly once.</dd>
  *   <dt>answered</dt><dd>ended {@code RAN}, {@code COLLECTED} or {@code STEERED}: the journal keeps

@@ -46,7 +46,7 @@ public final class GatewayHarness {
      */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
                           MessageJournal journal, ManualTime time) {
-        this(settings, commands, journal, time, null);
+        this(settings, commands, journal, time, builder -> builder);
     }
 
     /**
@@ -57,13 +57,25 @@ public final class GatewayHarness {
         this(settings, CommandHandler.NONE, MessageJournal.NONE, new ManualTime(), agents);
     }
 
-    /** The most general form: {@code agents} null means one {@link ScriptedAgent} answering everything. */
+    /** As {@link #GatewayHarness(UnaryOperator, AgentRoster)}, on a given journal and time (a restart). */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
                           MessageJournal journal, ManualTime time, AgentRoster agents) {
+        this(settings, commands, journal, time, agents, builder -> builder);
+    }
+
+    /** As above, with more wiring of the gateway (an access policy, job agents) applied last. */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                          MessageJournal journal, ManualTime time, UnaryOperator<Gateway.Builder> wiring) {
+        this(settings, commands, journal, time, null, wiring);
+    }
+
+    private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                           MessageJournal journal, ManualTime time, AgentRoster agents,
+                           UnaryOperator<Gateway.Builder> wiring) {
         this.time = time;
         this.agent = agents != null && agents.agent(agents.defaultAgent()) instanceof ScriptedAgent scripted
                 ? scripted : new ScriptedAgent();
-        gateway = Gateway.builder()
+        gateway = wiring.apply(Gateway.builder()
                 .settings(settings.apply(GatewaySettings.builder()).build())
                 .clock(time)
                 .scheduler(time)
@@ -75,7 +87,7 @@ public final class GatewayHarness {
                 .commands(commands)
                 .listener(dispositions)
                 .journal(journal)
-                .channel(channel)
+                .channel(channel))
                 .build();
         gateway.start();
     }
