@@ -9,9 +9,10 @@ package dev.laneway.agents.pool;
  *   <li>It starts at {@link #INITIAL} (or the maximum, if lower) and, while calls fill at least half of
  *       it, grows by one per successful call (so it about doubles per round of calls) up to the
  *       <em>ceiling</em>: the last concurrency the provider accepted.</li>
- *   <li>A 429 or a timeout from a call that started after the last decrease means the provider is
- *       full at the concurrency that call saw: the ceiling becomes one less than that, and the limit
- *       {@link #BACKOFF} of the ceiling. Calls that were already in flight then say nothing new.</li>
+ *   <li>A 429 or a timeout from a call granted after the last decrease means the provider is full at
+ *       the concurrency that call saw: the ceiling becomes one less than that, and the limit
+ *       {@link #BACKOFF} of the ceiling. Calls that were already granted then say nothing new (calls
+ *       are numbered as they are granted; a clock could not tell calls granted in one millisecond apart).</li>
  *   <li>At the ceiling it grows by one only after {@link #PROBE_AFTER} successes there: a probe, in
  *       case the provider's capacity grew. A probe that succeeds as long moves the ceiling up.</li>
  * </ul>
@@ -30,7 +31,8 @@ final class AdaptiveLimit {
     private int limit;
     private int ceiling;
     private int successesAtCeiling;
-    private long lastDecreaseMillis = Long.MIN_VALUE;
+    /** Calls granted up to this number were in flight at the last decrease. */
+    private long lastDecreaseGrant = Long.MIN_VALUE;
 
     AdaptiveLimit(int max) {
         if (max < 1) {
@@ -75,16 +77,16 @@ final class AdaptiveLimit {
     /**
      * The provider pushed back (429) or a call timed out.
      *
-     * @param startedAtMillis when the call started (one that began before the last decrease is ignored)
-     * @param inFlight        calls in flight when it started, itself included
-     * @param nowMillis       now
+     * @param grant       the call's grant number (one granted before the last decrease is ignored)
+     * @param inFlight    calls in flight when it was granted, itself included
+     * @param latestGrant the number of the latest call granted so far
      * @return whether the limit changed
      */
-    boolean pushedBack(long startedAtMillis, int inFlight, long nowMillis) {
-        if (startedAtMillis < lastDecreaseMillis) {
+    boolean pushedBack(long grant, int inFlight, long latestGrant) {
+        if (grant <= lastDecreaseGrant) {
             return false;
         }
-        lastDecreaseMillis = nowMillis;
+        lastDecreaseGrant = latestGrant;
         successesAtCeiling = 0;
         ceiling = Math.max(1, Math.min(max, inFlight - 1));
         int before = limit;

@@ -17,14 +17,21 @@ public final class Lease implements AutoCloseable {
     private final ProviderPool pool;
     private final LanePermit permit;
     private final int inFlight;
+    private final long grant;
     private final AtomicBoolean reported = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long startedAtMillis;
 
-    Lease(ProviderPool pool, LanePermit permit, int inFlight) {
+    Lease(ProviderPool pool, LanePermit permit, int inFlight, long grant) {
         this.pool = pool;
         this.permit = permit;
         this.inFlight = inFlight;
+        this.grant = grant;
+    }
+
+    /** Its number among the pool's grants (1, 2, ...). */
+    long grant() {
+        return grant;
     }
 
     void started(long nowMillis) {

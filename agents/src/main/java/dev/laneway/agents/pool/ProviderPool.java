@@ -63,6 +63,7 @@ public final class ProviderPool {
     private final AdaptiveLimit adaptive;           // guarded by lock; null unless adaptive
     private final RateBuckets buckets;              // guarded by lock
     private final Set<RetryAfterProblem> logged = EnumSet.noneOf(RetryAfterProblem.class); // guarded by lock
+    private long grants;                            // guarded by lock: leases granted so far
 
     public ProviderPool(ProviderSettings settings, SchedulingSettings scheduling, InstantSource clock, Scheduler timers,
                         PoolObserver observer) {
@@ -128,17 +129,22 @@ public final class ProviderPool {
             result.completeExceptionally(new PoolUnavailable(name));
             return;
         }
-        Lease lease = new Lease(this, permit, permits.laneSnapshot().active());
+        Lease lease;
         long wait;
         lock.lock();
         try {
+            lease = new Lease(this, permit, permits.laneSnapshot().active(), ++grants);
             wait = buckets.limited() ? buckets.reserveCall(now) : 0;
         } finally {
             lock.unlock();
         }
         if (wait > 0) {
-            pauseFor(Duration.ofMillis(wait)); // nobody else starts before this call's rate slot
-            timers.schedule(Duration.ofMillis(wait), () -> deliver(lease, result));
+            // nobody else starts before this call's rate slot; one timer ends both
+            permits.pauseUntil(clock.instant().plusMillis(wait));
+            timers.schedule(Duration.ofMillis(wait), () -> {
+                deliver(lease, result);
+                permits.resume();
+            });
         } else {
             deliver(lease, result);
         }
@@ -183,7 +189,7 @@ public final class ProviderPool {
         circuit.released(); // a 429 says the endpoint is busy, not broken
         lock.lock();
         try {
-            if (adaptive != null && adaptive.pushedBack(lease.startedAtMillis(), lease.inFlight(), clock.millis())) {
+            if (adaptive != null && adaptive.pushedBack(lease.grant(), lease.inFlight(), grants)) {
                 limitChanged();
             }
         } finally {
@@ -201,7 +207,7 @@ public final class ProviderPool {
         if (timeout && adaptive != null) {
             lock.lock();
             try {
-                if (adaptive.pushedBack(lease.startedAtMillis(), lease.inFlight(), clock.millis())) {
+                if (adaptive.pushedBack(lease.grant(), lease.inFlight(), grants)) {
                     limitChanged();
                 }
             } finally {
