@@ -28,16 +28,19 @@ final class ConfigBinder {
 
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
-                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling"));
+                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
+                        "providers"));
+        ProvidersBinder.Providers providers = ProvidersBinder.bind(root.openSection("providers"));
         return new LanewayConfig(
                 gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
                 session(root.section("session", "dmScope", "groupScope")),
                 lanes(root.openSection("lanes")),
-                AgentsBinder.bind(root.section("agents", "defaults", "list")),
+                AgentsBinder.bind(root.section("agents", "defaults", "list"), providers),
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
                 ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))),
-                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))));
+                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
+                providers.valid());
     }
 
     private static GatewayConfig gateway(Section gateway) {

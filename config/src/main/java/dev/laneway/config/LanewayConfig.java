@@ -1,8 +1,10 @@
 package dev.laneway.config;
 
+import dev.laneway.core.agent.settings.ProviderSettings;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.engine.GatewaySettings;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -10,11 +12,13 @@ import java.util.Objects;
  * {@link ConfigLoader}, printed by {@link ConfigPrinter}. Secrets are {@link Secret}s, so
  * {@link #toString()} is safe to log.
  *
- * @param session {@code session.dmScope} and {@code session.groupScope}
+ * @param session   {@code session.dmScope} and {@code session.groupScope}
+ * @param providers {@code providers:} the named model endpoints and their limits, by name in file order
+ *                  (docs/configuration.md §14)
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
                             MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
-                            SchedulingSettings scheduling) {
+                            SchedulingSettings scheduling, Map<String, ProviderSettings> providers) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
@@ -29,6 +33,14 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(commands, "commands");
         Objects.requireNonNull(channels, "channels");
         Objects.requireNonNull(scheduling, "scheduling");
+        providers = Immutable.orderedMap(providers);
+    }
+
+    /** A configuration without named providers. */
+    public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                         MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
+                         SchedulingSettings scheduling) {
+        this(gateway, session, lanes, agents, messages, commands, channels, scheduling, Map.of());
     }
 
     /** A configuration with the default scheduling. */

@@ -23,6 +23,11 @@ final class Problems {
         return paths.contains(path);
     }
 
+    /** How many were reported so far (a binder compares before and after one entry). */
+    int size() {
+        return problems.size();
+    }
+
     boolean isEmpty() {
         return problems.isEmpty();
     }
