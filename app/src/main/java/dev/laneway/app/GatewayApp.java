@@ -4,6 +4,8 @@ import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
 import dev.laneway.app.ops.OpsServer;
+import dev.laneway.app.ops.ProviderMeters;
+import dev.laneway.agents.pool.ProviderPools;
 import dev.laneway.channels.console.ConsoleChannel;
 import dev.laneway.channels.discord.DiscordChannel;
 import dev.laneway.channels.slack.SlackChannel;
@@ -37,7 +39,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: the wiring of config, store, agent, channels, metrics and engine, and its
- * lifecycle. Construction order: store, agent, channels, metrics observer, gateway, ops server.
+ * lifecycle. Construction order: store, channels, metrics observer, provider pools, agent, gateway,
+ * ops server.
  * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
@@ -48,6 +51,7 @@ final class GatewayApp {
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final SqliteStore store;
+    private final ProviderPools pools;
     private final Agent agent;
     private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
@@ -60,10 +64,12 @@ final class GatewayApp {
         InstantSource clock = InstantSource.system();
         this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
-            this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
-            MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));
+            MetricsObserver metrics = new MetricsObserver(channelNames, List.of(config.agents().defaultAgent()));
+            this.pools = new ProviderPools(config.providers().values(), config.scheduling(), clock, scheduler,
+                    new ProviderMeters(metrics.registry()));
+            this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock, pools);
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
@@ -80,8 +86,8 @@ final class GatewayApp {
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
-            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen))
-                    : null;
+            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
+                    pools::snapshots)) : null;
         } catch (RuntimeException e) {
             store.close();
             throw e;

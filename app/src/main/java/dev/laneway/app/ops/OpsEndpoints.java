@@ -1,8 +1,10 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.agents.pool.PoolSnapshot;
 import dev.laneway.core.engine.Gateway;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -20,6 +22,7 @@ public final class OpsEndpoints {
     private final MetricsObserver metrics;
     private final Supplier<Map<String, Boolean>> channels;
     private final BooleanSupplier storeOpen;
+    private final Supplier<List<PoolSnapshot>> providers;
 
     /**
      * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity});
@@ -28,10 +31,17 @@ public final class OpsEndpoints {
      */
     public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
                         BooleanSupplier storeOpen) {
+        this(gateway, metrics, channels, storeOpen, List::of);
+    }
+
+    /** @param providers the provider pools now, for {@code /status} (docs/behaviour.md §12.6) */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen, Supplier<List<PoolSnapshot>> providers) {
         this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.channels = Objects.requireNonNull(channels, "channels");
         this.storeOpen = Objects.requireNonNull(storeOpen, "storeOpen");
+        this.providers = Objects.requireNonNull(providers, "providers");
     }
 
     /** path -> its answer, in the order the paths are documented. */
@@ -59,7 +69,7 @@ public final class OpsEndpoints {
     }
 
     OpsResponse status() {
-        return OpsResponse.json(200, StatusView.of(gateway, channels.get()));
+        return OpsResponse.json(200, StatusView.of(gateway, channels.get(), providers.get()));
     }
 
     OpsResponse capabilities() {

@@ -1,5 +1,6 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.agents.pool.PoolSnapshot;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.lane.LaneSnapshot;
@@ -23,10 +24,11 @@ import java.util.TreeMap;
  * @param deepestQueues   the sessions with the most queued messages, deepest first, at most {@value #DEEPEST}
  * @param channels        channel name -> connected
  * @param scheduler       {@code main}'s classes and busiest tenants (docs/behaviour.md §11.4)
+ * @param providers       the provider pools: limit, calls running and waiting, pause, circuit (docs/behaviour.md §12.6)
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
-                         Map<String, Boolean> channels, SchedulerView scheduler) {
+                         Map<String, Boolean> channels, SchedulerView scheduler, List<ProviderView> providers) {
 
     /** How many queues {@link #deepestQueues} lists at most. */
     public static final int DEEPEST = 10;
@@ -36,14 +38,20 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
         sessions = Collections.unmodifiableMap(new TreeMap<>(sessions));
         deepestQueues = List.copyOf(deepestQueues);
         channels = Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        providers = List.copyOf(providers);
     }
 
     /** A snapshot of the gateway now; {@code channels} is channel name -> connected. */
     public static StatusView of(Gateway gateway, Map<String, Boolean> channels) {
+        return of(gateway, channels, List.of());
+    }
+
+    /** As {@link #of(Gateway, Map)}, with the provider pools. */
+    public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<PoolSnapshot> pools) {
         int cap = gateway.settings().maxPendingRuns();
         return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
                 gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels,
-                SchedulerView.of(gateway.scheduler()));
+                SchedulerView.of(gateway.scheduler()), pools.stream().map(ProviderView::of).toList());
     }
 
     private static List<LaneSnapshot> configuredLanes(Gateway gateway) {
