@@ -42,6 +42,9 @@ final class CircuitGate {
         }
         CircuitBreakerConfig config = CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.TIME_BASED)
+                // the lock-free window reads the system clock; the synchronized one reads the one given below
+                .slidingWindowSynchronizationStrategy(
+                        CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.SYNCHRONIZED)
                 .slidingWindowSize((int) Math.max(1, circuit.window().toSeconds()))
                 .minimumNumberOfCalls(circuit.failures())
                 .failureRateThreshold(50)
