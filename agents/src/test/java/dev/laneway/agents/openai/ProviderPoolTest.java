@@ -31,6 +31,8 @@ import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.LogCapture;
+import dev.laneway.agents.pool.ProviderPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,6 +182,28 @@ class ProviderPoolTest {
         assertEquals(1, h.fake.rateLimited(), "no further 429 once it knew the provider's capacity");
         assertTrue(h.fake.maxInFlight() <= 2);
         assertEquals(List.of(1, 2), observed.limits());
+    }
+
+    @Test
+    void anAbsurdRetryAfter_isClampedToTwoMinutes_andLoggedOncePerPool() {
+        ProviderPools pools = pools(provider(0, 0, 0, false, ProviderSettings.Circuit.DEFAULTS));
+        h.fake.then(Responses.status(429, "Retry-After", "86400")).then(Responses.status(429, "Retry-After", "999999"))
+                .then(streamedText("ok"));
+        List<String> warnings;
+        try (LogCapture logged = LogCapture.of(ProviderPool.class)) {
+            // an idle timeout of 30 min, so the only 2-minute timer is the pool's pause
+            AgentRun run = start(agent(pools, h.settings().withTimeout(Duration.ofMinutes(30)), ToolRegistry.empty()),
+                    new RecordingEvents());
+            h.scheduler.awaitPending(Duration.ofMinutes(2));
+            h.scheduler.advance(Duration.ofMinutes(2));
+            h.fake.request(1);
+            h.scheduler.awaitPending(Duration.ofMinutes(2));
+            h.scheduler.advance(Duration.ofMinutes(2));
+            assertEquals(RunOutcome.Completed.clean(), outcome(run));
+            warnings = logged.lines().stream().map(LogCapture.Line::message).filter(m -> m.contains("Retry-After")).toList();
+        }
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.getFirst().contains("\"86400\" is too long; waiting 120000 ms instead"), warnings.getFirst());
     }
 
     @Test
