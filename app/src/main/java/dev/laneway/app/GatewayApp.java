@@ -4,6 +4,8 @@ import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
 import dev.laneway.app.ops.OpsServer;
+import dev.laneway.app.ops.ProviderMeters;
+import dev.laneway.agents.pool.ProviderPools;
 import dev.laneway.channels.console.ConsoleChannel;
 import dev.laneway.channels.discord.DiscordChannel;
 import dev.laneway.channels.slack.SlackChannel;
@@ -44,7 +46,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: the wiring of config, store, agents, channels, metrics and engine, and its
- * lifecycle. Construction order: store, agents, channels, metrics observer, gateway, scheduled jobs, ops server.
+ * lifecycle. Construction order: store, channels, metrics observer, provider pools, agents, gateway,
+ * scheduled jobs, ops server.
  * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
@@ -55,6 +58,7 @@ final class GatewayApp {
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final SqliteStore store;
+    private final ProviderPools pools;
     private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
@@ -68,12 +72,14 @@ final class GatewayApp {
         InstantSource clock = InstantSource.system();
         this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
         try {
-            List<String> named = jobAgentNames(config);
-            this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock);
-            Map<String, Agent> jobAgents = jobAgents(config);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
+            List<String> named = jobAgentNames(config);
             MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named));
+            this.pools = new ProviderPools(config.providers().values(), config.scheduling(), clock, scheduler,
+                    new ProviderMeters(metrics.registry()));
+            this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
+            Map<String, Agent> jobAgents = jobAgents(config);
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
@@ -94,7 +100,7 @@ final class GatewayApp {
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
-                    jobs::status))
+                    jobs::status, pools::snapshots))
                     : null;
         } catch (RuntimeException e) {
             store.close();

@@ -87,7 +87,8 @@ class ValidateAgreesWithRunTest {
         Scheduler idle = (delay, task) -> Scheduler.Cancellable.NONE;
         try {
             LanewayConfig config = ConfigLoader.parse(yaml, "laneway.yaml", Map.of());
-            AgentFactory.roster(config.agents(), new InMemorySessionStore(), idle, InstantSource.system());
+            AgentFactory.roster(config.agents(), new InMemorySessionStore(), idle, InstantSource.system(),
+                    dev.laneway.agents.pool.ProviderPools.unnamed(InstantSource.system(), idle));
             return true;
         } catch (ConfigException | IllegalArgumentException e) {
             return false;

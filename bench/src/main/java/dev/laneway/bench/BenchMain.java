@@ -17,8 +17,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs every benchmark (JMH, one fork each), the start-up restore measurement, the heap
- * measurement and the scheduling simulation ({@link SchedulingSimulation}, virtual time, about a
- * second), then prints one markdown table with the machine it ran on. Usage (see bench/run.sh):
+ * measurement and the scheduling and provider simulations ({@link SchedulingSimulation},
+ * {@link ProviderSimulation}, virtual time, about a second each), then prints one markdown table with the machine it ran on. Usage (see bench/run.sh):
  * <pre>
  *   java -Xmx6g -jar bench/target/benchmarks.jar [--quick] [--only REGEX] [--no-heap] [--no-jmh]
  *        [--no-restore] [--restore-items 100000] [--heap-sessions 100000,1000000] [--out FILE]
@@ -53,10 +53,13 @@ public final class BenchMain {
         }
         long heapDone = System.nanoTime();
         String scheduling = null;
+        String providers = null;
         if (arguments.sim) {
             System.out.println("# scheduling simulation");
             scheduling = SchedulingSimulation.run(SimScenario.issue15(), 1, SchedulingSimulation.DEFAULT_REPLICATIONS)
                     .render();
+            System.out.println("# provider simulation");
+            providers = ProviderSimulation.render(1, ProviderSimulation.DEFAULT_REPLICATIONS);
         }
         long simDone = System.nanoTime();
         String runTime = String.format(Locale.ROOT,
@@ -67,6 +70,9 @@ public final class BenchMain {
         if (scheduling != null) {
             table += "\nScheduling when the model is the bottleneck (virtual time, `SchedulingSimulation`):\n\n"
                     + scheduling;
+        }
+        if (providers != null) {
+            table += "\nProvider pools: capacity and outages (virtual time, `ProviderSimulation`):\n\n" + providers;
         }
         System.out.println();
         System.out.println(table);

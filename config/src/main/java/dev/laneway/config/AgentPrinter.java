@@ -11,6 +11,7 @@ import dev.laneway.core.agent.settings.CommandSettings;
 import dev.laneway.core.agent.settings.EchoSettings;
 import dev.laneway.core.agent.settings.OpenAiSettings;
 import java.util.ArrayList;
+import dev.laneway.core.agent.settings.ProviderSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,17 @@ final class AgentPrinter {
                 out.put((String) pairs[i], pairs[i + 1]); // ids, not secrets: past put()'s secret check
             }
         }
+        return out;
+    }
+
+    /** {@code providers:}; an agent naming one shows the endpoint's URL, key (masked) and model itself. */
+    static Map<String, Object> providers(Map<String, ProviderSettings> providers) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        // Provider names are the user's, so they bypass the secret-key check of put().
+        providers.forEach((name, p) -> out.put(name, map("baseUrl", url(p.baseUrl()), "apiKey", new Secret(p.apiKey()),
+                "model", p.model(), "maxConcurrent", p.maxConcurrent(), "rpm", p.rpm(), "tpm", p.tpm(),
+                "adaptive", p.adaptive(), "circuit", map("failures", p.circuit().failures(),
+                        "window", millis(p.circuit().window()), "openFor", millis(p.circuit().openFor())))));
         return out;
     }
 

@@ -29,8 +29,9 @@ final class ConfigBinder {
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
                 List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
-                        SchedulesBinder.KEY));
-        AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"));
+                        SchedulesBinder.KEY, "providers"));
+        ProvidersBinder.Providers providers = ProvidersBinder.bind(root.openSection("providers"));
+        AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"), providers);
         ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
         return new LanewayConfig(
                 gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
@@ -41,7 +42,8 @@ final class ConfigBinder {
                 commands(root.section("commands", "allowFrom")),
                 channels,
                 SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
-                SchedulesBinder.bind(root, channels, agents));
+                SchedulesBinder.bind(root, channels, agents),
+                providers.valid());
     }
 
     private static GatewayConfig gateway(Section gateway) {

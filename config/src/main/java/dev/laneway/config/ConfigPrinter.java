@@ -39,6 +39,9 @@ public final class ConfigPrinter {
         put(root, "session", map("dmScope", id(config.session().dm()), "groupScope", id(config.session().group())));
         put(root, "lanes", lanes(config.lanes()));
         put(root, "agents", AgentPrinter.agents(config.agents()));
+        if (!config.providers().isEmpty()) {
+            put(root, "providers", AgentPrinter.providers(config.providers()));
+        }
         put(root, "messages", messages(config.messages()));
         put(root, "commands", map("allowFrom", config.commands().allowFrom()));
         put(root, "channels", ChannelPrinter.channels(config.channels()));

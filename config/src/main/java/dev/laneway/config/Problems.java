@@ -23,7 +23,7 @@ final class Problems {
         return paths.contains(path);
     }
 
-    /** How many problems were reported so far. */
+    /** How many problems were reported so far (a binder compares before and after one entry). */
     int count() {
         return problems.size();
     }

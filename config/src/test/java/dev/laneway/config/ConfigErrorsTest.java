@@ -272,7 +272,7 @@ class ConfigErrorsTest {
 
     @Test
     void openAiAgentWithoutModel_isAProblemAtTheAgent() {
-        assertEquals("laneway.yaml: agents.list.assistant.model: required for provider openai (e.g. model: gpt-4o-mini) (line 3, column 5)",
+        assertEquals("laneway.yaml: agents.list.assistant.model: required for provider openai (e.g. model: gpt-4o-mini), or name an endpoint of providers (endpoint: <name>) (line 3, column 5)",
                 onlyProblem("""
                         agents:
                           list:

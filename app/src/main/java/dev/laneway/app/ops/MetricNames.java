@@ -65,4 +65,17 @@ public final class MetricNames {
 
     private MetricNames() {
     }
+
+    /** Tokens the model calls used, by agent, tenant (bounded) and kind (prompt, completion). */
+    public static final String TOKENS = "laneway.tokens";
+    /** How long a model call waited for its provider pool's permit, by pool and class (queue wait too). */
+    public static final String PROVIDER_WAIT = "laneway.provider.wait";
+    /** 429s that paused a provider pool. */
+    public static final String PROVIDER_RATE_LIMITED = "laneway.provider.rate.limited";
+    /** Runs that failed at once because their pool's circuit was open. */
+    public static final String PROVIDER_FAILED_FAST = "laneway.provider.failed.fast";
+    /** A pool's circuit breaker changing state. */
+    public static final String PROVIDER_CIRCUIT = "laneway.provider.circuit.transitions";
+    /** A pool's concurrency limit now (adaptive pools). */
+    public static final String PROVIDER_LIMIT = "laneway.provider.limit";
 }

@@ -1,5 +1,6 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.agents.pool.PoolSnapshot;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.jobs.JobStatus;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ public final class OpsEndpoints {
     private final Supplier<Map<String, Boolean>> channels;
     private final BooleanSupplier storeOpen;
     private final Supplier<List<JobStatus>> jobs;
+    private final Supplier<List<PoolSnapshot>> providers;
 
     /**
      * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity});
@@ -37,7 +39,17 @@ public final class OpsEndpoints {
     /** @param jobs the scheduled jobs' state now, for {@code /status} */
     public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
                         BooleanSupplier storeOpen, Supplier<List<JobStatus>> jobs) {
+        this(gateway, metrics, channels, storeOpen, jobs, List::of);
+    }
+
+    /**
+     * @param jobs      the scheduled jobs' state now, for {@code /status}
+     * @param providers the provider pools now, for {@code /status} (docs/behaviour.md §14.6)
+     */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen, Supplier<List<JobStatus>> jobs, Supplier<List<PoolSnapshot>> providers) {
         this.jobs = Objects.requireNonNull(jobs, "jobs");
+        this.providers = Objects.requireNonNull(providers, "providers");
         this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.channels = Objects.requireNonNull(channels, "channels");
@@ -69,7 +81,7 @@ public final class OpsEndpoints {
     }
 
     OpsResponse status() {
-        return OpsResponse.json(200, StatusView.of(gateway, channels.get(), jobs.get()));
+        return OpsResponse.json(200, StatusView.of(gateway, channels.get(), jobs.get(), providers.get()));
     }
 
     OpsResponse capabilities() {

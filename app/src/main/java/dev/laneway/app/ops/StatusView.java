@@ -1,5 +1,6 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.agents.pool.PoolSnapshot;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.jobs.JobStatus;
@@ -25,10 +26,12 @@ import java.util.TreeMap;
  * @param channels        channel name -> connected
  * @param scheduler       {@code main}'s classes and busiest tenants (docs/behaviour.md §11.4)
  * @param jobs            the scheduled jobs, in config order, with their next and last fire (docs/behaviour.md §12)
+ * @param providers       the provider pools: limit, calls running and waiting, pause, circuit (docs/behaviour.md §14.6)
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
-                         Map<String, Boolean> channels, SchedulerView scheduler, List<Job> jobs) {
+                         Map<String, Boolean> channels, SchedulerView scheduler, List<Job> jobs,
+                         List<ProviderView> providers) {
 
     /** How many queues {@link #deepestQueues} lists at most. */
     public static final int DEEPEST = 10;
@@ -39,6 +42,7 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
         deepestQueues = List.copyOf(deepestQueues);
         channels = Collections.unmodifiableMap(new LinkedHashMap<>(channels));
         jobs = List.copyOf(jobs);
+        providers = List.copyOf(providers);
     }
 
     /** A snapshot of the gateway now; {@code channels} is channel name -> connected. */
@@ -48,10 +52,17 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
 
     /** A snapshot of the gateway and its scheduled jobs now. */
     public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs) {
+        return of(gateway, channels, jobs, List.of());
+    }
+
+    /** A snapshot of the gateway, its scheduled jobs and its provider pools now. */
+    public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs,
+                                List<PoolSnapshot> pools) {
         int cap = gateway.settings().maxPendingRuns();
         return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
                 gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels,
-                SchedulerView.of(gateway.scheduler()), jobs.stream().map(Job::of).toList());
+                SchedulerView.of(gateway.scheduler()), jobs.stream().map(Job::of).toList(),
+                pools.stream().map(ProviderView::of).toList());
     }
 
     private static List<LaneSnapshot> configuredLanes(Gateway gateway) {

@@ -35,6 +35,23 @@ final class ClassQueue {
         enter(queue);
     }
 
+    /**
+     * A run that had its turn and asks again (docs/behaviour.md §12): first among its tenant's waiters,
+     * its tenant first in the rotation (keeping the deficit it had, or getting its weight anew).
+     */
+    void addFirst(Waiter waiter) {
+        Tenant.Queue queue = waiter.tenant.queue(priority);
+        queue.waiters.addFirst(waiter);
+        waiting++;
+        if (queue.inRing) {
+            ring.remove(queue);
+        } else {
+            queue.inRing = true;
+            queue.deficit = 0;
+        }
+        ring.addFirst(queue);
+    }
+
     /** A waiter promoted into this class: among its tenant's waiters by the time it came. */
     void addByAge(Waiter waiter) {
         Tenant.Queue queue = waiter.tenant.queue(priority);

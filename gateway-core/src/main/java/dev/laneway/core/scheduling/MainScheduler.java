@@ -4,6 +4,7 @@ import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,6 +33,13 @@ import org.slf4j.LoggerFactory;
  * first) spread over the slots at the observed run time (a moving average of how long runs hold a
  * slot, weight 1/8).
  *
+ * <p>The same scheduler orders the waits for a provider pool's permits (docs/behaviour.md §12): there
+ * its cap can change ({@link #setCap}, an adaptive limit), it can be paused until an instant
+ * ({@link #pauseUntil}, a 429's {@code Retry-After}; its owner calls {@link #resume} when that
+ * instant has come), and a run that must call again after a 429 asks at the head of its class
+ * ({@link #acquireFirst}). A lower cap takes no slot back: runs holding one keep it, and nobody is
+ * granted one until fewer than the cap are held.
+ *
  * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
  * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
  * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
@@ -42,10 +50,9 @@ public final class MainScheduler {
     private static final Logger log = LoggerFactory.getLogger(MainScheduler.class);
     private static final String FIFO_TENANT = "all";
 
+    private final String name;
     private final SchedulingSettings settings;
     private final boolean fifo;
-    private final int cap;
-    private final int backgroundLimit;
     private final long agingMillis;
     private final InstantSource clock;
     private final Duration warnAfter;
@@ -53,6 +60,10 @@ public final class MainScheduler {
     private final ReentrantLock lock = new ReentrantLock();
 
     // everything below: guarded by lock
+    private int cap;
+    private int backgroundLimit;
+    /** No slot is granted before this instant (epoch millis); 0: not paused. */
+    private long pausedUntilMillis;
     private int running;
     private int waiting;
     private final int[] runningByClass = new int[PriorityClass.COUNT];
@@ -65,13 +76,23 @@ public final class MainScheduler {
 
     public MainScheduler(SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
                          SchedulingObserver observer) {
+        this(Lanes.MAIN, settings, cap, clock, warnAfter, observer);
+    }
+
+    /**
+     * A scheduler under another name than {@code main} (a provider pool's: its permits, snapshots and
+     * long-wait log lines carry it).
+     */
+    public MainScheduler(String name, SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
+                         SchedulingObserver observer) {
         if (cap < 1) {
-            throw new IllegalArgumentException("main: cap must be >= 1, got " + cap);
+            throw new IllegalArgumentException(name + ": cap must be >= 1, got " + cap);
         }
+        this.name = name;
         this.settings = settings;
         this.fifo = settings.mode() == SchedulingSettings.Mode.FIFO;
         this.cap = cap;
-        this.backgroundLimit = Math.max(1, (int) Math.floor(cap * settings.backgroundShare()));
+        this.backgroundLimit = backgroundLimitOf(cap, settings);
         this.agingMillis = settings.agingAfter().toMillis();
         this.clock = clock;
         this.warnAfter = warnAfter;
@@ -83,7 +104,84 @@ public final class MainScheduler {
     }
 
     public int cap() {
-        return cap;
+        lock.lock();
+        try {
+            return cap;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The lane name its permits carry ({@code main}, or a provider pool's). */
+    public String name() {
+        return name;
+    }
+
+    private static int backgroundLimitOf(int cap, SchedulingSettings settings) {
+        return Math.max(1, (int) Math.floor(cap * settings.backgroundShare()));
+    }
+
+    /**
+     * Changes the cap (an adaptive limit). A higher one hands the new slots to waiters at once; a
+     * lower one takes no slot back, it only grants none until fewer than the new cap are held.
+     */
+    public void setCap(int newCap) {
+        if (newCap < 1) {
+            throw new IllegalArgumentException(name + ": cap must be >= 1, got " + newCap);
+        }
+        List<Grant> grants;
+        lock.lock();
+        try {
+            cap = newCap;
+            backgroundLimit = backgroundLimitOf(newCap, settings);
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
+    }
+
+    /**
+     * Grants nothing before {@code until} (a later pause wins over an earlier one). The owner must
+     * call {@link #resume} at {@code until}: the scheduler keeps no timer.
+     *
+     * @return whether this moved the end of the pause (false when a pause at least as long was on)
+     */
+    public boolean pauseUntil(Instant until) {
+        lock.lock();
+        try {
+            long at = until.toEpochMilli();
+            if (at <= pausedUntilMillis) {
+                return false;
+            }
+            pausedUntilMillis = at;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The end of the pause, while one is on. */
+    public Optional<Instant> pausedUntil() {
+        lock.lock();
+        try {
+            return clock.millis() < pausedUntilMillis ? Optional.of(Instant.ofEpochMilli(pausedUntilMillis))
+                    : Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands out the slots a pause held back, once its end has come (nothing before then). */
+    public void resume() {
+        List<Grant> grants;
+        lock.lock();
+        try {
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
     }
 
     /**
@@ -94,7 +192,7 @@ public final class MainScheduler {
         Permit permit;
         lock.lock();
         try {
-            if (running >= cap || waiting > 0) {
+            if (running >= cap || waiting > 0 || clock.millis() < pausedUntilMillis) {
                 return null;
             }
             Tenant tenant = tenantOf(claim);
@@ -115,6 +213,19 @@ public final class MainScheduler {
      * before then withdraws the request.
      */
     public CompletableFuture<LanePermit> acquire(Claim claim) {
+        return acquire(claim, false);
+    }
+
+    /**
+     * Asks for a slot at the head of the claim's class: its tenant's first, and its tenant first in the
+     * rotation. For a run that already had its turn and must call again (after a provider's 429), so it
+     * keeps its place; not for a newcomer.
+     */
+    public CompletableFuture<LanePermit> acquireFirst(Claim claim) {
+        return acquire(claim, true);
+    }
+
+    private CompletableFuture<LanePermit> acquire(Claim claim, boolean first) {
         Waiter waiter;
         List<Grant> grants;
         lock.lock();
@@ -122,9 +233,14 @@ public final class MainScheduler {
             long now = clock.millis();
             PriorityClass priority = classOf(claim);
             Tenant tenant = tenantOf(claim);
-            WaitEstimate estimate = estimateLocked(priority, tenant, tenant.queue(priority).waiters.size());
+            WaitEstimate estimate = first ? estimateLocked(priority, tenant, 0)
+                    : estimateLocked(priority, tenant, tenant.queue(priority).waiters.size());
             waiter = new Waiter(claim, priority, tenant, now, estimate);
-            classes[priority.ordinal()].add(waiter);
+            if (first) {
+                classes[priority.ordinal()].addFirst(waiter);
+            } else {
+                classes[priority.ordinal()].add(waiter);
+            }
             if (priority == PriorityClass.BACKGROUND) {
                 backgroundByAge.addLast(waiter);
             }
@@ -149,7 +265,7 @@ public final class MainScheduler {
     public boolean freeNow() {
         lock.lock();
         try {
-            return running < cap && waiting == 0;
+            return running < cap && waiting == 0 && clock.millis() >= pausedUntilMillis;
         } finally {
             lock.unlock();
         }
@@ -215,7 +331,7 @@ public final class MainScheduler {
     public LaneSnapshot laneSnapshot() {
         lock.lock();
         try {
-            return new LaneSnapshot(Lanes.MAIN, cap, running, waiting);
+            return new LaneSnapshot(name, cap, running, waiting);
         } finally {
             lock.unlock();
         }
@@ -270,12 +386,13 @@ public final class MainScheduler {
         ahead += classes[priority.ordinal()].aheadOf(tenant, ownAhead);
         int free = cap - running;
         int queued = (int) Math.min(Integer.MAX_VALUE, ahead);
+        long pausedMillis = Math.max(0, pausedUntilMillis - clock.millis());
         if (ahead < free && tenant.mayRun()) {
-            return new WaitEstimate(queued, Duration.ZERO);
+            return new WaitEstimate(queued, Duration.ofMillis(pausedMillis));
         }
         // slots free one at a time, about every meanRun / cap; it needs (ahead - free + 1) of them
         long slots = Math.max(1, ahead - Math.max(0, free) + 1);
-        return new WaitEstimate(queued, Duration.ofMillis(slots * meanRunMillis / cap));
+        return new WaitEstimate(queued, Duration.ofMillis(pausedMillis + slots * meanRunMillis / cap));
     }
 
     private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
@@ -288,7 +405,7 @@ public final class MainScheduler {
     /** Hands free slots to waiters, by class, rotation and caps (see the class comment). */
     private List<Grant> dispatchLocked(long now) {
         List<Grant> grants = null;
-        while (running < cap && waiting > 0) {
+        while (running < cap && waiting > 0 && now >= pausedUntilMillis) {
             promoteAged(now);
             Waiter next = pickLocked();
             if (next == null) {
@@ -394,7 +511,7 @@ public final class MainScheduler {
             }
             long waitedMs = Math.max(0, now - waiter.enqueuedAtMillis);
             if (waitedMs > warnAfter.toMillis()) {
-                log.warn("lane wait exceeded: lane={} waitedMs={} queuedAhead={} class={}", Lanes.MAIN, waitedMs,
+                log.warn("lane wait exceeded: lane={} waitedMs={} queuedAhead={} class={}", name, waitedMs,
                         waiter.aheadAtEnqueue, waiter.priority.configName());
             }
             observer.granted(waiter.claim.priority(), waiter.priority, waiter.tenant.id, Duration.ofMillis(waitedMs),
@@ -421,7 +538,7 @@ public final class MainScheduler {
 
         @Override
         public String lane() {
-            return Lanes.MAIN;
+            return name;
         }
 
         @Override
