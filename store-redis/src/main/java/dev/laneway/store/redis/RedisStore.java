@@ -278,7 +278,7 @@ public final class RedisStore implements DurableStore {
      * From memory for this instance's writes Redis has not acknowledged yet, else from Redis: a
      * pending message of any instance, or one answered within the retention. A failed read throws
      * {@link StoreException}: the gateway then refuses the message with the failure notice rather
-     * than risk answering it twice.
+     * than risk answering it twice. A closed store answers from memory only.
      */
     @Override
     public boolean seen(String messageKey) {
@@ -291,6 +291,9 @@ public final class RedisStore implements DurableStore {
         Ending ending = endingKeys.get(messageKey);
         if (ending != null) {
             return ending.answered();
+        }
+        if (closed.get()) {
+            return false; // a closed store takes no message anyway: its append fails
         }
         long cutoff = options.clock().millis() - options.answeredRetention().toMillis();
         Object known = read(jedis -> evalsha(jedis, RedisScripts.SEEN, List.of(keys.pendingKeys(), keys.answered()),
