@@ -356,7 +356,11 @@ final class RedisWriter implements AutoCloseable {
             fail(queued, error);
             return;
         }
-        if (retrying.isEmpty()) {
+        if (retrying.isEmpty() && outage) {
+            log.debug("store: keeping the end of message {} until Redis answers again", settle.seq());
+            retryBackoff = FIRST_RETRY;
+            nextRetry = options.clock().instant().plus(retryBackoff);
+        } else if (retrying.isEmpty()) {
             log.error("store: could not record the end of message {} in Redis at {} ({}); keeping such records in"
                     + " memory and writing them again every {} s up to {} s until it works (the messages stay pending"
                     + " in Redis until then; further failures are not logged one by one)", settle.seq(),
