@@ -90,6 +90,7 @@ public final class RedisStore implements DurableStore {
     // session key -> future of the latest queued history write of that session (removed once done)
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong reads = new AtomicLong();
 
     private RedisStore(RedisTarget target, RedisKeys keys, StoreOptions options, JedisPool pool, Jedis writeConnection,
                        RedisWriter.Connector connector, long lastSequence) {
@@ -396,6 +397,14 @@ public final class RedisStore implements DurableStore {
         return writer.commits();
     }
 
+    /**
+     * Round trips to Redis since open, for measurements: one per read (two per chunk of
+     * {@link #pending}) and one per write transaction (a group commit, a retry).
+     */
+    public long roundTrips() {
+        return reads.get() + writer.commits();
+    }
+
     /** Tests only: the writer waits on {@code release} before it takes the next write. */
     void holdWriter(CountDownLatch release) {
         writer.submit(new RedisOp.Hold(release));
@@ -423,6 +432,7 @@ public final class RedisStore implements DurableStore {
 
     private <T> T read(Function<Jedis, T> query) {
         ensureOpen();
+        reads.incrementAndGet();
         try (Jedis jedis = pool.getResource()) {
             return query.apply(jedis);
         } catch (JedisException | IllegalStateException e) {
