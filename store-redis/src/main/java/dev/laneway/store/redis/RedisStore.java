@@ -138,8 +138,9 @@ public final class RedisStore implements DurableStore {
         } catch (JedisException | NumberFormatException e) {
             closeQuietly(first);
             closeQuietly(pool);
+            String why = String.valueOf(e.getMessage()).replaceAll("\\.+$", "");
             throw new StoreException("could not open the Laneway store on Redis at " + target.redactedUrl()
-                    + " (gateway.store.url): " + e.getMessage() + ". Check that Redis runs there and that the URL,"
+                    + " (gateway.store.url): " + why + ". Check that Redis runs there and that the URL,"
                     + " user and password are right.", e);
         } catch (RuntimeException e) {
             closeQuietly(first);
