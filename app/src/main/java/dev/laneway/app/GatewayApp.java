@@ -25,7 +25,7 @@ import dev.laneway.core.jobs.JobSubmitter;
 import dev.laneway.core.jobs.ScheduledJob;
 import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
-import dev.laneway.store.SqliteStore;
+import dev.laneway.store.DurableStore;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -57,7 +57,7 @@ final class GatewayApp {
     private final LanewayConfig config;
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final SqliteStore store;
+    private final DurableStore store;
     private final ProviderPools pools;
     private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
@@ -66,11 +66,14 @@ final class GatewayApp {
     private final OpsServer ops;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    /** Opens the store (a {@code StoreException} names the file when it cannot) and wires everything. */
+    /**
+     * Opens the store (a {@code StoreException} names the file, or the Redis URL with its credentials
+     * masked, when it cannot) and wires everything.
+     */
     GatewayApp(LanewayConfig config, InputStream consoleIn, PrintStream consoleOut, Runnable onConsoleEnd) {
         this.config = config;
         InstantSource clock = InstantSource.system();
-        this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
+        this.store = StoreSetup.open(config);
         try {
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
@@ -166,7 +169,7 @@ final class GatewayApp {
         log.info("laneway {} started: channels={} agent={} ({}) agents={} bindings={} mainLane={} store={}{}",
                 Version.current(), channels.stream().map(ChannelAdapter::name).toList(), agents.defaultAgent(),
                 config.agents().defaultAgentConfig().provider(), config.agents().reachable(), agents.bindings().size(),
-                config.agents().maxConcurrent(), store.file(),
+                config.agents().maxConcurrent(), store.describe(),
                 ops == null ? "" : " http=" + config.gateway().http().bind() + ":" + ops.port());
     }
 

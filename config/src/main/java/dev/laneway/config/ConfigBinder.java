@@ -34,7 +34,7 @@ final class ConfigBinder {
         AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"), providers);
         ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
         return new LanewayConfig(
-                gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
+                gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs", "store")),
                 session(root.section("session", "dmScope", "groupScope")),
                 lanes(root.openSection("lanes")),
                 agents,
@@ -58,7 +58,8 @@ final class ConfigBinder {
                         http.integer("port", d.http().port(), 0, 65535)),
                 new GatewayConfig.Admission(
                         admission.integer("maxPendingRuns", d.admission().maxPendingRuns(), 0, MAX)),
-                gateway.duration("shutdownGraceMs", d.shutdownGrace()));
+                gateway.duration("shutdownGraceMs", d.shutdownGrace()),
+                StoreBinder.bind(gateway.section("store", StoreBinder.KEYS.toArray(String[]::new))));
     }
 
     private static Path dataDir(Section gateway, Path defaultValue) {

@@ -58,7 +58,14 @@ public final class ConfigPrinter {
                 "http", map("enabled", gateway.http().enabled(), "bind", gateway.http().bind(),
                         "port", gateway.http().port()),
                 "admission", map("maxPendingRuns", gateway.admission().maxPendingRuns()),
-                "shutdownGraceMs", millis(gateway.shutdownGrace()));
+                "shutdownGraceMs", millis(gateway.shutdownGrace()),
+                "store", store(gateway.store()));
+    }
+
+    /** {@code gateway.store}: the URL with its credentials masked. */
+    private static Map<String, Object> store(GatewayConfig.Store store) {
+        return store.kind() == GatewayConfig.Store.Kind.SQLITE ? map("kind", "sqlite")
+                : map("kind", "redis", "url", url(store.url()), "fleet", store.fleet());
     }
 
     private static Map<String, Object> lanes(LanesConfig lanes) {

@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *       {@link #history} waits for it first, so a session reads its own writes.</li>
  * </ul>
  */
-public final class SqliteStore implements SessionStore, MessageJournal {
+public final class SqliteStore implements DurableStore {
 
     /** The database's file name inside the data directory. */
     public static final String FILE_NAME = "laneway.db";
@@ -153,14 +153,20 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         return new StoreException("could not open the Laneway store " + file + ": " + e.getMessage(), e);
     }
 
-    /** The database file. */
     /** True until {@link #close()} (for readiness checks). */
+    @Override
     public boolean isOpen() {
         return !closed.get();
     }
 
+    /** The database file. */
     public Path file() {
         return file;
+    }
+
+    @Override
+    public String describe() {
+        return file.toString();
     }
 
     // ---- MessageJournal ----
@@ -318,6 +324,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     // ---- lifecycle and tests ----
 
     /** Waits until every write queued so far is committed. A no-op once closed. */
+    @Override
     public void flush() {
         if (!closed.get()) {
             try {
@@ -329,6 +336,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     }
 
     /** Transactions committed since open: many appends per commit means group commit works. */
+    @Override
     public long commitCount() {
         return writer.commits();
     }
