@@ -4,6 +4,8 @@ import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
 import dev.laneway.app.ops.OpsServer;
+import dev.laneway.app.ops.ProviderMeters;
+import dev.laneway.agents.pool.ProviderPools;
 import dev.laneway.channels.console.ConsoleChannel;
 import dev.laneway.channels.discord.DiscordChannel;
 import dev.laneway.channels.slack.SlackChannel;
@@ -12,12 +14,18 @@ import dev.laneway.commands.ChatCommands;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.GatewayConfig;
 import dev.laneway.config.LanewayConfig;
+import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.engine.AccessPolicy;
+import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.jobs.JobStatus;
+import dev.laneway.core.jobs.JobSubmitter;
+import dev.laneway.core.jobs.ScheduledJob;
+import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
-import dev.laneway.store.SqliteStore;
+import dev.laneway.store.DurableStore;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -27,6 +35,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,8 +45,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running gateway: the wiring of config, store, agent, channels, metrics and engine, and its
- * lifecycle. Construction order: store, agent, channels, metrics observer, gateway, ops server.
+ * One running gateway: the wiring of config, store, agents, channels, metrics and engine, and its
+ * lifecycle. Construction order: store, channels, metrics observer, provider pools, agents, gateway,
+ * scheduled jobs, ops server.
  * {@link #shutdown} is idempotent, so a console end-of-input and a SIGTERM can race.
  */
 final class GatewayApp {
@@ -47,45 +57,82 @@ final class GatewayApp {
     private final LanewayConfig config;
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final SqliteStore store;
-    private final Agent agent;
+    private final DurableStore store;
+    private final ProviderPools pools;
+    private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
     private final Gateway gateway;
+    private final ScheduledJobs jobs;
     private final OpsServer ops;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    /** Opens the store (a {@code StoreException} names the file when it cannot) and wires everything. */
+    /**
+     * Opens the store (a {@code StoreException} names the file, or the Redis URL with its credentials
+     * masked, when it cannot) and wires everything.
+     */
     GatewayApp(LanewayConfig config, InputStream consoleIn, PrintStream consoleOut, Runnable onConsoleEnd) {
         this.config = config;
         InstantSource clock = InstantSource.system();
-        this.store = SqliteStore.open(config.gateway().dataDir(), StoreSetup.options(config));
+        this.store = StoreSetup.open(config);
         try {
-            this.agent = AgentFactory.create(config.agents().defaultAgentConfig(), store, scheduler, clock);
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
-            MetricsObserver metrics = new MetricsObserver(channelNames, List.of(agent.name()));
+            List<String> named = jobAgentNames(config);
+            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named));
+            this.pools = new ProviderPools(config.providers().values(), config.scheduling(), clock, scheduler,
+                    new ProviderMeters(metrics.registry()));
+            this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
+            Map<String, Agent> jobAgents = jobAgents(config);
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
                     .scheduler(scheduler)
                     .executor(executor)
-                    .agent(agent)
+                    .agents(agents)
                     .store(store)
                     .journal(store)
-                    .commands(new ChatCommands())
+                    .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
                     .observer(metrics);
             channels.forEach(builder::channel);
+            jobAgents.forEach(builder::jobAgent);
             this.gateway = builder.build();
+            this.jobs = new ScheduledJobs(config.schedules(), store, JobSubmitter.of(gateway), clock, scheduler, executor,
+                    metrics::scheduleFired);
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
-            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen))
+            this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
+                    jobs::status, pools::snapshots))
                     : null;
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
+    }
+
+    /** The scheduled jobs that post to a conversation, for the chat's {@code /status}. */
+    private List<JobStatus> jobsPostingTo(Route conversation) {
+        return jobs.statusFor(conversation);
+    }
+
+    /** The agents scheduled jobs name (docs/behaviour.md §12): built with the others, with their fallbacks. */
+    private static List<String> jobAgentNames(LanewayConfig config) {
+        return config.schedules().stream().map(ScheduledJob::agent).filter(Objects::nonNull).distinct().toList();
+    }
+
+    /**
+     * job id -> the agent its {@code agent:} names, the roster's own (so its fallbacks apply), for jobs
+     * that name one; the others are answered by the agent their target's binding names.
+     */
+    private Map<String, Agent> jobAgents(LanewayConfig config) {
+        Map<String, Agent> byJob = new HashMap<>();
+        for (ScheduledJob job : config.schedules()) {
+            if (job.agent() != null) {
+                byJob.put(job.id(), agents.agent(job.agent()));
+            }
+        }
+        return byJob;
     }
 
     private void addChannels(ChannelsConfig config, InputStream consoleIn, PrintStream consoleOut, InstantSource clock,
@@ -112,15 +159,17 @@ final class GatewayApp {
         return lists;
     }
 
-    /** Restores what the store still holds, starts the channels, then the HTTP server. */
+    /** Restores what the store still holds, starts the channels, the scheduled jobs, then the HTTP server. */
     void start() {
         gateway.start();
+        jobs.start();
         if (ops != null) {
             ops.start();
         }
-        log.info("laneway {} started: channels={} agent={} ({}) mainLane={} store={}{}", Version.current(),
-                channels.stream().map(ChannelAdapter::name).toList(), agent.name(),
-                config.agents().defaultAgentConfig().provider(), config.agents().maxConcurrent(), store.file(),
+        log.info("laneway {} started: channels={} agent={} ({}) agents={} bindings={} mainLane={} store={}{}",
+                Version.current(), channels.stream().map(ChannelAdapter::name).toList(), agents.defaultAgent(),
+                config.agents().defaultAgentConfig().provider(), config.agents().reachable(), agents.bindings().size(),
+                config.agents().maxConcurrent(), store.describe(),
                 ops == null ? "" : " http=" + config.gateway().http().bind() + ":" + ops.port());
     }
 
@@ -149,6 +198,7 @@ final class GatewayApp {
             return;
         }
         Duration grace = config.gateway().shutdownGrace();
+        jobs.stop(); // no fire from here on; one already posting is kept for the next start like any message
         try {
             boolean clean = gateway.shutdown(grace);
             log.info("laneway stopped{}", clean ? "" : " (runs still active after the grace period were aborted;"

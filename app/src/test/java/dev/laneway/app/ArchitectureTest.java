@@ -42,6 +42,18 @@ class ArchitectureTest {
     }
 
     @Test
+    void theStoresImportOnlyCore_andTheRedisClientStaysInStoreRedis() {
+        List<String> modules = List.of("dev.laneway.config", "dev.laneway.commands", "dev.laneway.agents",
+                "dev.laneway.channels", "dev.laneway.app");
+        List<String> sqlite = new ArrayList<>(modules);
+        sqlite.addAll(List.of("dev.laneway.store.redis", "redis.clients", "org.apache.commons.pool2"));
+        assertNoImports("store", sqlite);
+        List<String> redis = new ArrayList<>(modules);
+        redis.addAll(List.of("java.sql", "org.sqlite"));
+        assertNoImports("store-redis", redis);
+    }
+
+    @Test
     void channelsImportNoOtherChannelAndNoApp() throws IOException {
         try (Stream<Path> dirs = Files.list(ROOT.resolve("channels"))) {
             List<Path> channels = dirs.filter(Files::isDirectory).toList();

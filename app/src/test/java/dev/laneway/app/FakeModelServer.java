@@ -22,9 +22,11 @@ import java.util.regex.Pattern;
 
 /**
  * A tiny OpenAI-compatible server on 127.0.0.1 for end-to-end tests: every chat completion streams
- * back {@code model says: <last user message>} in two SSE chunks, and each request body is kept.
- * With {@link #holdRequests} on, each request waits for {@link #release} before it is answered, so
- * a test can hold a run "in flight" for as long as it likes.
+ * back {@code model says: <last user message>} in two SSE chunks (and, when the request asks for it
+ * with {@code stream_options.include_usage}, a last chunk with made-up usage: 7 prompt and 3
+ * completion tokens), and each request body is kept. With {@link #holdRequests} on, each request
+ * waits for {@link #release} before it is answered, so a test can hold a run "in flight" for as long
+ * as it likes. {@link #failWith} makes every request fail with a status (a provider outage).
  */
 final class FakeModelServer implements AutoCloseable {
 
@@ -36,6 +38,7 @@ final class FakeModelServer implements AutoCloseable {
     // request index -> released when the test lets it be answered (only while holding)
     private final Map<Integer, CompletableFuture<Void>> gates = new ConcurrentHashMap<>();
     private volatile boolean holding;
+    private volatile int failStatus;
 
     FakeModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -54,6 +57,11 @@ final class FakeModelServer implements AutoCloseable {
 
     List<String> authorizations() {
         return List.copyOf(authorizations);
+    }
+
+    /** From now on every request gets this status (e.g. 503), until {@code failWith(0)}. */
+    void failWith(int status) {
+        failStatus = status;
     }
 
     /** Whether requests arriving from now on wait for {@link #release} before they are answered. */
@@ -102,6 +110,16 @@ final class FakeModelServer implements AutoCloseable {
                 return;
             }
         }
+        int failing = failStatus;
+        if (failing != 0) {
+            byte[] error = ("{\"error\":{\"message\":\"status " + failing + "\"}}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(failing, error.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(error);
+            }
+            return;
+        }
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
         authorizations.add(auth == null ? "" : auth);
         String lastUser = "";
@@ -116,6 +134,10 @@ final class FakeModelServer implements AutoCloseable {
             chunk(out, lastUser);
             out.write("data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
                     .getBytes(StandardCharsets.UTF_8));
+            if (body.contains("\"include_usage\":true")) {
+                out.write(("data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,"
+                        + "\"completion_tokens\":3,\"total_tokens\":10}}\n\n").getBytes(StandardCharsets.UTF_8));
+            }
             out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
         }
     }

@@ -24,6 +24,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +53,46 @@ class ValidateAgreesWithRunTest {
     @Property(tries = 1500)
     void aFileThatValidates_buildsItsAgents(@ForAll("agentFiles") String yaml) {
         assertEquals(validates(yaml), runs(yaml), yaml);
+    }
+
+    /** Bindings and fallbacks (docs/behaviour.md §13): a file that validates builds its agent roster. */
+    @Property(tries = 500)
+    void aFileWithBindingsAndFallbacksThatValidates_buildsItsRoster(@ForAll("routedFiles") String yaml) {
+        boolean validates = validates(yaml);
+        boolean builds = validates && rosterBuilds(yaml);
+        net.jqwik.api.statistics.Statistics.label("validates").collect(validates);
+        assertEquals(validates, builds, yaml);
+    }
+
+    @Provide
+    Arbitrary<String> routedFiles() {
+        // mostly names of the list (x is none) and fallbacks on a and b only, so a fair share validates
+        Arbitrary<String> name = Arbitraries.frequency(Tuple.of(6, "a"), Tuple.of(6, "b"), Tuple.of(6, "c"), Tuple.of(1, "x"));
+        Arbitrary<String> fallback = name.list().ofMaxSize(2).map(names -> names.isEmpty() ? ""
+                : ", fallback: [" + String.join(", ", names) + "]");
+        Arbitrary<String> condition = Arbitraries.of("channel: discord", "channel: slack", "channel: nope", "guild: \"1\"",
+                "workspace: T1", "chat: \"7\"", "thread: t", "dm: true", "dm: false", "account: default");
+        Arbitrary<String> binding = Combinators.combine(condition.list().ofMinSize(1).ofMaxSize(3), name)
+                .as((conditions, agent) -> "    - { " + conditions.stream().map(c -> c + ", ").collect(Collectors.joining())
+                        + "agent: " + agent + " }\n");
+        Arbitrary<String> defaultAgent = Arbitraries.frequency(Tuple.of(8, "a"), Tuple.of(4, "b"), Tuple.of(1, "x"));
+        return Combinators.combine(fallback, fallback, binding.list().ofMaxSize(2), defaultAgent)
+                .as((fa, fb, bindings, agent) -> "agents:\n  defaults: { agent: " + agent + " }\n"
+                        + "  list:\n    a: { provider: echo" + fa + " }\n    b: { provider: echo" + fb + " }\n"
+                        + "    c: { provider: echo }\n"
+                        + (bindings.isEmpty() ? "" : "  bindings:\n" + String.join("", bindings)));
+    }
+
+    private static boolean rosterBuilds(String yaml) {
+        Scheduler idle = (delay, task) -> Scheduler.Cancellable.NONE;
+        try {
+            LanewayConfig config = ConfigLoader.parse(yaml, "laneway.yaml", Map.of());
+            AgentFactory.roster(config.agents(), new InMemorySessionStore(), idle, InstantSource.system(),
+                    dev.laneway.agents.pool.ProviderPools.unnamed(InstantSource.system(), idle));
+            return true;
+        } catch (ConfigException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     @Test

@@ -16,8 +16,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs every benchmark (JMH, one fork each), the start-up restore measurement and the heap
- * measurement, then prints one markdown table with the machine it ran on. Usage (see bench/run.sh):
+ * Runs every benchmark (JMH, one fork each), the start-up restore measurement, the heap
+ * measurement and the scheduling and provider simulations ({@link SchedulingSimulation},
+ * {@link ProviderSimulation}, virtual time, about a second each), then prints one markdown table with the machine it ran on. Usage (see bench/run.sh):
  * <pre>
  *   java -Xmx6g -jar bench/target/benchmarks.jar [--quick] [--only REGEX] [--no-heap] [--no-jmh]
  *        [--no-restore] [--restore-items 100000] [--heap-sessions 100000,1000000] [--out FILE]
@@ -51,10 +52,28 @@ public final class BenchMain {
             }
         }
         long heapDone = System.nanoTime();
-        String runTime = String.format(Locale.ROOT, "%.0f s in all (JMH %.0f s, restore %.0f s, heap %.0f s)",
-                seconds(started, heapDone), seconds(started, jmhDone), seconds(jmhDone, restoreDone),
-                seconds(restoreDone, heapDone));
+        String scheduling = null;
+        String providers = null;
+        if (arguments.sim) {
+            System.out.println("# scheduling simulation");
+            scheduling = SchedulingSimulation.run(SimScenario.issue15(), 1, SchedulingSimulation.DEFAULT_REPLICATIONS)
+                    .render();
+            System.out.println("# provider simulation");
+            providers = ProviderSimulation.render(1, ProviderSimulation.DEFAULT_REPLICATIONS);
+        }
+        long simDone = System.nanoTime();
+        String runTime = String.format(Locale.ROOT,
+                "%.0f s in all (JMH %.0f s, restore %.0f s, heap %.0f s, scheduling simulation %.1f s)",
+                seconds(started, simDone), seconds(started, jmhDone), seconds(jmhDone, restoreDone),
+                seconds(restoreDone, heapDone), seconds(heapDone, simDone));
         String table = new ReportTable(new Results(runs), restore, heap, arguments.describe(), runTime).render();
+        if (scheduling != null) {
+            table += "\nScheduling when the model is the bottleneck (virtual time, `SchedulingSimulation`):\n\n"
+                    + scheduling;
+        }
+        if (providers != null) {
+            table += "\nProvider pools: capacity and outages (virtual time, `ProviderSimulation`):\n\n" + providers;
+        }
         System.out.println();
         System.out.println(table);
         if (arguments.out != null) {
@@ -101,6 +120,7 @@ public final class BenchMain {
         boolean jmh = true;
         boolean heap = true;
         boolean restore = true;
+        boolean sim = true;
         int restoreItems = 100_000;
         int restarts = 5;
         int warmups = 3;
@@ -122,12 +142,13 @@ public final class BenchMain {
                     case "--no-heap" -> a.heap = false;
                     case "--no-jmh" -> a.jmh = false;
                     case "--no-restore" -> a.restore = false;
+                    case "--no-sim" -> a.sim = false;
                     case "--restore-items" -> a.restoreItems = Integer.parseInt(args[++i].replace("_", "").trim());
                     case "--heap-sessions" -> a.heapSessions = java.util.Arrays.stream(args[++i].split(","))
                             .mapToInt(s -> Integer.parseInt(s.replace("_", "").trim())).toArray();
                     case "--out" -> a.out = Path.of(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                            + " (known: --quick, --only REGEX, --no-heap, --no-jmh, --no-restore, --restore-items N,"
+                            + " (known: --quick, --only REGEX, --no-heap, --no-jmh, --no-restore, --no-sim, --restore-items N,"
                             + " --heap-sessions N,M, --out FILE)");
                 }
             }

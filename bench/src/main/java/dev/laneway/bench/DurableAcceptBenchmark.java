@@ -1,6 +1,9 @@
 package dev.laneway.bench;
 
 import dev.laneway.store.SqliteStore;
+import dev.laneway.store.StoreOptions;
+import dev.laneway.store.redis.RedisStore;
+import dev.laneway.store.redis.RedisTarget;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +39,11 @@ import org.openjdk.jmh.infra.ThreadParams;
  * answer later (with admission off, producers that outran the runs would fill the session queues
  * until their cap refuses messages). Every trial starts from an empty data directory in
  * {@code java.io.tmpdir}, deleted afterwards.
+ *
+ * <p>{@code redis}: the Redis store against a {@code redis-server} the trial starts itself
+ * ({@link BenchRedis}: {@code appendonly yes}, {@code appendfsync always}, loopback), so the three
+ * stores are measured in the same run. At the end of a Redis trial one line on stdout gives the
+ * round trips to Redis per accepted message ({@link RedisStore#roundTrips}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -45,11 +53,13 @@ public class DurableAcceptBenchmark {
 
     @State(Scope.Benchmark)
     public static class Stores {
-        @Param({"memory", "sqlite"})
+        @Param({"memory", "sqlite", "redis"})
         public String store;
 
         private Path dir;
         private SqliteStore sqlite;
+        private BenchRedis redisServer;
+        private RedisStore redis;
         private BenchGateway bench;
         private SessionWindow[] windows;
         private int perProducer;
@@ -77,6 +87,11 @@ public class DurableAcceptBenchmark {
                     sqlite = SqliteStore.open(dir);
                     options.store(sqlite).journal(sqlite);
                 }
+                case "redis" -> {
+                    redisServer = BenchRedis.start();
+                    redis = RedisStore.open(RedisTarget.of(redisServer.url(), "bench"), StoreOptions.defaults());
+                    options.store(redis).journal(redis);
+                }
                 default -> throw new IllegalArgumentException("unknown store " + store);
             }
             bench = new BenchGateway(options);
@@ -96,6 +111,12 @@ public class DurableAcceptBenchmark {
                 if (sqlite != null) {
                     sqlite.close();
                     DataDirs.delete(dir);
+                }
+                if (redis != null) {
+                    redis.close();
+                    System.out.printf(java.util.Locale.ROOT, "redis round trips per accepted message: %.2f (%d for %d)%n",
+                            redis.roundTrips() / (double) Math.max(1, next.get()), redis.roundTrips(), next.get());
+                    redisServer.close();
                 }
             }
             check.verify(); // a refusal (e.g. storage unavailable) is not an accepted message

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -31,6 +32,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * primary score counts both drains; {@link Timing} keeps each depth's messages and nanoseconds, from
  * which the table computes the two rates per iteration. Taking the next turn off the queue should
  * cost the same at any depth, so both rates should be alike.
+ *
+ * <p>{@link Depths#chat}: {@code dm} (the default, the table's row) queues one sender's DMs;
+ * {@code group} (run with {@code -p chat=group}) queues a group chat's messages from
+ * {@link #GROUP_SENDERS} senders in turn, so the drains go through the group queue's rotation of
+ * senders (docs/behaviour.md §5.3) instead of the DM queue's arrival order.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -40,15 +46,19 @@ public class FollowupDepthBenchmark {
     static final int DRAINED = 10_000;
     static final int SHALLOW = 10_000;
     static final int DEEP = 1_000_000;
+    /** Senders of the {@code group} variant's messages. */
+    static final int GROUP_SENDERS = 10;
 
     /** One gateway whose single session holds a run with {@code depth} followups behind it. */
     static final class Queue {
         final BenchGateway bench;
-        private final InboundMessage message = BenchSessions.message(0);
+        private final InboundMessage[] messages;
+        private int next;
         private final AtomicReference<Disposition> unexpected = new AtomicReference<>();
         private volatile CountDownLatch settled = new CountDownLatch(0);
 
-        Queue(int depth) {
+        Queue(int depth, boolean group) {
+            messages = group ? groupMessages() : new InboundMessage[] {BenchSessions.message(0)};
             bench = new BenchGateway(new BenchGateway.Options()
                     .mode(QueueMode.FOLLOWUP)
                     .cap(depth + DRAINED + 1)
@@ -59,16 +69,32 @@ public class FollowupDepthBenchmark {
                         settled.countDown();
                     }));
             bench.agent.hold();
-            bench.gateway.accept(message);
+            accept();
             awaitHeld(1);
             for (int i = 0; i < depth; i++) {
-                bench.gateway.accept(message);
+                accept();
             }
+        }
+
+        /** One group chat's messages from {@link #GROUP_SENDERS} senders. */
+        private static InboundMessage[] groupMessages() {
+            InboundMessage[] group = new InboundMessage[GROUP_SENDERS];
+            for (int i = 0; i < GROUP_SENDERS; i++) {
+                group[i] = InboundMessage.builder(BenchSessions.CHANNEL).chatId("g").senderId("u" + i)
+                        .text("hello from " + i).direct(false).build();
+            }
+            return group;
+        }
+
+        /** Accepts the next message: the DM, or the next sender's group message. */
+        private void accept() {
+            bench.gateway.accept(messages[next]);
+            next = (next + 1) % messages.length;
         }
 
         void topUp() {
             for (int i = 0; i < DRAINED; i++) {
-                bench.gateway.accept(message);
+                accept();
             }
             settled = new CountDownLatch(DRAINED);
         }
@@ -97,14 +123,19 @@ public class FollowupDepthBenchmark {
 
     @State(Scope.Benchmark)
     public static class Depths {
+        /** {@code dm} or {@code group} (see the class comment). */
+        @Param({"dm"})
+        public String chat;
+
         Queue shallow;
         Queue deep;
         boolean deepFirst;
 
         @Setup(Level.Trial)
         public void fill() {
-            shallow = new Queue(SHALLOW);
-            deep = new Queue(DEEP);
+            boolean group = chat.equals("group");
+            shallow = new Queue(SHALLOW, group);
+            deep = new Queue(DEEP, group);
             // The queues built here are setup, not the drain: without this, the young collections
             // during the first measured iterations copy the million queued items out of the young
             // generation (hundreds of ms each on a 2-core machine), a cost charged to whichever

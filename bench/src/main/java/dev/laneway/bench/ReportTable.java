@@ -181,15 +181,19 @@ final class ReportTable {
 
     private void durability() {
         line("| durable accept: msgs/s accepted (and run) through Gateway.accept, unique platform ids, 10,000 idle"
-                + " sessions shared by the producers | in memory (MessageJournal.NONE) | SQLite store (WAL, synchronous=FULL, group commit) | SQLite ÷ in memory |");
-        line("|---|---:|---:|---:|");
+                + " sessions shared by the producers | in memory (MessageJournal.NONE) | SQLite store (WAL, synchronous=FULL, group commit) | SQLite ÷ in memory"
+                + " | Redis store (local redis-server, appendfsync always, group commit) | Redis ÷ SQLite |");
+        line("|---|---:|---:|---:|---:|---:|");
         for (int producers : new int[] {1, 8, 64}) {
             String method = DURABLE + producers;
             Map<String, String> memory = params("store", "memory");
             Map<String, String> sqlite = params("store", "sqlite");
+            Map<String, String> redis = params("store", "redis");
             line("| " + producers + " producer thread" + (producers == 1 ? "" : "s") + " | " + results.rate(method, memory)
                     + " | " + results.rate(method, sqlite) + " | "
-                    + Results.ratio(results.score(method, sqlite), results.score(method, memory)) + " |");
+                    + Results.ratio(results.score(method, sqlite), results.score(method, memory)) + " | "
+                    + results.rate(method, redis) + " | "
+                    + Results.ratio(results.score(method, redis), results.score(method, sqlite)) + " |");
         }
         line("");
     }

@@ -1,9 +1,14 @@
 package dev.laneway.commands;
 
 import dev.laneway.core.InboundMessage;
+import dev.laneway.core.Route;
 import dev.laneway.core.command.CommandContext;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.jobs.JobStatus;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The chat commands: {@code /queue}, {@code /status}, {@code /stop}, {@code /new} and
@@ -12,7 +17,10 @@ import dev.laneway.core.command.CommandHandler;
  * {@link CommandDecision#NOT_A_COMMAND} so the agent sees it. Arguments of {@code /status},
  * {@code /stop} and {@code /new} are ignored.
  *
- * <p>Stateless and thread-safe. Every command answers at once: it only calls
+ * <p>{@code /status} also lists the scheduled jobs that post to the conversation, with their next
+ * fire (docs/behaviour.md §6.6, §12).
+ *
+ * <p>Stateless (beyond its jobs source) and thread-safe. Every command answers at once: it only calls
  * {@link dev.laneway.core.command.GatewayControl}, whose methods return at once, and holds no lock.
  *
  * <p>Who may do what: anyone who may talk to the bot may use {@code /queue} (show) and
@@ -22,7 +30,19 @@ import dev.laneway.core.command.CommandHandler;
  */
 public final class ChatCommands implements CommandHandler {
 
+    private final Function<Route, List<JobStatus>> jobs;
+
+    /** Commands without scheduled jobs: {@code /status} lists none. */
     public ChatCommands() {
+        this(conversation -> List.of());
+    }
+
+    /**
+     * @param jobs the scheduled jobs that post to a conversation (channel, chat, thread), for
+     *             {@code /status}; must return at once (the runner's snapshot)
+     */
+    public ChatCommands(Function<Route, List<JobStatus>> jobs) {
+        this.jobs = Objects.requireNonNull(jobs, "jobs");
     }
 
     @Override
@@ -32,10 +52,11 @@ public final class ChatCommands implements CommandHandler {
                 .orElse(CommandDecision.NOT_A_COMMAND);
     }
 
-    private static CommandDecision dispatch(CommandLine line, InboundMessage message, CommandContext context) {
+    private CommandDecision dispatch(CommandLine line, InboundMessage message, CommandContext context) {
         return switch (line.name()) {
             case "queue" -> QueueCommands.handle(message, line.arguments(), context);
-            case "status" -> reply(StatusText.of(context.control().status(context.session(), message.channel())));
+            case "status" -> reply(StatusText.of(context.control().status(context.session(), message),
+                    jobs.apply(message.route().replyingTo(null))));
             case "stop" -> stop(message, context);
             case "new", "reset" -> newConversation(line, message, context);
             default -> CommandDecision.NOT_A_COMMAND;

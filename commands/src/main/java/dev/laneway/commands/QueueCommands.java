@@ -2,6 +2,7 @@ package dev.laneway.commands;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
+import dev.laneway.core.QueueSettings;
 import dev.laneway.core.command.CommandContext;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.GatewayControl;
@@ -20,14 +21,20 @@ final class QueueCommands {
     static CommandDecision handle(InboundMessage message, String arguments, CommandContext context) {
         GatewayControl control = context.control();
         return switch (QueueCommandParser.parse(arguments)) {
-            case QueueCommand.Show show ->
-                    reply(Replies.show(control.effectiveSettings(context.session(), message.channel())));
+            case QueueCommand.Show show -> show(message, context);
             case QueueCommand.Reset reset -> context.authorized() ? reset(context) : reply(Replies.QUEUE_DENIED);
             case QueueCommand.Set set -> context.authorized() ? save(set, context) : reply(Replies.QUEUE_DENIED);
             case QueueCommand.Invalid invalid ->
                     reply(context.authorized() ? invalid.message() : Replies.QUEUE_DENIED);
             case QueueCommand.Inline inline -> inline(inline, context);
         };
+    }
+
+    /** The effective settings; in a group, with a sender's part of the cap (docs/behaviour.md §5.4). */
+    private static CommandDecision show(InboundMessage message, CommandContext context) {
+        GatewayControl control = context.control();
+        QueueSettings settings = control.effectiveSettings(context.session(), message.channel());
+        return reply(Replies.show(settings, message.direct() ? 0 : control.capPerSender(settings.cap())));
     }
 
     private static CommandDecision reset(CommandContext context) {

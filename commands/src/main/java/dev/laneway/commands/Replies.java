@@ -25,16 +25,24 @@ final class Replies {
     private Replies() {
     }
 
-    /** The {@code /queue} show reply: the effective settings, then the options line. */
-    static String show(QueueSettings settings) {
-        return "Current queue settings: " + describe(settings) + "\n" + OPTIONS;
+    /**
+     * The {@code /queue} show reply: the effective settings, then the options line. {@code perSender}:
+     * a group sender's part of the cap, shown after it when not 0 (docs/behaviour.md §6.3).
+     */
+    static String show(QueueSettings settings, int perSender) {
+        return "Current queue settings: " + describe(settings, perSender) + "\n" + OPTIONS;
     }
 
     /** {@code mode=collect, debounce=1000ms, cap=20, drop=summarize.} */
     static String describe(QueueSettings settings) {
+        return describe(settings, 0);
+    }
+
+    /** {@code mode=collect, debounce=1000ms, cap=20 (10 per sender), drop=summarize.}; no part when 0. */
+    static String describe(QueueSettings settings, int perSender) {
         return "mode=" + settings.mode().id()
                 + ", debounce=" + settings.debounce().toMillis() + "ms"
-                + ", cap=" + settings.cap()
+                + ", cap=" + settings.cap() + (perSender > 0 ? " (" + perSender + " per sender)" : "")
                 + ", drop=" + settings.drop().id() + ".";
     }
 

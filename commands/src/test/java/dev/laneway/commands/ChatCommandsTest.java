@@ -1,17 +1,24 @@
 package dev.laneway.commands;
 
+import dev.laneway.core.scheduling.WaitEstimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
+import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.command.CommandContext;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.jobs.JobStatus;
+import dev.laneway.core.jobs.JobTarget;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,6 +111,45 @@ class ChatCommandsTest {
     }
 
     @Test
+    void status_ofASessionWaitingForMain_saysWhereItStandsInLine() {
+        control.status = new SessionStatus(
+                new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 20, DropPolicy.SUMMARIZE),
+                0, Duration.ofMillis(2_000),
+                List.of(new LaneSnapshot("session:console:dm:you", 1, 1, 0), new LaneSnapshot("main", 4, 4, 3)),
+                new WaitEstimate(2, Duration.ofMillis(14_200)));
+
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; active run for 2s.
+                Lanes: session:console:dm:you 1/1 active, 0 queued; main 4/4 active, 3 queued.
+                Waiting: #3 in line, about 15 s."""),
+                send("/status", false, false));
+    }
+
+    @Test
+    void status_namesTheAgentThatAnswersHere_withItsFallbacks_onTheLastLine() {
+        SessionStatus plain = new SessionStatus(
+                new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 20, DropPolicy.SUMMARIZE), 0, null,
+                List.of(new LaneSnapshot("main", 4, 0, 0)), new WaitEstimate(0, Duration.ofMillis(3_000)));
+        control.status = plain.withAgent("main", List.of("local", "tiny"));
+
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; idle.
+                Lanes: main 0/4 active, 0 queued.
+                Waiting: #1 in line, about 3 s.
+                Agent: main (fallback: local, tiny)."""), send("/status", false, false));
+
+        control.status = plain.withAgent("support", List.of());
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; idle.
+                Lanes: main 0/4 active, 0 queued.
+                Waiting: #1 in line, about 3 s.
+                Agent: support."""), send("/status", false, false));
+    }
+
+    @Test
     void status_ofAnIdleSessionWithoutLanes() {
         control.status = new SessionStatus(
                 new QueueSettings(QueueMode.INTERRUPT, Duration.ZERO, 1, DropPolicy.OLD), 0, null, List.of());
@@ -120,5 +166,28 @@ class ChatCommandsTest {
         assertEquals("1m30s", StatusText.age(Duration.ofSeconds(90)));
         assertEquals("2h0m5s", StatusText.age(Duration.ofSeconds(7205)));
         assertEquals("0s", StatusText.age(Duration.ofSeconds(-4)));
+    }
+
+    @Test
+    void status_listsTheScheduledJobsPostingToThisConversation_withTheirNextFireInTheirZone() {
+        List<Route> asked = new java.util.ArrayList<>();
+        JobStatus morning = new JobStatus("morning", new JobTarget("console", "chat", null), "cron \"0 8 * * 1-5\" in Europe/Berlin",
+                ZoneId.of("Europe/Berlin"), Instant.parse("2026-03-02T07:00:00Z"), null, 0);
+        JobStatus done = new JobStatus("once", new JobTarget("console", "chat", null), "every 1h", ZoneOffset.UTC, null,
+                null, 0);
+        ChatCommands withJobs = new ChatCommands(conversation -> {
+            asked.add(conversation);
+            return List.of(morning, done);
+        });
+        control.status = new SessionStatus(QueueSettings.DEFAULTS, 0, null, List.of());
+        InboundMessage message = InboundMessage.builder("console").text("/status").platformMessageId("m9").build();
+        assertEquals(reply("""
+                Status: mode=collect, debounce=1000ms, cap=20, drop=summarize.
+                Queue: 0 queued; idle.
+                Lanes: none.
+                Jobs: morning next 2026-03-02 08:00 Europe/Berlin; once no next fire."""),
+                withJobs.handle(message, new CommandContext(SESSION, false, control)));
+        assertEquals(List.of(new Route("console", "default", "chat", null, null)), asked,
+                "asked for the conversation, not the message");
     }
 }

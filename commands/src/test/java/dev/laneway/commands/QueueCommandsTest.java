@@ -48,6 +48,23 @@ class QueueCommandsTest {
     }
 
     @Test
+    void show_inAGroup_namesASendersPartOfTheCap_unlessThereIsNone() {
+        InboundMessage group = InboundMessage.builder("telegram").chatId("-100").senderId("42").direct(false)
+                .text("/queue").build();
+        CommandContext context = new CommandContext(SessionKey.of("telegram:group:-100"), false, control);
+
+        assertEquals(reply("Current queue settings: mode=collect, debounce=1000ms, cap=20 (10 per sender), drop=summarize.\n"
+                + "Options: modes steer, followup, collect, steer-backlog, interrupt; "
+                + "debounce:<ms|s|m>, cap:<n>, drop:old|new|summarize."), commands.handle(group, context));
+        control.capPerSender = 0;
+        assertTrue(((CommandDecision.Reply) commands.handle(group, context)).text().contains(", cap=20, drop="));
+        control.capPerSender = null;
+        control.settings = new QueueSettings(QueueMode.COLLECT, Duration.ofMillis(1000), 1, DropPolicy.OLD);
+        assertTrue(((CommandDecision.Reply) commands.handle(group, context)).text().contains(", cap=1, drop="),
+                "a cap of one has no part");
+    }
+
+    @Test
     void show_isOpenToSendersWhoMayNotChangeSettings() {
         CommandDecision decision = send("/QUEUE@MyBot", false);
 

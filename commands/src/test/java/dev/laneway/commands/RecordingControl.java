@@ -18,6 +18,8 @@ final class RecordingControl implements GatewayControl {
     final List<QueueOverride> saved = new ArrayList<>();
 
     QueueSettings settings = QueueSettings.DEFAULTS;
+    /** What {@link #capPerSender} answers: half the cap when null, as the gateway's default. */
+    Integer capPerSender;
     QueueOverride stored;
     int clearedOnStop;
     SessionStatus status = new SessionStatus(QueueSettings.DEFAULTS, 0, null, List.of());
@@ -26,6 +28,12 @@ final class RecordingControl implements GatewayControl {
     public QueueSettings effectiveSettings(SessionKey session, String channel) {
         calls.add("effectiveSettings(" + session + ", " + channel + ")");
         return settings;
+    }
+
+    @Override
+    public int capPerSender(int cap) {
+        int part = capPerSender == null ? cap - cap / 2 : capPerSender;
+        return part < cap ? part : 0;
     }
 
     @Override

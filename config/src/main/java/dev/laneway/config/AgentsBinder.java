@@ -9,6 +9,7 @@ import dev.laneway.core.agent.settings.CommandSettings;
 import dev.laneway.core.agent.settings.EchoSettings;
 import dev.laneway.core.agent.settings.InvalidAgentSettingsException;
 import dev.laneway.core.agent.settings.OpenAiSettings;
+import dev.laneway.core.agent.settings.ProviderSettings;
 import dev.laneway.core.agent.settings.SettingViolation;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Binds {@code agents:}: the defaults, and each {@code agents.list} entry by its provider. This
+ * Binds {@code agents:}: the defaults, and each {@code agents.list} entry by its provider (bindings
+ * and fallbacks: {@link AgentRoutesBinder}). This
  * binder only reads keys and types; what values are legal is decided by the settings records of
  * {@code dev.laneway.core.agent.settings}, whose violations are reported here at their key's line
  * and column. The agents are built from those same records, so {@code validate} and {@code run}
@@ -34,20 +36,21 @@ final class AgentsBinder {
     private static final Pattern LIST_ITEM = Pattern.compile("(\\w+)\\[(\\d+)]");
     private static final Map<String, List<String>> KEYS = Map.of(
             "echo", List.of("provider", "delayMs", "runTimeoutMs"),
-            "openai", List.of("provider", "baseUrl", "apiKey", "model", "systemPrompt", "stream", "timeoutMs",
-                    "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs"),
+            "openai", List.of("provider", "endpoint", "baseUrl", "apiKey", "model", "systemPrompt", "stream",
+                    "timeoutMs", "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs"),
             "command", List.of("provider", "command", "timeoutMs", "runTimeoutMs"));
 
     private AgentsBinder() {
     }
 
-    static AgentsConfig bind(Section agents) {
-        Section defaults = agents.section("defaults", "maxConcurrent", "agent");
+    /** {@code agents:}; an {@code openai} agent's {@code endpoint} must name one of {@code providers}. */
+    static AgentsConfig bind(Section agents, ProvidersBinder.Providers providers) {
+        Section defaults = agents.section("defaults", "maxConcurrent", "agent", "fallbackNotice");
         int maxConcurrent = defaults.integer("maxConcurrent", AgentsConfig.DEFAULTS.maxConcurrent(), 1, MAX);
         Section list = agents.openSection("list");
         Map<String, AgentSettings> byName = new LinkedHashMap<>();
         for (String name : list.keys()) {
-            agent(list, name).ifPresent(agent -> byName.put(name, agent));
+            agent(list, name, providers).ifPresent(agent -> byName.put(name, agent));
         }
         String defaultAgent = defaultAgent(defaults, list.keys());
         // An empty list runs the echo agent. In a list with problems this only keeps the record
@@ -56,7 +59,7 @@ final class AgentsBinder {
             defaultAgent = AgentsConfig.DEFAULT_AGENT; // that entry's blank name was reported
         }
         byName.putIfAbsent(defaultAgent, EchoSettings.defaults(defaultAgent));
-        return new AgentsConfig(maxConcurrent, defaultAgent, byName);
+        return AgentRoutesBinder.bind(agents, defaults, list, maxConcurrent, defaultAgent, byName);
     }
 
     private static String defaultAgent(Section defaults, List<String> names) {
@@ -79,7 +82,7 @@ final class AgentsBinder {
         return AgentsConfig.DEFAULT_AGENT;
     }
 
-    private static Optional<AgentSettings> agent(Section list, String name) {
+    private static Optional<AgentSettings> agent(Section list, String name, ProvidersBinder.Providers providers) {
         Section raw = list.openSection(name);
         if (list.problems().reportedAt(raw.path())) {
             return Optional.empty();
@@ -92,12 +95,14 @@ final class AgentsBinder {
         if (provider == null) {
             return Optional.empty();
         }
-        Section agent = list.section(name, KEYS.get(provider).toArray(String[]::new));
+        List<String> keys = new ArrayList<>(KEYS.get(provider));
+        keys.addAll(AgentRoutesBinder.AGENT_KEYS); // fallback, fallbackNotice: read by AgentRoutesBinder
+        Section agent = list.section(name, keys.toArray(String[]::new));
         Tools tools = provider.equals("openai") ? tools(agent) : Tools.NONE;
         try {
             return Optional.of(switch (provider) {
                 case "echo" -> new EchoSettings(name, agent.duration("delayMs", Duration.ZERO), runTimeout(agent));
-                case "openai" -> openAi(name, agent, tools);
+                case "openai" -> openAi(name, agent, tools, providers);
                 case "command" -> command(name, agent);
                 default -> throw new IllegalStateException("provider " + provider);
             });
@@ -112,14 +117,17 @@ final class AgentsBinder {
         return AgentSettings.PROVIDERS.contains(id) ? Optional.of(id) : Optional.empty();
     }
 
-    private static OpenAiSettings openAi(String name, Section agent, Tools tools) {
-        if (!agent.has("model") && !agent.problems().reportedAt(agent.pathOf("model"))) {
-            agent.problem("model", "required for provider openai (e.g. model: gpt-4o-mini)");
+    private static OpenAiSettings openAi(String name, Section agent, Tools tools, ProvidersBinder.Providers providers) {
+        ProviderSettings endpoint = endpoint(agent, providers);
+        if (endpoint == null && !agent.has("endpoint") && !agent.has("model")
+                && !agent.problems().reportedAt(agent.pathOf("model"))) {
+            agent.problem("model", "required for provider openai (e.g. model: gpt-4o-mini), or name an endpoint"
+                    + " of providers (endpoint: <name>)");
         }
         return new OpenAiSettings(name,
-                agent.string("baseUrl", OpenAiSettings.DEFAULT_BASE_URL),
-                agent.string("apiKey", ""),
-                agent.string("model", ""),
+                endpoint != null ? endpoint.baseUrl() : agent.string("baseUrl", OpenAiSettings.DEFAULT_BASE_URL),
+                endpoint != null ? endpoint.apiKey() : agent.string("apiKey", ""),
+                endpoint != null ? endpoint.model() : agent.string("model", agent.has("endpoint") ? "unset" : ""),
                 agent.string("systemPrompt", ""),
                 agent.bool("stream", true),
                 agent.duration("timeoutMs", OpenAiSettings.DEFAULT_TIMEOUT),
@@ -129,6 +137,32 @@ final class AgentsBinder {
                 agent.anyInteger("maxRetries", OpenAiSettings.DEFAULT_MAX_RETRIES),
                 tools.names(),
                 runTimeout(agent));
+    }
+
+    /**
+     * {@code endpoint: <name>}: the {@code providers} entry whose base URL, key and model the agent calls
+     * (docs/decisions.md D60). Null when absent or not a valid entry (reported; an entry that had
+     * problems of its own is not reported twice). The agent may not set those three itself.
+     */
+    private static ProviderSettings endpoint(Section agent, ProvidersBinder.Providers providers) {
+        String named = agent.string("endpoint", null);
+        if (named == null) {
+            return null;
+        }
+        ProviderSettings found = providers.valid().get(named);
+        if (found == null && !providers.declared().contains(named)) {
+            String hint = Suggestions.closest(named, providers.declared()).map(n -> ", did you mean \"" + n + "\"?")
+                    .orElse("");
+            agent.problem("endpoint", "no endpoint named " + YamlNode.quote(named) + " in providers" + hint
+                    + (providers.declared().isEmpty() ? " (there is no providers: section)"
+                    : " (providers has: " + String.join(", ", providers.declared()) + ")"));
+        }
+        for (String key : List.of("baseUrl", "apiKey", "model")) {
+            if (agent.has(key)) {
+                agent.problemAtKey(key, "comes from providers." + named + " (this agent's endpoint); remove it here");
+            }
+        }
+        return found;
     }
 
     /** {@code runTimeoutMs}, any provider: what the settings records validate. */

@@ -28,15 +28,22 @@ final class ConfigBinder {
 
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
-                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels"));
+                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
+                        SchedulesBinder.KEY, "providers"));
+        ProvidersBinder.Providers providers = ProvidersBinder.bind(root.openSection("providers"));
+        AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"), providers);
+        ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
         return new LanewayConfig(
-                gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs")),
+                gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs", "store")),
                 session(root.section("session", "dmScope", "groupScope")),
                 lanes(root.openSection("lanes")),
-                AgentsBinder.bind(root.section("agents", "defaults", "list")),
+                agents,
                 MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
                 commands(root.section("commands", "allowFrom")),
-                ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new))));
+                channels,
+                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
+                SchedulesBinder.bind(root, channels, agents),
+                providers.valid());
     }
 
     private static GatewayConfig gateway(Section gateway) {
@@ -51,7 +58,8 @@ final class ConfigBinder {
                         http.integer("port", d.http().port(), 0, 65535)),
                 new GatewayConfig.Admission(
                         admission.integer("maxPendingRuns", d.admission().maxPendingRuns(), 0, MAX)),
-                gateway.duration("shutdownGraceMs", d.shutdownGrace()));
+                gateway.duration("shutdownGraceMs", d.shutdownGrace()),
+                StoreBinder.bind(gateway.section("store", StoreBinder.KEYS.toArray(String[]::new))));
     }
 
     private static Path dataDir(Section gateway, Path defaultValue) {

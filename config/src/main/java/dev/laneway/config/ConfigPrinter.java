@@ -6,6 +6,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.UrlRedactor;
+import dev.laneway.core.jobs.Every;
+import dev.laneway.core.jobs.ScheduledJob;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -37,9 +39,13 @@ public final class ConfigPrinter {
         put(root, "session", map("dmScope", id(config.session().dm()), "groupScope", id(config.session().group())));
         put(root, "lanes", lanes(config.lanes()));
         put(root, "agents", AgentPrinter.agents(config.agents()));
+        if (!config.providers().isEmpty()) {
+            put(root, "providers", AgentPrinter.providers(config.providers()));
+        }
         put(root, "messages", messages(config.messages()));
         put(root, "commands", map("allowFrom", config.commands().allowFrom()));
         put(root, "channels", ChannelPrinter.channels(config.channels()));
+        put(root, SchedulesBinder.KEY, config.schedules().stream().map(ConfigPrinter::job).toList());
         try {
             return MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {
@@ -52,7 +58,14 @@ public final class ConfigPrinter {
                 "http", map("enabled", gateway.http().enabled(), "bind", gateway.http().bind(),
                         "port", gateway.http().port()),
                 "admission", map("maxPendingRuns", gateway.admission().maxPendingRuns()),
-                "shutdownGraceMs", millis(gateway.shutdownGrace()));
+                "shutdownGraceMs", millis(gateway.shutdownGrace()),
+                "store", store(gateway.store()));
+    }
+
+    /** {@code gateway.store}: the URL with its credentials masked. */
+    private static Map<String, Object> store(GatewayConfig.Store store) {
+        return store.kind() == GatewayConfig.Store.Kind.SQLITE ? map("kind", "sqlite")
+                : map("kind", "redis", "url", url(store.url()), "fleet", store.fleet());
     }
 
     private static Map<String, Object> lanes(LanesConfig lanes) {
@@ -70,12 +83,34 @@ public final class ConfigPrinter {
         messages.inbound().byChannel().forEach((channel, d) -> inboundByChannel.put(channel, millis(d)));
         return map(
                 "queue", map("mode", q.mode().id(), "debounceMs", millis(q.debounce()), "maxWaitMs", millis(q.maxWait()),
-                        "cap", q.cap(), "drop", q.drop().id(), "notifyDrops", q.notifyDrops(), "ttl", millis(q.ttl()),
+                        "cap", q.cap(), "capPerSender", q.capPerSender(), "drop", q.drop().id(), "notifyDrops", q.notifyDrops(), "ttl", millis(q.ttl()),
                         "byChannel", byChannel),
                 "inbound", map("debounceMs", millis(messages.inbound().debounce()),
                         "maxWaitMs", millis(messages.inbound().maxWait()), "byChannel", inboundByChannel),
                 "steer", map("scope", id(messages.steerScope())),
                 "maxAnswerChars", messages.maxAnswerChars());
+    }
+
+    private static Map<String, Object> job(ScheduledJob job) {
+        Map<String, Object> out = map("id", job.id());
+        switch (job.schedule()) {
+            case CronSchedule cron -> put(out, "cron", cron.expression());
+            case Every every -> put(out, "every", millis(every.interval()));
+            default -> put(out, "schedule", job.schedule().describe());
+        }
+        put(out, "timezone", job.zone().getId());
+        Map<String, Object> target = map("channel", job.target().channel(), "chat", job.target().chatId());
+        if (job.target().threadId() != null) {
+            put(target, "thread", job.target().threadId());
+        }
+        put(out, "target", target);
+        put(out, "prompt", job.prompt());
+        if (job.agent() != null) {
+            put(out, "agent", job.agent());
+        }
+        put(out, "ifBusy", job.ifBusy().id());
+        put(out, "catchUp", millis(job.catchUp()));
+        return out;
     }
 
     /** A mode-only override as the bare mode, otherwise the keys it sets. */

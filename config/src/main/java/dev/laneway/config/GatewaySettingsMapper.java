@@ -21,6 +21,7 @@ final class GatewaySettingsMapper {
                 .queueDefaults(queue.settings())
                 .queueByChannel(queue.byChannel())
                 .queueMaxWait(queue.maxWait())
+                .queueCapPerSender(queue.capPerSender())
                 .queueTtl(queue.ttl())
                 .notifyDrops(queue.notifyDrops())
                 .inboundDebounce(inbound.debounce())
@@ -34,6 +35,7 @@ final class GatewaySettingsMapper {
                 .laneWarnAfter(config.lanes().warnAfter())
                 .maxPendingRuns(config.gateway().admission().maxPendingRuns())
                 .commandAllowFrom(allowFrom(config.commands()))
+                .scheduling(config.scheduling())
                 .build();
     }
 

@@ -9,7 +9,7 @@ import java.util.Objects;
  * (whose cap is {@code agents.defaults.maxConcurrent}).
  *
  * @param warnAfter a lane wait longer than this logs one line ({@code warnAfterMs})
- * @param caps      lane name -> {@code maxConcurrent}; always holds {@code subagent} and {@code cron}
+ * @param caps      lane name -> {@code maxConcurrent}; always holds {@code subagent}, {@code cron} and {@code fallback}
  */
 public record LanesConfig(Duration warnAfter, Map<String, Integer> caps) {
 
@@ -27,6 +27,7 @@ public record LanesConfig(Duration warnAfter, Map<String, Integer> caps) {
         Map<String, Integer> caps = new java.util.LinkedHashMap<>();
         caps.put("subagent", 8);
         caps.put("cron", 1);
+        caps.put("fallback", 4); // degraded runs (docs/behaviour.md §13.3)
         return caps;
     }
 }

@@ -1,7 +1,12 @@
 package dev.laneway.config;
 
+import dev.laneway.core.agent.settings.ProviderSettings;
+import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.engine.GatewaySettings;
+import dev.laneway.core.jobs.ScheduledJob;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -9,14 +14,19 @@ import java.util.Objects;
  * {@link ConfigLoader}, printed by {@link ConfigPrinter}. Secrets are {@link Secret}s, so
  * {@link #toString()} is safe to log.
  *
- * @param session {@code session.dmScope} and {@code session.groupScope}
+ * @param session   {@code session.dmScope} and {@code session.groupScope}
+ * @param schedules {@code schedules:}, the scheduled jobs in file order (docs/configuration.md §14)
+ * @param providers {@code providers:} the named model endpoints and their limits, by name in file order
+ *                  (docs/configuration.md §15)
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
-                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+                            MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
+                            SchedulingSettings scheduling, List<ScheduledJob> schedules,
+                            Map<String, ProviderSettings> providers) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
-            ChannelsConfig.DEFAULTS);
+            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults(), List.of(), Map.of());
 
     public LanewayConfig {
         Objects.requireNonNull(gateway, "gateway");
@@ -26,6 +36,23 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(messages, "messages");
         Objects.requireNonNull(commands, "commands");
         Objects.requireNonNull(channels, "channels");
+        Objects.requireNonNull(scheduling, "scheduling");
+        schedules = List.copyOf(schedules);
+        providers = Immutable.orderedMap(providers);
+    }
+
+    /** A configuration without named providers. */
+    public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                         MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
+                         SchedulingSettings scheduling, List<ScheduledJob> schedules) {
+        this(gateway, session, lanes, agents, messages, commands, channels, scheduling, schedules, Map.of());
+    }
+
+    /** A configuration with the default scheduling, no scheduled jobs and no named providers. */
+    public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                         MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels) {
+        this(gateway, session, lanes, agents, messages, commands, channels, SchedulingSettings.defaults(), List.of(),
+                Map.of());
     }
 
     /** What an empty file means: console, echo agent {@code assistant}, the defaults (docs/configuration.md §12). */

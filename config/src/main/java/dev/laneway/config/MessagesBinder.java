@@ -31,8 +31,8 @@ final class MessagesBinder {
     static MessagesConfig bind(Section messages) {
         Section steer = messages.section("steer", "scope");
         return new MessagesConfig(
-                queue(messages.section("queue", "mode", "debounceMs", "maxWaitMs", "cap", "drop", "notifyDrops",
-                        "ttl", "byChannel")),
+                queue(messages.section("queue", "mode", "debounceMs", "maxWaitMs", "cap", "capPerSender", "drop",
+                        "notifyDrops", "ttl", "byChannel")),
                 inbound(messages.section("inbound", "debounceMs", "maxWaitMs", "byChannel")),
                 steer.choice("scope", SteerScope.SESSION, MessagesBinder::steerScope, "session, sender"),
                 messages.integer("maxAnswerChars", GatewaySettings.DEFAULT_ANSWER_CHARS, GatewaySettings.MIN_ANSWER_CHARS,
@@ -41,15 +41,31 @@ final class MessagesBinder {
 
     private static MessagesConfig.Queue queue(Section queue) {
         MessagesConfig.Queue d = MessagesConfig.Queue.DEFAULTS;
+        int cap = queue.integer("cap", d.cap(), 1, Integer.MAX_VALUE);
         return new MessagesConfig.Queue(
                 queue.choice("mode", d.mode(), QueueMode::parse, MODES),
                 queue.duration("debounceMs", d.debounce()),
                 queue.optionalDuration("maxWaitMs"),
-                queue.integer("cap", d.cap(), 1, Integer.MAX_VALUE),
+                cap,
+                capPerSender(queue, cap),
                 queue.choice("drop", d.drop(), DropPolicy::parse, DROPS),
                 queue.bool("notifyDrops", d.notifyDrops()),
                 queue.duration("ttl", d.ttl()),
                 byChannel(queue.channelSection("byChannel")));
+    }
+
+    /**
+     * {@code capPerSender}: an integer from 0 to the queue's {@code cap} (docs/configuration.md §8.1), or
+     * null when absent or bad (then reported).
+     */
+    private static Integer capPerSender(Section queue, int cap) {
+        Integer part = queue.optionalInteger("capPerSender", 0, Integer.MAX_VALUE);
+        if (part != null && part > cap) {
+            queue.problem("capPerSender", "must be an integer between 0 and messages.queue.cap (" + cap + "), got "
+                    + part);
+            return null;
+        }
+        return part;
     }
 
     /** Each channel is a bare mode or a mapping with any of mode, debounceMs, cap and drop. */

@@ -32,18 +32,24 @@ public record MessagesConfig(Queue queue, Inbound inbound, SteerScope steerScope
      * {@code messages.queue:} the followup queue (docs/behaviour.md §3 and §5).
      *
      * @param maxWait   bound on a drain's total wait; null = 10 x debounce, zero = no bound
+     * @param capPerSender a group sender's part of the cap (docs/behaviour.md §5.4); null = half the
+     *                  cap, rounded up; 0 = none
      * @param ttl       queued items older than this are dropped after a restart
      * @param byChannel channel -> its settings layer (a bare mode in the file sets only the mode)
      */
-    public record Queue(QueueMode mode, Duration debounce, Duration maxWait, int cap, DropPolicy drop,
-                        boolean notifyDrops, Duration ttl, Map<String, QueueOverride> byChannel) {
+    public record Queue(QueueMode mode, Duration debounce, Duration maxWait, int cap, Integer capPerSender,
+                        DropPolicy drop, boolean notifyDrops, Duration ttl, Map<String, QueueOverride> byChannel) {
 
-        public static final Queue DEFAULTS = new Queue(QueueMode.COLLECT, Duration.ofMillis(1000), null, 20,
+        public static final Queue DEFAULTS = new Queue(QueueMode.COLLECT, Duration.ofMillis(1000), null, 20, null,
                 DropPolicy.SUMMARIZE, true, Duration.ofHours(1), Map.of());
 
         public Queue {
             // Validates mode, debounce, cap and drop exactly as /queue does.
             new QueueSettings(mode, debounce, cap, drop);
+            if (capPerSender != null && (capPerSender < 0 || capPerSender > cap)) {
+                throw new IllegalArgumentException("capPerSender must be between 0 and cap (" + cap + "), got "
+                        + capPerSender);
+            }
             Objects.requireNonNull(ttl, "ttl");
             byChannel = Immutable.orderedMap(byChannel);
         }

@@ -23,6 +23,11 @@ final class Problems {
         return paths.contains(path);
     }
 
+    /** How many problems were reported so far (a binder compares before and after one entry). */
+    int count() {
+        return problems.size();
+    }
+
     boolean isEmpty() {
         return problems.isEmpty();
     }

@@ -71,6 +71,22 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void capPerSender_aboveTheCapOrNegative_isAProblemAtItsValue() {
+        assertEquals("laneway.yaml: messages.queue.capPerSender: must be an integer between 0 and messages.queue.cap"
+                + " (8), got 9 (line 4, column 19)", onlyProblem("""
+                        messages:
+                          queue:
+                            cap: 8
+                            capPerSender: 9
+                        """));
+        assertEquals("laneway.yaml: messages.queue.capPerSender: must be an integer >= 0, got -1 (line 1, column 36)",
+                onlyProblem("messages: { queue: { capPerSender: -1 } }\n"));
+        assertEquals("laneway.yaml: messages.queue.capPerSender: must be an integer between 0 and messages.queue.cap"
+                + " (20), got 21 (line 1, column 36)", onlyProblem("messages: { queue: { capPerSender: 21 } }\n"),
+                "against the default cap when none is set");
+    }
+
+    @Test
     void outOfRangeValues_portMaxConcurrentAndMaxPendingRuns() {
         String report = failure("""
                 gateway:
@@ -216,7 +232,7 @@ class ConfigErrorsTest {
 
     @Test
     void keyOfAnotherProvider_isAnUnknownKey() {
-        assertEquals("laneway.yaml: agents.list.bot.model: unknown key (known keys: provider, delayMs, runTimeoutMs) (line 3, column 28)",
+        assertEquals("laneway.yaml: agents.list.bot.model: unknown key (known keys: provider, delayMs, runTimeoutMs, fallback, fallbackNotice) (line 3, column 28)",
                 onlyProblem("""
                         agents:
                           list:
@@ -256,7 +272,7 @@ class ConfigErrorsTest {
 
     @Test
     void openAiAgentWithoutModel_isAProblemAtTheAgent() {
-        assertEquals("laneway.yaml: agents.list.assistant.model: required for provider openai (e.g. model: gpt-4o-mini) (line 3, column 5)",
+        assertEquals("laneway.yaml: agents.list.assistant.model: required for provider openai (e.g. model: gpt-4o-mini), or name an endpoint of providers (endpoint: <name>) (line 3, column 5)",
                 onlyProblem("""
                         agents:
                           list:

@@ -52,7 +52,7 @@ class ConfigLoaderTest {
         assertEquals(1000, d.gateway().admission().maxPendingRuns());
         assertEquals(Duration.ofSeconds(10), d.gateway().shutdownGrace());
         assertEquals(SessionScope.DEFAULTS, d.session());
-        assertEquals(Map.of("subagent", 8, "cron", 1), d.lanes().caps());
+        assertEquals(Map.of("subagent", 8, "cron", 1, "fallback", 4), d.lanes().caps());
         assertEquals(Duration.ofMillis(2000), d.lanes().warnAfter());
         assertEquals(4, d.agents().maxConcurrent());
         MessagesConfig.Queue q = d.messages().queue();
@@ -187,7 +187,7 @@ class ConfigLoaderTest {
     @Test
     void lanes_keepDefaultCapsAndAddNamedLanes() throws Exception {
         LanesConfig lanes = parse("lanes: { subagent: { maxConcurrent: 2 }, batch: { maxConcurrent: 3 }, slow: {} }").lanes();
-        assertEquals(Map.of("subagent", 2, "cron", 1, "batch", 3, "slow", 1), lanes.caps());
+        assertEquals(Map.of("subagent", 2, "cron", 1, "fallback", 4, "batch", 3, "slow", 1), lanes.caps());
     }
 
     @Test

@@ -33,6 +33,7 @@ class GatewaySettingsMappingTest {
                     debounceMs: 750
                     maxWaitMs: 5s
                     cap: 9
+                    capPerSender: 4
                     drop: new
                     notifyDrops: false
                     byChannel: { discord: interrupt, telegram: { cap: 2 } }
@@ -46,6 +47,7 @@ class GatewaySettingsMappingTest {
                 .queueByChannel(Map.of("discord", QueueOverride.mode(QueueMode.INTERRUPT),
                         "telegram", new QueueOverride(null, null, 2, null)))
                 .queueMaxWait(Duration.ofSeconds(5))
+                .queueCapPerSender(4)
                 .notifyDrops(false)
                 .inboundDebounce(Duration.ofMillis(400))
                 .inboundMaxWait(Duration.ofSeconds(2))
@@ -54,12 +56,27 @@ class GatewaySettingsMappingTest {
                 .maxAnswerChars(5000)
                 .sessionScope(new SessionScope(SessionScope.DmScope.MAIN, SessionScope.GroupScope.SENDER))
                 .mainMaxConcurrent(6)
-                .laneCaps(Map.of("subagent", 2, "cron", 1, "batch", 5))
+                .laneCaps(Map.of("subagent", 2, "cron", 1, "fallback", 4, "batch", 5))
                 .laneWarnAfter(Duration.ofSeconds(3))
                 .maxPendingRuns(50)
                 .commandAllowFrom(Map.of("telegram", Set.of("1", "2")))
                 .build();
         assertEquals(expected, settings);
+    }
+
+    @Test
+    void capPerSender_absentIsHalfTheCapRoundedUp_zeroOrTheCapIsNone() throws Exception {
+        GatewaySettings absent = parse("messages: { queue: { cap: 7 } }").toGatewaySettings();
+        assertNull(absent.queueCapPerSender());
+        assertEquals(4, absent.capPerSenderFor(7));
+        assertEquals(10, absent.capPerSenderFor(20), "the default cap of 20: 10 per sender");
+        assertEquals(0, absent.capPerSenderFor(1), "a cap of 1 has no part");
+        assertEquals(1, absent.capPerSenderFor(2));
+        assertEquals(0, parse("messages: { queue: { capPerSender: 0 } }").toGatewaySettings().capPerSenderFor(20));
+        GatewaySettings three = parse("messages: { queue: { cap: 7, capPerSender: 3 } }").toGatewaySettings();
+        assertEquals(3, three.capPerSenderFor(7));
+        assertEquals(0, three.capPerSenderFor(3), "a /queue cap at or below the part: no part");
+        assertEquals(0, parse("messages: { queue: { cap: 7, capPerSender: 7 } }").toGatewaySettings().capPerSenderFor(7));
     }
 
     @Test

@@ -88,7 +88,15 @@ final class Migrations {
             new Migration(4, "a message's space (guild, workspace) and origin, for the scheduler's tenant and class", List.of(
                     "ALTER TABLE messages ADD COLUMN space_id TEXT",
                     "ALTER TABLE messages ADD COLUMN origin TEXT NOT NULL DEFAULT 'message'"
-                            + " CHECK (origin IN ('message', 'slash_command', 'schedule'))")));
+                            + " CHECK (origin IN ('message', 'slash_command', 'schedule'))")),
+            new Migration(5, "scheduled jobs: each job's last fire, so a restart never fires it twice", List.of(
+                    """
+                    CREATE TABLE schedule_fires (
+                        job_id         TEXT PRIMARY KEY,
+                        fired_at_sec   INTEGER NOT NULL,
+                        fired_at_nano  INTEGER NOT NULL,
+                        recorded_at    INTEGER NOT NULL
+                    )""")));
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,12 +46,14 @@ import org.slf4j.LoggerFactory;
  *       only for answered keys beyond the heap's bound, see there),
  *       {@link #queueOverride} ({@code overrides}, a concurrent map written through to disk) and
  *       {@link #lastSequence} (an atomic). {@code overrideLock} makes "update the map, queue the
- *       write" one step, so the map and the disk see overrides of a session in the same order.</li>
+ *       write" one step, so the map and the disk see overrides of a session in the same order.
+ *       {@link #lastFire} ({@code fires}) works the same way, with {@code fireLock}; {@link #recordFire}
+ *       waits for the commit, so a recorded fire survives a crash.</li>
  *   <li>{@code historyWrites} holds, per session, the future of its latest queued history write;
  *       {@link #history} waits for it first, so a session reads its own writes.</li>
  * </ul>
  */
-public final class SqliteStore implements SessionStore, MessageJournal {
+public final class SqliteStore implements DurableStore {
 
     /** The database's file name inside the data directory. */
     public static final String FILE_NAME = "laneway.db";
@@ -68,6 +71,9 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     // session key -> its /queue override, the whole table (write-through)
     private final Map<String, QueueOverride> overrides;
     private final ReentrantLock overrideLock = new ReentrantLock();
+    // job id -> its last fire, the whole table (write-through); fireLock orders the map and the disk
+    private final Map<String, Instant> fires;
+    private final ReentrantLock fireLock = new ReentrantLock();
     // session key -> future of the latest queued history write of that session (removed once done)
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -79,6 +85,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         this.lock = lock;
         this.reader = reader;
         this.overrides = new ConcurrentHashMap<>(reader.overrides());
+        this.fires = new ConcurrentHashMap<>(reader.fires());
         this.seen = new SeenKeys(options.maxAnsweredKeysInMemory(), options.answeredRetention().toMillis());
         reader.loadKeys(seen, answeredSince(), options.maxAnsweredKeysInMemory());
         long last = reader.lastSequence();
@@ -146,14 +153,20 @@ public final class SqliteStore implements SessionStore, MessageJournal {
         return new StoreException("could not open the Laneway store " + file + ": " + e.getMessage(), e);
     }
 
-    /** The database file. */
     /** True until {@link #close()} (for readiness checks). */
+    @Override
     public boolean isOpen() {
         return !closed.get();
     }
 
+    /** The database file. */
     public Path file() {
         return file;
+    }
+
+    @Override
+    public String describe() {
+        return file.toString();
     }
 
     // ---- MessageJournal ----
@@ -251,6 +264,28 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     }
 
     @Override
+    public Optional<Instant> lastFire(String jobId) {
+        return Optional.ofNullable(fires.get(jobId));
+    }
+
+    /** Records the fire in memory at once and on disk before returning (a failed write throws {@link StoreException}). */
+    @Override
+    public void recordFire(String jobId, Instant at) {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(at, "at");
+        CompletableFuture<Void> done;
+        fireLock.lock();
+        try {
+            ensureOpen();
+            fires.put(jobId, at);
+            done = writer.submit(new WriteOp.RecordFire(jobId, at, options.clock().millis()));
+        } finally {
+            fireLock.unlock();
+        }
+        await(done);
+    }
+
+    @Override
     public List<HistoryEntry> history(SessionKey session, int limit) {
         if (limit <= 0) {
             return List.of();
@@ -289,6 +324,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     // ---- lifecycle and tests ----
 
     /** Waits until every write queued so far is committed. A no-op once closed. */
+    @Override
     public void flush() {
         if (!closed.get()) {
             try {
@@ -300,6 +336,7 @@ public final class SqliteStore implements SessionStore, MessageJournal {
     }
 
     /** Transactions committed since open: many appends per commit means group commit works. */
+    @Override
     public long commitCount() {
         return writer.commits();
     }

@@ -105,6 +105,20 @@ final class StoreReader implements AutoCloseable {
         });
     }
 
+    /** Every scheduled job's last fire, by job id. */
+    Map<String, java.time.Instant> fires() {
+        return read(() -> {
+            Map<String, java.time.Instant> fires = new HashMap<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT job_id, fired_at_sec, fired_at_nano FROM schedule_fires")) {
+                while (rows.next()) {
+                    fires.put(rows.getString(1), java.time.Instant.ofEpochSecond(rows.getLong(2), rows.getInt(3)));
+                }
+            }
+            return fires;
+        });
+    }
+
     /**
      * Fills the seen-key set: every pending row, and the newest {@code maxAnswered} answered rows
      * settled at or after {@code answeredSince} (oldest first); when there are more, the set learns how

@@ -26,6 +26,9 @@ sealed interface WriteOp {
     /** Replaces a session's override; an empty one deletes it. */
     record SetOverride(String session, QueueOverride override, long atMillis) implements WriteOp { }
 
+    /** Replaces a scheduled job's last fire. */
+    record RecordFire(String jobId, java.time.Instant firedAt, long atMillis) implements WriteOp { }
+
     /** Completes once everything queued before it is committed. */
     record Flush() implements WriteOp {
         @Override

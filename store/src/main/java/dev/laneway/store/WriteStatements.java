@@ -32,6 +32,7 @@ final class WriteStatements implements AutoCloseable {
     private final PreparedStatement upsertOverride;
     private final PreparedStatement deleteOverride;
     private final PreparedStatement selectExpired;
+    private final PreparedStatement upsertFire;
     private final List<PreparedStatement> all = new ArrayList<>();
 
     WriteStatements(Connection connection, int maxHistory) throws SQLException {
@@ -59,6 +60,10 @@ final class WriteStatements implements AutoCloseable {
             selectExpired = prepare("""
                     SELECT seq, message_key FROM messages
                     WHERE state = 'answered' AND settled_at < ? ORDER BY settled_at LIMIT ?""");
+            upsertFire = prepare("""
+                    INSERT INTO schedule_fires (job_id, fired_at_sec, fired_at_nano, recorded_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (job_id) DO UPDATE SET fired_at_sec = excluded.fired_at_sec,
+                        fired_at_nano = excluded.fired_at_nano, recorded_at = excluded.recorded_at""");
         } catch (SQLException | RuntimeException e) {
             close();
             throw e;
@@ -110,6 +115,13 @@ final class WriteStatements implements AutoCloseable {
                 clearHistory.executeUpdate();
             }
             case WriteOp.SetOverride set -> setOverride(set);
+            case WriteOp.RecordFire fire -> {
+                upsertFire.setString(1, fire.jobId());
+                upsertFire.setLong(2, fire.firedAt().getEpochSecond());
+                upsertFire.setInt(3, fire.firedAt().getNano());
+                upsertFire.setLong(4, fire.atMillis());
+                upsertFire.executeUpdate();
+            }
             case WriteOp.Flush flush -> { }
             case WriteOp.Hold hold -> { }
             case WriteOp.Stop stop -> { }

@@ -18,29 +18,29 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 
-/** Entries, a thread-safe manual clock and raw SQL for the store's tests. */
-final class Fixtures {
+/** Entries, a thread-safe manual clock and raw SQL for the stores' tests (the Redis store's too). */
+public final class Fixtures {
 
-    static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    public static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
     private Fixtures() {
     }
 
     /** A manual clock starting at {@link #T0} (core's ManualTime: the writer thread may read it). */
-    static ManualTime clock() {
+    public static ManualTime clock() {
         return new ManualTime(T0);
     }
 
-    static StoreOptions options(InstantSource clock) {
+    public static StoreOptions options(InstantSource clock) {
         return StoreOptions.defaults().withClock(clock).withSynchronous(StoreOptions.Synchronous.NORMAL);
     }
 
     /** A plain entry: a DM on telegram with platform id {@code m<seq>}. */
-    static JournalEntry entry(long seq) {
+    public static JournalEntry entry(long seq) {
         return entry(seq, "telegram:dm:u1", "m" + seq);
     }
 
-    static JournalEntry entry(long seq, String session, String platformId) {
+    public static JournalEntry entry(long seq, String session, String platformId) {
         InboundMessage message = InboundMessage.builder("telegram")
                 .chatId("c1").senderId("u1").senderName("Ada")
                 .text("message " + seq).platformMessageId(platformId)
@@ -49,7 +49,7 @@ final class Fixtures {
     }
 
     /** An entry with every field set to something unusual. */
-    static JournalEntry everyField(long seq) {
+    public static JournalEntry everyField(long seq) {
         InboundMessage message = new InboundMessage("discord", "second-bot", "guild/123", "thread-9", "u-42",
                 "Zoë 李 🚀", "/queue steer héllo wörld ✓ 𝕏 \u202Eltr\u202C line\nbreak\ttab 'quote\" \\ \u0000nul",
                 List.of(new Attachment("photo", "cat.jpg"), new Attachment("file", null),
@@ -60,7 +60,7 @@ final class Fixtures {
     }
 
     /** An entry with every nullable field null and every list empty. */
-    static JournalEntry sparse(long seq) {
+    public static JournalEntry sparse(long seq) {
         InboundMessage message = new InboundMessage("console", "default", "local", null, "me", null, null, null,
                 null, Instant.EPOCH, true, false, false);
         QueueSettings settings = new QueueSettings(QueueMode.INTERRUPT, Duration.ZERO, 1, DropPolicy.OLD);

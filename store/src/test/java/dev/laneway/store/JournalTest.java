@@ -1,261 +1,31 @@
 package dev.laneway.store;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.laneway.core.store.JournalEntry;
-import dev.laneway.core.testing.ManualTime;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class JournalTest {
+/** The journal contract on SQLite, and what only a file has: the WAL checkpoint at close. */
+class JournalTest extends JournalContract {
 
     @TempDir
     Path dir;
 
-    private final ManualTime clock = Fixtures.clock();
-
-    private SqliteStore open() {
-        return SqliteStore.open(dir, Fixtures.options(clock));
+    @Override
+    protected StoreUnderTest subject() {
+        return new SqliteUnderTest(dir);
     }
 
     @Test
-    void entriesRoundTripExactly_everyFieldNullsAttachmentsUnicode() {
-        List<JournalEntry> written = List.of(Fixtures.everyField(1), Fixtures.sparse(2), Fixtures.entry(3));
-        try (SqliteStore store = open()) {
-            for (JournalEntry entry : written) {
-                store.append(entry).join();
-            }
-            assertEquals(written, store.pending());
-        }
-        try (SqliteStore store = open()) {
-            List<JournalEntry> read = store.pending();
-            assertEquals(written, read);
-            // records compare lists and instants by value; spot-check the tricky ones explicitly
-            assertEquals("2026-02-28T23:59:59.123456789Z", read.get(0).message().receivedAt().toString());
-            assertEquals(null, read.get(1).message().threadId());
-            assertEquals(null, read.get(1).message().platformMessageId());
-            assertEquals("me", read.get(1).message().senderName());
-            assertEquals(List.of(), read.get(1).message().attachments());
-            assertEquals(null, read.get(0).message().attachments().get(1).name());
-        }
-    }
-
-    @Test
-    void theGatewaysAcceptedAtRoundTrips_independentlyOfTheMessagesReceivedAt() {
-        JournalEntry base = Fixtures.entry(1);
-        java.time.Instant accepted = base.message().receivedAt().plus(Duration.ofHours(2)).plusMillis(7);
-        JournalEntry entry = new JournalEntry(1, base.session(), base.message(), base.text(), base.settings(),
-                base.trusted(), accepted);
-        try (SqliteStore store = open()) {
-            store.append(entry).join();
-        }
-        try (SqliteStore store = open()) {
-            assertEquals(accepted, store.pending().get(0).acceptedAt(), "the ttl after a restart counts from it");
-            assertEquals(base.message().receivedAt(), store.pending().get(0).message().receivedAt());
-        }
-    }
-
-    @Test
-    void pendingIsInSequenceOrder_andExcludesSettledMessages() throws Exception {
-        try (SqliteStore store = open()) {
-            List<CompletableFuture<Void>> appends = new ArrayList<>();
-            for (long seq : new long[] {5, 2, 9, 1, 7, 3}) {
-                appends.add(store.append(Fixtures.entry(seq)));
-            }
-            CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-            store.settled(9, true);
-            store.settled(2, false);
-            assertEquals(List.of(1L, 3L, 5L, 7L), store.pending().stream().map(JournalEntry::seq).toList());
-        }
-        try (SqliteStore store = open()) {
-            assertEquals(List.of(1L, 3L, 5L, 7L), store.pending().stream().map(JournalEntry::seq).toList());
-        }
-    }
-
-    @Test
-    void settledAnsweredKeepsADedupeRecord_unansweredIsDeleted() throws Exception {
-        try (SqliteStore store = open()) {
-            store.append(Fixtures.entry(1)).join();
-            store.append(Fixtures.entry(2)).join();
-            assertTrue(store.seen(Fixtures.entry(1).messageKey()));
-            assertTrue(store.seen(Fixtures.entry(2).messageKey()));
-            store.settled(1, true);
-            store.settled(2, false);
-            assertTrue(store.seen(Fixtures.entry(1).messageKey()), "answered: a redelivery is recognised");
-            assertFalse(store.seen(Fixtures.entry(2).messageKey()), "unanswered: a redelivery is a new message");
-            assertEquals(List.of(), store.pending());
-        }
-        assertEquals("answered", Fixtures.text(dir, "SELECT state FROM messages WHERE seq = 1"));
-        assertEquals(Fixtures.T0.toEpochMilli(), Fixtures.count(dir, "SELECT settled_at FROM messages WHERE seq = 1"));
-        assertEquals(0, Fixtures.count(dir, "SELECT count(*) FROM messages WHERE seq = 2"));
-    }
-
-    @Test
-    void seenSurvivesReopen_pendingAndAnsweredOnly() {
-        String answered = Fixtures.entry(1).messageKey();
-        String pending = Fixtures.entry(2).messageKey();
-        String dropped = Fixtures.entry(3).messageKey();
-        try (SqliteStore store = open()) {
-            store.append(Fixtures.entry(1)).join();
-            store.append(Fixtures.entry(2)).join();
-            store.append(Fixtures.entry(3)).join();
-            store.append(Fixtures.entry(4, "s", null)).join(); // no platform id: no key
-            store.settled(1, true);
-            store.settled(3, false);
-        }
-        try (SqliteStore store = open()) {
-            assertTrue(store.seen(answered));
-            assertTrue(store.seen(pending));
-            assertFalse(store.seen(dropped));
-            assertFalse(store.seen(null));
-            assertEquals(2, store.seenKeyCount());
-            // the key is the core's: channel, account, chat and platform id
-            assertTrue(store.seen(JournalEntry.keyOf(Fixtures.entry(99, "other-session", "m1").message())));
-        }
-    }
-
-    @Test
-    void lastSequenceNeverGoesBack_evenWhenTheRowsAreGone() {
-        try (SqliteStore store = open()) {
-            assertEquals(0, store.lastSequence());
-            for (long seq = 1; seq <= 5; seq++) {
-                store.append(Fixtures.entry(seq)).join();
-            }
-            assertEquals(5, store.lastSequence());
-            for (long seq = 1; seq <= 5; seq++) {
-                store.settled(seq, false);
-            }
-        }
-        try (SqliteStore store = open()) {
-            assertEquals(List.of(), store.pending());
-            assertEquals(5, store.lastSequence());
-            store.append(Fixtures.entry(6)).join();
-            store.settled(6, true);
-        }
-        clock.advance(Duration.ofDays(3)); // the answered row of 6 expires at the next open
-        try (SqliteStore store = open()) {
-            store.flush();
-            assertEquals(6, store.lastSequence());
-        }
-        try (SqliteStore store = open()) {
-            assertEquals(6, store.lastSequence());
-        }
-    }
-
-    @Test
-    void answeredRecordsExpireAfterTheRetention_onDiskAndInMemory() throws Exception {
-        StoreOptions options = Fixtures.options(clock).withAnsweredRetention(Duration.ofHours(24))
-                .withExpiryInterval(Duration.ofMinutes(1));
-        String k1 = Fixtures.entry(1).messageKey();
-        String k2 = Fixtures.entry(2).messageKey();
-        String k3 = Fixtures.entry(3).messageKey();
-        try (SqliteStore store = SqliteStore.open(dir, options)) {
-            store.append(Fixtures.entry(1)).join();
-            store.append(Fixtures.entry(2)).join();
-            store.append(Fixtures.entry(3)).join();
-            store.settled(1, true);
-            clock.advance(Duration.ofHours(1));
-            store.settled(2, true);
-            store.flush();
-
-            clock.advance(Duration.ofHours(23).plusMinutes(1)); // 1 is 24h01 old, 2 is 23h01 old
-            store.flush();
-            assertFalse(store.seen(k1));
-            assertTrue(store.seen(k2));
-            assertTrue(store.seen(k3));
-
-            clock.advance(Duration.ofHours(1));
-            store.flush();
-            assertFalse(store.seen(k2));
-            assertTrue(store.seen(k3), "pending messages never expire here (the gateway drops them by TTL)");
-            assertEquals(1, store.seenKeyCount());
-        }
-        assertEquals("3", Fixtures.text(dir, "SELECT group_concat(seq) FROM messages"));
-    }
-
-    @Test
-    void answeredRecordsOlderThanTheRetentionAreNotLoaded() {
-        String key = Fixtures.entry(1).messageKey();
-        try (SqliteStore store = open()) {
-            store.append(Fixtures.entry(1)).join();
-            store.settled(1, true);
-        }
-        clock.advance(Duration.ofHours(25));
-        try (SqliteStore store = open()) {
-            assertFalse(store.seen(key));
-        }
-    }
-
-    @Test
-    void steadyTrafficKeepsTheStoreBounded() throws Exception {
-        StoreOptions options = Fixtures.options(clock).withAnsweredRetention(Duration.ofMinutes(5))
-                .withExpiryInterval(Duration.ofMinutes(1)).withMaxHistoryPerSession(10);
-        long seq = 0;
-        try (SqliteStore store = SqliteStore.open(dir, options)) {
-            for (int minute = 0; minute < 30; minute++) {
-                for (int i = 0; i < 100; i++) {
-                    seq++;
-                    store.append(Fixtures.entry(seq, "s" + (seq % 7), "p" + seq)).join();
-                    store.appendHistory(dev.laneway.core.SessionKey.of("s" + (seq % 7)),
-                            List.of(new dev.laneway.core.store.HistoryEntry("user", "m" + seq)));
-                    store.settled(seq, seq % 3 != 0);
-                }
-                clock.advance(Duration.ofMinutes(1));
-                store.flush();
-                assertTrue(store.seenKeyCount() <= 7 * 100, "seen keys bounded, was " + store.seenKeyCount());
-            }
-        }
-        long rows = Fixtures.count(dir, "SELECT count(*) FROM messages");
-        assertTrue(rows <= 7 * 100, "answered rows bounded by the retention, was " + rows);
-        assertEquals(70, Fixtures.count(dir, "SELECT count(*) FROM history"));
-    }
-
-    @Test
-    void aFailedAppendFailsItsFutureAlone_andIsForgotten() throws Exception {
-        try (SqliteStore store = open()) {
-            store.append(Fixtures.entry(1)).join();
-            CountDownLatch release = new CountDownLatch(1);
-            store.holdWriter(release);
-            CompletableFuture<Void> two = store.append(Fixtures.entry(2));
-            CompletableFuture<Void> duplicate = store.append(Fixtures.entry(1, "x", "another-id"));
-            CompletableFuture<Void> three = store.append(Fixtures.entry(3));
-            assertTrue(store.seen(Fixtures.entry(1, "x", "another-id").messageKey()));
-            release.countDown();
-            two.get(10, TimeUnit.SECONDS);
-            three.get(10, TimeUnit.SECONDS);
-            ExecutionException e = assertThrows(ExecutionException.class, () -> duplicate.get(10, TimeUnit.SECONDS));
-            assertTrue(e.getCause() instanceof StoreException, e.toString());
-            assertTrue(e.getCause().getMessage().contains(SqliteStore.FILE_NAME), e.getCause().getMessage());
-            assertFalse(store.seen(Fixtures.entry(1, "x", "another-id").messageKey()));
-            assertEquals(List.of(1L, 2L, 3L), store.pending().stream().map(JournalEntry::seq).toList());
-        }
-    }
-
-    @Test
-    void closeIsIdempotent_andAppendsAfterCloseFail() throws Exception {
-        SqliteStore store = open();
+    void closeCheckpointsTheWalIntoTheDatabaseFile() throws Exception {
+        DurableStore store = open();
         store.append(Fixtures.entry(1)).join();
         store.settled(1, true); // not awaited: close commits it
         store.close();
-        store.close();
-        CompletableFuture<Void> late = store.append(Fixtures.entry(2));
-        assertTrue(late.isCompletedExceptionally());
-        assertFalse(store.seen(Fixtures.entry(2).messageKey()));
-        store.settled(2, true); // logged, not thrown
-        // the final checkpoint moved everything into the database file
         Path wal = dir.resolve(SqliteStore.FILE_NAME + "-wal");
-        assertTrue(!java.nio.file.Files.exists(wal) || java.nio.file.Files.size(wal) == 0);
-        assertEquals("answered", Fixtures.text(dir, "SELECT state FROM messages WHERE seq = 1"));
+        assertTrue(!Files.exists(wal) || Files.size(wal) == 0);
+        assertTrue(subject.answeredAt(Fixtures.entry(1)).isPresent());
     }
 }

@@ -1,5 +1,6 @@
 package dev.laneway.agents.openai;
 
+import dev.laneway.agents.pool.ProviderPool;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -55,6 +56,33 @@ final class Backoff {
             }
             return at.isAfter(now) ? cap(Duration.between(now, at)) : Duration.ZERO;
         }
+    }
+
+    /**
+     * What is wrong with a {@code Retry-After} header, if anything: malformed (neither seconds nor an
+     * HTTP date: the backoff is used instead) or asking for more than {@link #MAX_RETRY_AFTER} (clamped).
+     * Null when it is absent or fine.
+     */
+    static ProviderPool.RetryAfterProblem problem(String header, Instant now) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String text = header.strip();
+        Duration asked;
+        try {
+            long seconds = Long.parseLong(text);
+            if (seconds < 0) {
+                return ProviderPool.RetryAfterProblem.MALFORMED;
+            }
+            asked = seconds > MAX_RETRY_AFTER.toSeconds() ? MAX_RETRY_AFTER.plusSeconds(1) : Duration.ofSeconds(seconds);
+        } catch (NumberFormatException e) {
+            Instant at = httpDate(text);
+            if (at == null) {
+                return ProviderPool.RetryAfterProblem.MALFORMED;
+            }
+            asked = Duration.between(now, at);
+        }
+        return asked.compareTo(MAX_RETRY_AFTER) > 0 ? ProviderPool.RetryAfterProblem.CLAMPED : null;
     }
 
     private static Instant httpDate(String text) {

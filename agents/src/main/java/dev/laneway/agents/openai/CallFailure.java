@@ -1,7 +1,9 @@
 package dev.laneway.agents.openai;
 
 /**
- * Why a model call ended without an answer. An expected, typed outcome: no stack trace.
+ * Why a model call ended without an answer. An expected, typed outcome: no stack trace. A
+ * {@link Kind#FAILED} failure that is {@code retryable} is one of the endpoint's (a timeout, a refused
+ * or broken connection, a stream cut short): {@link ChatClient} retries it like a 5xx.
  */
 final class CallFailure extends Exception {
 
@@ -11,7 +13,12 @@ final class CallFailure extends Exception {
         /** The provider refused the credentials (401/403). */
         REJECTED,
         /** The run was aborted while the call was in flight. */
-        ABORTED
+        ABORTED,
+        /**
+         * The provider could not serve the call: its pool's circuit is open, or it kept failing (5xx,
+         * timeouts, broken connections) through every retry (docs/behaviour.md §14.4).
+         */
+        UNAVAILABLE
     }
 
     private final Kind kind;
@@ -35,6 +42,10 @@ final class CallFailure extends Exception {
 
     static CallFailure rejected(String reason) {
         return new CallFailure(Kind.REJECTED, reason, false);
+    }
+
+    static CallFailure unavailable(String reason) {
+        return new CallFailure(Kind.UNAVAILABLE, reason, false);
     }
 
     static CallFailure aborted() {

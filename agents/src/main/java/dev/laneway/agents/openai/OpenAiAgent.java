@@ -1,6 +1,7 @@
 package dev.laneway.agents.openai;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.laneway.agents.pool.ProviderPools;
 import dev.laneway.agents.tool.ToolRegistry;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
@@ -19,7 +20,8 @@ import java.util.Objects;
  * {@code provider: openai}: any server speaking the OpenAI Chat Completions API (OpenAI,
  * OpenRouter, Ollama, vLLM, llama.cpp, LM Studio), over the JDK {@link HttpClient} and Jackson.
  * Each run is a model/tool loop on its own virtual thread ({@link OpenAiRun}); the conversation
- * history of a session lives in the {@link SessionStore}. Thread-safe: all fields are immutable or
+ * history of a session lives in the {@link SessionStore}. Every model call goes through the provider
+ * pool of its endpoint (docs/behaviour.md §14). Thread-safe: all fields are immutable or
  * thread-safe, and runs share nothing else.
  */
 public final class OpenAiAgent implements Agent {
@@ -33,9 +35,24 @@ public final class OpenAiAgent implements Agent {
     private final ChatClient client;
     private final ConversationTurns turns;
 
-    /** With the built-in tools that {@code settings.tools()} names ({@code current_time} reads {@code clock}). */
+    /**
+     * With the built-in tools that {@code settings.tools()} names ({@code current_time} reads
+     * {@code clock}), calling through a pool of its own.
+     */
     public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock) {
-        this(settings, store, scheduler, clock, ToolRegistry.builtIns(clock).select(settings.tools()));
+        this(settings, store, scheduler, clock, ProviderPools.unnamed(clock, scheduler));
+    }
+
+    /** With the built-in tools, calling through the pool of its endpoint in {@code pools} (docs/behaviour.md §14). */
+    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock,
+                       ProviderPools pools) {
+        this(settings, store, scheduler, clock, ToolRegistry.builtIns(clock).select(settings.tools()), pools);
+    }
+
+    /** With exactly {@code tools}, calling through a pool of its own. */
+    public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock,
+                       ToolRegistry tools) {
+        this(settings, store, scheduler, clock, tools, ProviderPools.unnamed(clock, scheduler));
     }
 
     /**
@@ -43,9 +60,10 @@ public final class OpenAiAgent implements Agent {
      *
      * @param scheduler times retries' backoff and each exchange's idle timeout
      * @param clock     "now" for a {@code Retry-After} given as an HTTP date
+     * @param pools     where its endpoint's pool is (shared with every agent calling the same endpoint)
      */
     public OpenAiAgent(OpenAiSettings settings, SessionStore store, Scheduler scheduler, InstantSource clock,
-                       ToolRegistry tools) {
+                       ToolRegistry tools, ProviderPools pools) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
         Objects.requireNonNull(scheduler, "scheduler");
@@ -56,7 +74,8 @@ public final class OpenAiAgent implements Agent {
                 .connectTimeout(settings.timeout().compareTo(MAX_CONNECT_TIMEOUT) < 0
                         ? settings.timeout() : MAX_CONNECT_TIMEOUT)
                 .build();
-        this.client = new ChatClient(settings, http, scheduler, Objects.requireNonNull(clock, "clock"), mapper);
+        this.client = new ChatClient(settings, http, scheduler, Objects.requireNonNull(clock, "clock"), mapper,
+                pools.poolFor(settings), pools.observer());
     }
 
     @Override

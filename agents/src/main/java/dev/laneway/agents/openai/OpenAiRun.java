@@ -114,7 +114,7 @@ final class OpenAiRun implements AgentRun {
             boolean toolsAllowed = toolRounds < MAX_TOOL_ROUNDS;
             AssistantMessage answer = client.complete(
                     RequestBodies.chat(mapper, settings, conversation.messages(), tools, toolsAllowed),
-                    guard, this::emitDelta, this::emitRetry);
+                    request.claim(), guard, this::emitDelta, this::emitRetry);
             checkAborted();
             conversation.addAssistant(answer);
             if (answer.hasText()) {
@@ -162,6 +162,10 @@ final class OpenAiRun implements AgentRun {
             return new RunOutcome.Reported(failure.reason(), unseen());
         }
         log.info("openai agent '{}': run {} failed: {}", settings.name(), request.runId(), failure.reason());
+        if (failure.kind() == CallFailure.Kind.UNAVAILABLE && !delivered) {
+            // nothing reached the user: another agent (a fallback) may answer the turn instead
+            return RunOutcome.Failed.unavailable(failure.reason(), unseen());
+        }
         return new RunOutcome.Failed(failure.reason(), failure.retryable(), unseen());
     }
 

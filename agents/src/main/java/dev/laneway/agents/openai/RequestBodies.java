@@ -10,6 +10,8 @@ import dev.laneway.core.agent.settings.OpenAiSettings;
 /** Builds Chat Completions request bodies. */
 final class RequestBodies {
 
+    static final String STREAM_OPTIONS = "stream_options";
+
     private RequestBodies() {
     }
 
@@ -24,6 +26,8 @@ final class RequestBodies {
         body.set("messages", messages);
         if (settings.stream()) {
             body.put("stream", true);
+            // the last chunk then carries usage (a pool's tpm and the token counter; docs/decisions.md D66)
+            body.putObject(STREAM_OPTIONS).put("include_usage", true);
         }
         if (settings.temperature() != null) {
             body.put("temperature", settings.temperature());

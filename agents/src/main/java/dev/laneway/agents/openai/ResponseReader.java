@@ -3,6 +3,7 @@ package dev.laneway.agents.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.laneway.agents.pool.Usage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +61,12 @@ final class ResponseReader {
         for (int i = 0; i < toolCalls.size(); i++) {
             calls.add(toolCall(toolCalls.get(i), i));
         }
-        return new AssistantMessage(content, calls);
+        return new AssistantMessage(content, calls, root.path("usage").isObject() ? usage(root.get("usage")) : Usage.NONE);
+    }
+
+    /** {@code usage}: {@code prompt_tokens} and {@code completion_tokens}; what is missing or odd counts as 0. */
+    static Usage usage(JsonNode usage) {
+        return new Usage(usage.path("prompt_tokens").asLong(0), usage.path("completion_tokens").asLong(0));
     }
 
     private static ToolCall toolCall(JsonNode node, int position) throws CallFailure {

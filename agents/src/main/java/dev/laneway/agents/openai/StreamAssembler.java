@@ -1,6 +1,7 @@
 package dev.laneway.agents.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.laneway.agents.pool.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ final class StreamAssembler {
     // tool call index -> the call assembled so far
     private final Map<Integer, PartialCall> calls = new TreeMap<>();
     private boolean finished;
+    private Usage usage = Usage.NONE;
 
     /** Takes one chunk and returns the text it adds (possibly empty). */
     String accept(JsonNode chunk) throws CallFailure {
@@ -31,6 +33,9 @@ final class StreamAssembler {
         }
         if (chunk.hasNonNull("error")) {
             throw CallFailure.failed("provider error", false);
+        }
+        if (chunk.path("usage").isObject()) {
+            usage = ResponseReader.usage(chunk.get("usage")); // stream_options.include_usage: the last chunk
         }
         JsonNode choice = chunk.path("choices").path(0);
         if (!choice.isObject()) {
@@ -77,6 +82,6 @@ final class StreamAssembler {
                 call.id.isEmpty() ? "call_" + index : call.id,
                 call.name.toString(),
                 call.arguments.isEmpty() ? "{}" : call.arguments.toString())));
-        return new AssistantMessage(content.toString(), toolCalls);
+        return new AssistantMessage(content.toString(), toolCalls, usage);
     }
 }

@@ -9,7 +9,6 @@ import dev.laneway.core.store.InMemorySessionStore;
 import dev.laneway.core.testing.ManualTime;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.InstantSource;
 
 /** The fake server, a manual scheduler, a store and recorded events, for one OpenAI agent test. */
 final class Harness implements AutoCloseable {
@@ -18,7 +17,8 @@ final class Harness implements AutoCloseable {
     static final String SYSTEM = "You are terse.";
 
     final FakeOpenAi fake;
-    final ManualTime scheduler = new ManualTime();
+    /** Clock and timers in one (a pool's pauses end by the clock, on a timer), starting at {@link #NOW}. */
+    final ManualTime scheduler = new ManualTime(NOW);
     final InMemorySessionStore store = new InMemorySessionStore();
     final RecordingEvents events = new RecordingEvents();
 
@@ -35,11 +35,11 @@ final class Harness implements AutoCloseable {
     }
 
     OpenAiAgent agent(OpenAiSettings settings) {
-        return new OpenAiAgent(settings, store, scheduler, InstantSource.fixed(NOW));
+        return new OpenAiAgent(settings, store, scheduler, scheduler);
     }
 
     OpenAiAgent agent(OpenAiSettings settings, ToolRegistry catalog) {
-        return new OpenAiAgent(settings, store, scheduler, InstantSource.fixed(NOW), catalog);
+        return new OpenAiAgent(settings, store, scheduler, scheduler, catalog);
     }
 
     /** Starts a run of the default settings with {@code prompt}. */

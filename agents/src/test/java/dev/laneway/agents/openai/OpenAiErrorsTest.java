@@ -62,7 +62,7 @@ class OpenAiErrorsTest {
     }
 
     @Test
-    void repeatedServerErrors_areRetriedWithExponentialBackoffThenFailWithoutFurtherRetry() {
+    void repeatedServerErrors_areRetriedWithExponentialBackoffThenFailAsUnavailable() {
         h.fake.then(status(500)).then(status(502)).then(status(500));
         AgentRun run = h.start("hi");
 
@@ -71,7 +71,8 @@ class OpenAiErrorsTest {
         h.scheduler.awaitPending(Duration.ofSeconds(2));
         h.scheduler.advance(Duration.ofSeconds(2));
 
-        assertEquals(RunOutcome.Failed.of("HTTP 500", false), outcome(run));
+        assertEquals(RunOutcome.Failed.unavailable("HTTP 500", List.of()), outcome(run),
+                "not retried by the engine, but another agent (a fallback) may answer");
         assertEquals(3, h.fake.requestCount());
         assertEquals(List.of(), h.events.replies());
         assertEquals(List.of("retry 1 of 2 after HTTP 500", "retry 2 of 2 after HTTP 502"), h.events.retries());
@@ -173,11 +174,31 @@ class OpenAiErrorsTest {
     }
 
     @Test
-    void streamEndingWithoutDoneOrFinishReason_failsAsInterrupted() {
-        h.fake.then(sse().data(text("half an ans")));
+    void streamEndingWithoutDoneOrFinishReason_isRetried_andFailsAsUnavailableWhenItKeepsHappening() {
+        h.fake.then(sse().data(text("half an ans"))).then(sse().data(text("half again")));
+        AgentRun run = h.agent(h.settings().withMaxRetries(1)).start(request("hi"), h.events);
 
-        assertEquals(RunOutcome.Failed.of("stream interrupted", true), outcome(h.start("hi")));
+        h.scheduler.awaitPending(Duration.ofSeconds(1));
+        h.scheduler.advance(Duration.ofSeconds(1));
+
+        assertEquals(RunOutcome.Failed.unavailable("stream interrupted", List.of()), outcome(run));
+        assertEquals(List.of("retry 1 of 1 after stream interrupted"), h.events.retries());
         assertEquals(List.of(), h.events.replies());
+    }
+
+    @Test
+    void aTimeoutIsRetriedLikeA5xx_andTheRetryMayAnswer() {
+        h.fake.then(hang()).then(streamedText("late but fine"));
+        AgentRun run = h.start("hi");
+
+        h.fake.request(0);
+        h.scheduler.advance(OpenAiSettings.DEFAULT_TIMEOUT);
+        h.scheduler.awaitPending(Duration.ofSeconds(1));
+        h.scheduler.advance(Duration.ofSeconds(1));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome(run));
+        assertEquals(List.of("retry 1 of 2 after timeout"), h.events.retries());
+        assertEquals(List.of("late but fine"), h.events.replies());
     }
 
     @Test
@@ -191,12 +212,12 @@ class OpenAiErrorsTest {
     @Test
     void silentServer_failsWithTimeoutWhenTheWatchdogFires() {
         h.fake.then(hang());
-        AgentRun run = h.start("hi");
+        AgentRun run = h.agent(h.settings().withMaxRetries(0)).start(request("hi"), h.events);
 
         h.fake.request(0);
         h.scheduler.advance(OpenAiSettings.DEFAULT_TIMEOUT);
 
-        assertEquals(RunOutcome.Failed.of("timeout", true), outcome(run));
+        assertEquals(RunOutcome.Failed.unavailable("timeout", List.of()), outcome(run));
     }
 
     @Test
@@ -205,11 +226,12 @@ class OpenAiErrorsTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        OpenAiSettings settings = OpenAiSettings.defaults("assistant", "http://127.0.0.1:" + closedPort + "/v1", "m");
+        OpenAiSettings settings = OpenAiSettings.defaults("assistant", "http://127.0.0.1:" + closedPort + "/v1", "m")
+                .withMaxRetries(0);
 
         RunOutcome outcome = outcome(h.agent(settings).start(request("hi"), h.events));
 
-        assertEquals(RunOutcome.Failed.of("connection refused", true), outcome);
+        assertEquals(RunOutcome.Failed.unavailable("connection refused", List.of()), outcome);
     }
 
     @Test

@@ -100,7 +100,7 @@ class OpenAiHistoryTest {
     void answeredRunWhoseHistoryCannotBeSaved_staysCompleted_soNoFailureNoticeFollowsTheAnswer() {
         h.fake.then(json(message("Hello!")));
         OpenAiAgent failingStore = new OpenAiAgent(h.settings().withStream(false), new HistoryWriteFails(),
-                h.scheduler, InstantSource.fixed(Harness.NOW));
+                h.scheduler, h.scheduler);
 
         RunOutcome outcome = outcome(failingStore.start(request("chat-1", "hi"), h.events));
 
@@ -135,6 +135,16 @@ class OpenAiHistoryTest {
         @Override
         public void clearHistory(SessionKey session) {
             reads.clearHistory(session);
+        }
+
+        @Override
+        public Optional<java.time.Instant> lastFire(String jobId) {
+            return reads.lastFire(jobId);
+        }
+
+        @Override
+        public void recordFire(String jobId, java.time.Instant at) {
+            reads.recordFire(jobId, at);
         }
     }
 

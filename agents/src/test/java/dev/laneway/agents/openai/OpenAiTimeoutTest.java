@@ -28,8 +28,9 @@ class OpenAiTimeoutTest {
         h.close();
     }
 
+    /** Without retries: a timeout then ends the run as the provider's unavailability (docs/behaviour.md §14.4). */
     private AgentRun start() {
-        return h.agent(h.settings().withTimeout(TIMEOUT)).start(request("tell me everything"), h.events);
+        return h.agent(h.settings().withTimeout(TIMEOUT).withMaxRetries(0)).start(request("tell me everything"), h.events);
     }
 
     @Test
@@ -59,7 +60,7 @@ class OpenAiTimeoutTest {
         h.events.awaitDeltas(1);
         h.scheduler.advance(TIMEOUT);
 
-        assertEquals(RunOutcome.Failed.of("timeout", true), outcome(run));
+        assertEquals(RunOutcome.Failed.unavailable("timeout", List.of()), outcome(run));
         assertEquals(List.of(), h.events.replies());
     }
 
@@ -72,6 +73,6 @@ class OpenAiTimeoutTest {
         h.scheduler.advance(JUST_UNDER);
         h.scheduler.advance(Duration.ofMillis(1));
 
-        assertEquals(RunOutcome.Failed.of("timeout", true), outcome(run));
+        assertEquals(RunOutcome.Failed.unavailable("timeout", List.of()), outcome(run));
     }
 }

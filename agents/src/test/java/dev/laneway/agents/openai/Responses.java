@@ -60,6 +60,20 @@ final class Responses {
         return sse.data(finish("stop")).done();
     }
 
+    /** A streamed text answer whose last chunk reports usage, as with {@code stream_options.include_usage}. */
+    static Sse streamedTextWithUsage(String text, int promptTokens, int completionTokens) {
+        return new Sse().data(text(text)).data(finish("stop")).data(usage(promptTokens, completionTokens)).done();
+    }
+
+    /** The usage-only last chunk of a stream: no choices, the counts. */
+    static String usage(int promptTokens, int completionTokens) {
+        ObjectNode chunk = chunk();
+        chunk.putArray("choices");
+        chunk.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)
+                .put("total_tokens", promptTokens + completionTokens);
+        return chunk.toString();
+    }
+
     static void await(CompletableFuture<?> gate, FakeOpenAi fake) throws Exception {
         CompletableFuture.anyOf(gate, fake.closed()).get(10, TimeUnit.SECONDS);
     }
@@ -146,6 +160,7 @@ final class Responses {
 
         @Override
         public void write(com.sun.net.httpserver.HttpExchange exchange, FakeOpenAi fake) throws Exception {
+            FakeOpenAi.answering(exchange);
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             try (OutputStream out = exchange.getResponseBody()) {

@@ -20,12 +20,12 @@ public record CapabilitiesView(Limits limits) {
         lanes.put(Lanes.MAIN, settings.mainMaxConcurrent());
         Map<String, QueueLimits> byChannel = new TreeMap<>();
         settings.queueByChannel().forEach((channel, override) ->
-                byChannel.put(channel, QueueLimits.of(settings.queueDefaults().with(override), settings.queueMaxWait())));
+                byChannel.put(channel, QueueLimits.of(settings.queueDefaults().with(override), settings)));
         return new CapabilitiesView(new Limits(
                 settings.mainMaxConcurrent(),
                 settings.maxPendingRuns() == 0 ? null : settings.maxPendingRuns(),
                 Collections.unmodifiableMap(lanes),
-                QueueLimits.of(settings.queueDefaults(), settings.queueMaxWait()),
+                QueueLimits.of(settings.queueDefaults(), settings),
                 Collections.unmodifiableMap(byChannel),
                 settings.queueTtl().toMillis(),
                 new InboundLimits(settings.inboundDebounce().toMillis(),
@@ -52,15 +52,20 @@ public record CapabilitiesView(Limits limits) {
     /**
      * Effective queue settings.
      *
+     * @param capPerSender a group sender's part of the cap (docs/behaviour.md §5.4); null when there is none
      * @param maxWaitMs bound on a drain's total wait; null when there is none
      */
-    public record QueueLimits(String mode, long debounceMs, int cap, String drop, Long maxWaitMs) {
+    public record QueueLimits(String mode, long debounceMs, int cap, Integer capPerSender, String drop,
+                              Long maxWaitMs) {
 
-        /** {@code maxWait}: null means 10 x the debounce, zero means no bound. */
-        static QueueLimits of(QueueSettings settings, Duration maxWait) {
+        /** The limits of {@code settings} under the gateway's {@code maxWait} and {@code capPerSender}. */
+        static QueueLimits of(QueueSettings settings, GatewaySettings gateway) {
+            // maxWait: null means 10 x the debounce, zero means no bound
+            Duration maxWait = gateway.queueMaxWait();
             Duration effective = maxWait != null ? maxWait : settings.debounce().multipliedBy(10);
+            int part = gateway.capPerSenderFor(settings.cap());
             return new QueueLimits(settings.mode().id(), settings.debounce().toMillis(), settings.cap(),
-                    settings.drop().id(), boundOrNull(effective));
+                    part == 0 ? null : part, settings.drop().id(), boundOrNull(effective));
         }
     }
 

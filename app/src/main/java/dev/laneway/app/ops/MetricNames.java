@@ -24,6 +24,8 @@ public final class MetricNames {
     public static final String AGENT_RETRIES = "laneway.agent.retries";
     /** {@code laneway_agent_empty_answers_total{agent}}: runs that completed without a word for the user. */
     public static final String EMPTY_ANSWERS = "laneway.agent.empty.answers";
+    /** {@code laneway_agent_fallbacks_total{from,to,reason}}: runs that stepped down to a fallback agent (docs/behaviour.md §13). */
+    public static final String FALLBACKS = "laneway.agent.fallbacks";
     /** {@code laneway_lane_wait_seconds{lane}}: wait for a slot in a configured lane (histogram). */
     public static final String LANE_WAIT = "laneway.lane.wait";
     /** {@code laneway_drain_delay_seconds}: last queued message to followup drain (debounce). */
@@ -43,6 +45,37 @@ public final class MetricNames {
     /** {@code laneway_channel_connected{channel}}: 1 when the channel is connected, else 0. */
     public static final String CHANNEL_CONNECTED = "laneway.channel.connected";
 
+    /** {@code laneway_queue_wait_seconds{class}}: a run's wait for {@code main}, by the class it asked in (histogram). */
+    public static final String QUEUE_WAIT = "laneway.queue.wait";
+    /** {@code laneway_scheduled_runs_total{class,tenant}}: runs granted {@code main}, by class served and tenant. */
+    public static final String SCHEDULED_RUNS = "laneway.scheduled.runs";
+    /** {@code laneway_admission_total{class,action,reason}}: messages deferred or shed at admission. */
+    public static final String ADMISSION = "laneway.admission";
+    /** {@code laneway_aging_promotions_total{from,to}}: waiting runs moved up a class. */
+    public static final String PROMOTIONS = "laneway.aging.promotions";
+    /** {@code laneway_wait_estimate_error_seconds{class}}: |actual − estimated| wait for {@code main} (summary). */
+    public static final String ESTIMATE_ERROR = "laneway.wait.estimate.error";
+    /** {@code laneway_wait_estimates_total{class,direction}}: estimates that were under, over or exact. */
+    public static final String ESTIMATES = "laneway.wait.estimates";
+    /**
+     * {@code laneway_schedule_fires_total{job,outcome}}: scheduled jobs' fires by outcome ({@code posted},
+     * {@code caught_up}, {@code skipped_busy}, {@code missed}, {@code failed}).
+     */
+    public static final String SCHEDULE_FIRES = "laneway.schedule.fires";
+
     private MetricNames() {
     }
+
+    /** Tokens the model calls used, by agent, tenant (bounded) and kind (prompt, completion). */
+    public static final String TOKENS = "laneway.tokens";
+    /** How long a model call waited for its provider pool's permit, by pool and class (queue wait too). */
+    public static final String PROVIDER_WAIT = "laneway.provider.wait";
+    /** 429s that paused a provider pool. */
+    public static final String PROVIDER_RATE_LIMITED = "laneway.provider.rate.limited";
+    /** Runs that failed at once because their pool's circuit was open. */
+    public static final String PROVIDER_FAILED_FAST = "laneway.provider.failed.fast";
+    /** A pool's circuit breaker changing state. */
+    public static final String PROVIDER_CIRCUIT = "laneway.provider.circuit.transitions";
+    /** A pool's concurrency limit now (adaptive pools). */
+    public static final String PROVIDER_LIMIT = "laneway.provider.limit";
 }

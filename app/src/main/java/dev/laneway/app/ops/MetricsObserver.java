@@ -1,10 +1,12 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewayObserver;
 import dev.laneway.core.engine.GatewayObserver.RunResult;
+import dev.laneway.core.jobs.ScheduledJobs;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -45,9 +48,12 @@ public final class MetricsObserver implements GatewayObserver {
     private final Map<String, ChannelMeters> outbound = new ConcurrentHashMap<>();
     // agent -> its run meters
     private final Map<String, AgentMeters> agents = new ConcurrentHashMap<>();
+    // "from to reason" -> counter of runs that stepped down to a fallback agent
+    private final Map<String, Counter> fallbacks = new ConcurrentHashMap<>();
     // lane -> wait timer (the engine reports configured lanes only)
     private final Map<String, Timer> laneWaits = new ConcurrentHashMap<>();
     private final Timer drainDelay;
+    private final SchedulingMeters scheduling;
     private volatile GatewayGauges gauges;
 
     /**
@@ -62,6 +68,7 @@ public final class MetricsObserver implements GatewayObserver {
                 .description("How long a followup drain started after the last message was queued (debounce)")
                 .serviceLevelObjectives(Buckets.DRAIN)
                 .register(registry);
+        this.scheduling = new SchedulingMeters(registry);
     }
 
     /**
@@ -90,6 +97,16 @@ public final class MetricsObserver implements GatewayObserver {
         return registry;
     }
 
+    /**
+     * Counts one scheduled job's fire ({@link MetricNames#SCHEDULE_FIRES}); a {@code ScheduledJobs.Listener}.
+     * Thread-safe.
+     */
+    public void scheduleFired(String job, ScheduledJobs.Outcome outcome) {
+        Counter.builder(MetricNames.SCHEDULE_FIRES).description("Scheduled jobs' fires by outcome")
+                .tag("job", job).tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+                .register(registry).increment();
+    }
+
     // ---------------------------------------------------------------- GatewayObserver
 
     @Override
@@ -100,6 +117,30 @@ public final class MetricsObserver implements GatewayObserver {
     @Override
     public void runFinished(String agent, Duration waited, Duration duration, RunResult outcome) {
         agentOf(agent).finished(registry, waited, duration, outcome.id());
+    }
+
+    @Override
+    public void granted(PriorityClass asked, PriorityClass served, String tenant, Duration waited, Duration estimated) {
+        scheduling.granted(asked, served, tenant, waited, estimated);
+    }
+
+    @Override
+    public void promoted(PriorityClass from, PriorityClass to) {
+        scheduling.promoted(from, to);
+    }
+
+    @Override
+    public void admission(PriorityClass priority, String action, String reason) {
+        scheduling.admission(priority, action, reason);
+    }
+
+    @Override
+    public void fallback(String from, String to, String reason) {
+        fallbacks.computeIfAbsent(from + '\u0000' + to + '\u0000' + reason, key -> Counter.builder(MetricNames.FALLBACKS)
+                .description("Runs that continued on a fallback agent, by the agent left, the one taken and why"
+                        + " (degrade, unavailable, retries_exhausted)")
+                .tag("from", from).tag("to", to).tag("reason", reason)
+                .register(registry)).increment();
     }
 
     @Override

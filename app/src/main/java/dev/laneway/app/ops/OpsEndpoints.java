@@ -1,8 +1,11 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.agents.pool.PoolSnapshot;
 import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.jobs.JobStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -20,6 +23,8 @@ public final class OpsEndpoints {
     private final MetricsObserver metrics;
     private final Supplier<Map<String, Boolean>> channels;
     private final BooleanSupplier storeOpen;
+    private final Supplier<List<JobStatus>> jobs;
+    private final Supplier<List<PoolSnapshot>> providers;
 
     /**
      * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity});
@@ -28,6 +33,23 @@ public final class OpsEndpoints {
      */
     public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
                         BooleanSupplier storeOpen) {
+        this(gateway, metrics, channels, storeOpen, List::of);
+    }
+
+    /** @param jobs the scheduled jobs' state now, for {@code /status} */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen, Supplier<List<JobStatus>> jobs) {
+        this(gateway, metrics, channels, storeOpen, jobs, List::of);
+    }
+
+    /**
+     * @param jobs      the scheduled jobs' state now, for {@code /status}
+     * @param providers the provider pools now, for {@code /status} (docs/behaviour.md §14.6)
+     */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen, Supplier<List<JobStatus>> jobs, Supplier<List<PoolSnapshot>> providers) {
+        this.jobs = Objects.requireNonNull(jobs, "jobs");
+        this.providers = Objects.requireNonNull(providers, "providers");
         this.gateway = Objects.requireNonNull(gateway, "gateway");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.channels = Objects.requireNonNull(channels, "channels");
@@ -59,7 +81,7 @@ public final class OpsEndpoints {
     }
 
     OpsResponse status() {
-        return OpsResponse.json(200, StatusView.of(gateway, channels.get()));
+        return OpsResponse.json(200, StatusView.of(gateway, channels.get(), jobs.get(), providers.get()));
     }
 
     OpsResponse capabilities() {

@@ -1,7 +1,9 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.agents.pool.PoolSnapshot;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.engine.Gateway;
+import dev.laneway.core.jobs.JobStatus;
 import dev.laneway.core.lane.LaneSnapshot;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,10 +24,14 @@ import java.util.TreeMap;
  * @param maxPendingRuns  the admission cap, or null when disabled
  * @param deepestQueues   the sessions with the most queued messages, deepest first, at most {@value #DEEPEST}
  * @param channels        channel name -> connected
+ * @param scheduler       {@code main}'s classes and busiest tenants (docs/behaviour.md §11.4)
+ * @param jobs            the scheduled jobs, in config order, with their next and last fire (docs/behaviour.md §12)
+ * @param providers       the provider pools: limit, calls running and waiting, pause, circuit (docs/behaviour.md §14.6)
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
-                         Map<String, Boolean> channels) {
+                         Map<String, Boolean> channels, SchedulerView scheduler, List<Job> jobs,
+                         List<ProviderView> providers) {
 
     /** How many queues {@link #deepestQueues} lists at most. */
     public static final int DEEPEST = 10;
@@ -35,13 +41,28 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
         sessions = Collections.unmodifiableMap(new TreeMap<>(sessions));
         deepestQueues = List.copyOf(deepestQueues);
         channels = Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        jobs = List.copyOf(jobs);
+        providers = List.copyOf(providers);
     }
 
     /** A snapshot of the gateway now; {@code channels} is channel name -> connected. */
     public static StatusView of(Gateway gateway, Map<String, Boolean> channels) {
+        return of(gateway, channels, List.of());
+    }
+
+    /** A snapshot of the gateway and its scheduled jobs now. */
+    public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs) {
+        return of(gateway, channels, jobs, List.of());
+    }
+
+    /** A snapshot of the gateway, its scheduled jobs and its provider pools now. */
+    public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs,
+                                List<PoolSnapshot> pools) {
         int cap = gateway.settings().maxPendingRuns();
         return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
-                gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels);
+                gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels,
+                SchedulerView.of(gateway.scheduler()), jobs.stream().map(Job::of).toList(),
+                pools.stream().map(ProviderView::of).toList());
     }
 
     private static List<LaneSnapshot> configuredLanes(Gateway gateway) {
@@ -74,6 +95,21 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
             deepest.add(new QueueDepth(entry.getKey().value(), entry.getValue()));
         }
         return deepest;
+    }
+
+    /**
+     * One scheduled job: times as ISO-8601 instants (UTC), null when there is none.
+     *
+     * @param target      {@code <channel> chat <id>}, with {@code thread <id>} when it has one
+     * @param skippedBusy fires skipped since start because the target session was busy
+     */
+    public record Job(String id, String target, String schedule, String nextFire, String lastFire, long skippedBusy) {
+
+        static Job of(JobStatus job) {
+            return new Job(job.id(), job.target().toString(), job.schedule(),
+                    job.nextFire() == null ? null : job.nextFire().toString(),
+                    job.lastFire() == null ? null : job.lastFire().toString(), job.skippedBusy());
+        }
     }
 
     /** One session's queued message count. */

@@ -1,8 +1,10 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.core.scheduling.PriorityClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
@@ -58,6 +60,56 @@ class MetricsObserverTest {
         assertEquals(1.0, PrometheusText.value(text, "laneway_agent_empty_answers_total{agent=\"other\"}"));
         assertEquals(1.0, PrometheusText.value(text, "laneway_runs_total{agent=\"other\",outcome=\"failed\"}"));
         assertEquals(1.5, PrometheusText.value(text, "laneway_run_duration_seconds_sum{agent=\"other\"}"));
+    }
+
+    @Test
+    void fallbacksAreCountedByAgentPairAndReason() {
+        metrics.fallback("main", "local", "unavailable");
+        metrics.fallback("main", "local", "unavailable");
+        metrics.fallback("main", "local", "degrade");
+        metrics.fallback("local", "tiny", "retries_exhausted");
+        String text = metrics.scrape();
+        assertEquals(2.0, PrometheusText.value(text,
+                "laneway_agent_fallbacks_total{from=\"main\",reason=\"unavailable\",to=\"local\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_agent_fallbacks_total{from=\"main\",reason=\"degrade\",to=\"local\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_agent_fallbacks_total{from=\"local\",reason=\"retries_exhausted\",to=\"tiny\"}"));
+    }
+
+    @Test
+    void theSchedulersGrantsPromotionsAndAdmissionsAreCountedByClass() {
+        String before = metrics.scrape();
+        assertEquals(0.0, PrometheusText.value(before, "laneway_queue_wait_seconds_count{class=\"interactive\"}"));
+        metrics.granted(PriorityClass.BACKGROUND, PriorityClass.NORMAL, "chat:telegram:1", Duration.ofSeconds(3),
+                Duration.ofSeconds(1));
+        metrics.granted(PriorityClass.INTERACTIVE, PriorityClass.INTERACTIVE, "user:telegram:2", Duration.ofSeconds(1),
+                Duration.ofSeconds(4));
+        metrics.promoted(PriorityClass.BACKGROUND, PriorityClass.NORMAL);
+        metrics.admission(PriorityClass.INTERACTIVE, "defer", "over_budget");
+        String text = metrics.scrape();
+        assertEquals(1.0, PrometheusText.value(text, "laneway_queue_wait_seconds_count{class=\"background\"}"));
+        assertEquals(3.0, PrometheusText.value(text, "laneway_queue_wait_seconds_sum{class=\"background\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_scheduled_runs_total{class=\"normal\",tenant=\"chat:telegram:1\"}"));
+        assertEquals(1.0, PrometheusText.value(text, "laneway_aging_promotions_total{from=\"background\",to=\"normal\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_admission_total{action=\"defer\",class=\"interactive\",reason=\"over_budget\"}"));
+        assertEquals(2.0, PrometheusText.value(text, "laneway_wait_estimate_error_seconds_sum{class=\"background\"}"));
+        assertEquals(1.0, PrometheusText.value(text, "laneway_wait_estimates_total{class=\"background\",direction=\"under\"}"));
+        assertEquals(1.0, PrometheusText.value(text, "laneway_wait_estimates_total{class=\"interactive\",direction=\"over\"}"));
+    }
+
+    @Test
+    void tenantSeriesAreBounded() {
+        for (int i = 0; i < SchedulingMeters.MAX_TENANT_SERIES * 4; i++) {
+            metrics.granted(PriorityClass.INTERACTIVE, PriorityClass.INTERACTIVE, "user:telegram:" + i, Duration.ZERO,
+                    Duration.ZERO);
+        }
+        String text = metrics.scrape();
+        long series = text.lines().filter(line -> line.startsWith("laneway_scheduled_runs_total{")).count();
+        assertTrue(series <= SchedulingMeters.MAX_TENANT_SERIES * PriorityClass.COUNT + 1, "series: " + series);
+        assertTrue(PrometheusText.value(text, "laneway_scheduled_runs_total{class=\"interactive\",tenant=\"other\"}") > 0);
     }
 
     @Test

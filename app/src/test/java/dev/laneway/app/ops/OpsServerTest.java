@@ -138,7 +138,7 @@ class OpsServerTest {
         assertEquals(1, main.get("cap").asInt());
         assertEquals(1, main.get("active").asInt());
         assertEquals(1, main.get("queued").asInt(), "bob's run waits for the single main slot");
-        assertEquals(List.of("main", "cron", "subagent"), names(status.get("lanes")), "configured lanes only");
+        assertEquals(List.of("main", "cron", "fallback", "subagent"), names(status.get("lanes")), "configured lanes only");
         assertEquals(2, status.get("sessions").get("running").asInt(), status.toString());
         assertEquals(0, status.get("sessions").get("debouncing").asInt());
         assertEquals(2, status.get("busySessions").asInt());
@@ -148,6 +148,15 @@ class OpsServerTest {
         assertEquals(1, deepest.size(), "sessions with nothing queued are not listed: " + deepest);
         assertEquals("test:dm:alice", deepest.get(0).get("session").asText());
         assertEquals(2, deepest.get(0).get("depth").asInt());
+        JsonNode scheduler = status.get("scheduler");
+        assertEquals("fair", scheduler.get("mode").asText());
+        assertEquals(1, scheduler.get("running").asInt());
+        assertEquals(1, scheduler.get("waiting").asInt());
+        assertEquals(1, scheduler.get("classes").get("interactive").get("waiting").asInt(), scheduler.toString());
+        assertEquals(0, scheduler.get("classes").get("background").get("running").asInt());
+        assertEquals("user:test:alice 1 0, user:test:bob 0 1", String.join(", ", scheduler.get("tenants").valueStream()
+                .map(t -> t.get("tenant").asText() + " " + t.get("running").asInt() + " " + t.get("waiting").asInt())
+                .toList()), "running and waiting runs per tenant");
         assertTrue(status.get("channels").get("test").asBoolean());
     }
 
@@ -185,6 +194,7 @@ class OpsServerTest {
         assertEquals("followup", queue.get("mode").asText());
         assertEquals(500, queue.get("debounceMs").asInt());
         assertEquals(7, queue.get("cap").asInt());
+        assertEquals(4, queue.get("capPerSender").asInt(), "unset: half the cap, rounded up");
         assertEquals("old", queue.get("drop").asText());
         assertEquals(5000, queue.get("maxWaitMs").asInt(), "unset maxWait is 10 x the debounce");
         JsonNode test = limits.get("queueByChannel").get("test");
@@ -194,10 +204,11 @@ class OpsServerTest {
 
     @Test
     void capabilities_showADisabledCapOrBoundAsNull() {
-        JsonNode limits = start(GatewaySettings.builder().maxPendingRuns(0).queueMaxWait(Duration.ZERO).build())
-                .json("/capabilities", 200).get("limits");
+        JsonNode limits = start(GatewaySettings.builder().maxPendingRuns(0).queueMaxWait(Duration.ZERO)
+                .queueCapPerSender(0).build()).json("/capabilities", 200).get("limits");
         assertTrue(limits.has("maxPendingRuns") && limits.get("maxPendingRuns").isNull(), limits.toString());
         assertTrue(limits.get("queue").get("maxWaitMs").isNull());
+        assertTrue(limits.get("queue").get("capPerSender").isNull());
         assertTrue(limits.get("inbound").get("maxWaitMs").isNull());
         assertTrue(ops.json("/status", 200).get("maxPendingRuns").isNull());
     }

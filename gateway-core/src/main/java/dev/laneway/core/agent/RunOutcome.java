@@ -22,18 +22,31 @@ public sealed interface RunOutcome {
     /**
      * The run failed.
      *
-     * @param reason    a short reason for the user, e.g. {@code timeout}, {@code HTTP 500}
-     * @param retryable whether trying the same turn again may succeed (timeouts, 5xx); a turn that
-     *                  already delivered text is never retried, whatever this says
+     * @param reason      a short reason for the user, e.g. {@code timeout}, {@code HTTP 500}
+     * @param retryable   whether trying the same turn again may succeed (timeouts, 5xx); a turn that
+     *                    already delivered text is never retried, whatever this says
+     * @param unavailable the agent's model provider could not serve the turn at all (its circuit is
+     *                    open, or it kept failing with 5xx or timeouts): another agent (a fallback)
+     *                    may; nothing was delivered
      */
-    record Failed(String reason, boolean retryable, List<SteerMessage> unseenSteers) implements RunOutcome {
+    record Failed(String reason, boolean retryable, List<SteerMessage> unseenSteers, boolean unavailable)
+            implements RunOutcome {
         public Failed {
             Objects.requireNonNull(reason, "reason");
             unseenSteers = List.copyOf(unseenSteers);
         }
 
+        public Failed(String reason, boolean retryable, List<SteerMessage> unseenSteers) {
+            this(reason, retryable, unseenSteers, false);
+        }
+
         public static Failed of(String reason, boolean retryable) {
             return new Failed(reason, retryable, List.of());
+        }
+
+        /** The provider could not serve the turn (see {@code unavailable}); not retried on the same agent. */
+        public static Failed unavailable(String reason, List<SteerMessage> unseenSteers) {
+            return new Failed(reason, false, unseenSteers, true);
         }
     }
 

@@ -2,6 +2,8 @@ package dev.laneway.core.agent;
 
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.scheduling.Claim;
+import dev.laneway.core.scheduling.PriorityClass;
 import java.util.Objects;
 
 /**
@@ -14,14 +16,24 @@ import java.util.Objects;
  * @param group    true in a group session
  * @param senderId the sender whose message started the turn (the last one of a batch)
  * @param attempt  1 for the first try, 2 and up for retries of a failed turn
+ * @param claim    the run's class and tenant (docs/behaviour.md §11): an agent that waits for shared
+ *                 capacity (a provider pool) waits in that order too
  */
 public record RunRequest(String runId, SessionKey session, String prompt, Route route, boolean group,
-                         String senderId, int attempt) {
+                         String senderId, int attempt, Claim claim) {
 
     public RunRequest {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(route, "route");
+        Objects.requireNonNull(claim, "claim");
+    }
+
+    /** A turn without a known class: normal, its session its own tenant (tests, tools). */
+    public RunRequest(String runId, SessionKey session, String prompt, Route route, boolean group, String senderId,
+                      int attempt) {
+        this(runId, session, prompt, route, group, senderId, attempt,
+                new Claim(PriorityClass.NORMAL, "session:" + session.value(), session.value()));
     }
 }

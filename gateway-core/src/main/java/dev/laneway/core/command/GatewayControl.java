@@ -1,5 +1,6 @@
 package dev.laneway.core.command;
 
+import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
@@ -10,6 +11,14 @@ public interface GatewayControl {
 
     /** The settings a message in this session would get now (without an inline directive). */
     QueueSettings effectiveSettings(SessionKey session, String channel);
+
+    /**
+     * A group sender's part of {@code cap} ({@code messages.queue.capPerSender}, docs/behaviour.md
+     * §5.4); 0 when there is none.
+     */
+    default int capPerSender(int cap) {
+        return 0;
+    }
 
     Optional<QueueOverride> sessionOverride(SessionKey session);
 
@@ -26,4 +35,12 @@ public interface GatewayControl {
     void newConversation(SessionKey session);
 
     SessionStatus status(SessionKey session, String channel);
+
+    /**
+     * The status of the session of {@code message} (a {@code /status} command), also naming the agent
+     * that answers in its conversation (docs/behaviour.md §13.1); default: without the agent.
+     */
+    default SessionStatus status(SessionKey session, InboundMessage message) {
+        return status(session, message.channel());
+    }
 }

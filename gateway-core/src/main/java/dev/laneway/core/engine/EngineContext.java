@@ -39,7 +39,10 @@ final class EngineContext {
     final Lanes lanes;
     final Outbox outbox;
     final Admission admission;
-    final Function<SessionKey, Agent> agents;
+    /** The agents, their bindings and fallbacks (docs/behaviour.md §13). */
+    final AgentRoster agents;
+    // scheduled job id -> the agent its job names, or null for the bound agent (docs/behaviour.md §12)
+    private final Function<String, Agent> jobAgents;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
     final GatewayObserver observer;
@@ -62,11 +65,22 @@ final class EngineContext {
     final Interrupts interrupts;
     /** The running attempts' deadlines, behind one timer. */
     final RunDeadlines deadlines;
+    /** Classes, tenants and the {@code main} scheduler (docs/behaviour.md §11). */
+    final RunScheduling scheduling;
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
-                  Lanes lanes, Outbox outbox, Admission admission, Function<SessionKey, Agent> agents,
+                  Lanes lanes, Outbox outbox, Admission admission, AgentRoster agents,
                   Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
+        this(settings, clock, scheduler, executor, lanes, outbox, admission, agents, jobId -> null, channels, observer,
+                journal);
+    }
+
+    EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
+                  Lanes lanes, Outbox outbox, Admission admission, AgentRoster agents,
+                  Function<String, Agent> jobAgents, Map<String, ChannelAdapter> channels, GatewayObserver observer,
+                  MessageJournal journal) {
+        this.jobAgents = jobAgents;
         this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -90,10 +104,25 @@ final class EngineContext {
         });
         this.capabilities = Map.copyOf(read);
         this.deadlines = new RunDeadlines(clock, scheduler);
+        this.scheduling = new RunScheduling(settings.scheduling(), settings.mainMaxConcurrent(), clock,
+                settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
         this.steering = new Steering(settings.steerScope(), notices, settlement);
         this.interrupts = new Interrupts(notices, settlement);
+    }
+
+    /**
+     * The agent a scheduled job's turn names, looked up by the job id in its message (so it holds
+     * after a restore too); null for any other turn, and for a job that names none (its message's
+     * binding decides then).
+     */
+    Agent jobAgent(Turn turn) {
+        if (turn.items().size() != 1) {
+            return null;
+        }
+        String jobId = ScheduledPrompts.jobId(turn.items().get(0).last());
+        return jobId == null ? null : jobAgents.apply(jobId);
     }
 
     String nextRunId() {

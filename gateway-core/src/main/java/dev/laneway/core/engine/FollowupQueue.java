@@ -2,12 +2,11 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,27 +15,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The followup queue of one session (docs/behaviour.md §5): queued items in arrival order, the cap and
- * drop policy, the overflow summaries, the drop notices owed at the next drain, and when the next
- * drain is due. Pure bookkeeping: no I/O, no timers, time passed in. Not thread-safe: guarded by
- * the owning {@link SessionQueue}'s lock.
+ * The followup queue of one session (docs/behaviour.md §5): queued items in their drain order, the
+ * cap and drop policy with a group's per-sender part of the cap, the overflow summaries, the drop
+ * notices owed at the next drain, and when the next drain is due. Pure bookkeeping: no I/O, no
+ * timers, time passed in. Not thread-safe: guarded by the owning {@link SessionQueue}'s lock.
+ *
+ * <p>The drain order ({@link DrainOrder}) is chosen by the first item queued: arrival order in a DM
+ * ({@link ArrivalOrder}); in a group conversation, round robin across senders ({@link SenderRotation},
+ * docs/decisions.md D53). Only in a group does the cap have a per-sender part
+ * ({@code messages.queue.capPerSender}, docs/behaviour.md §5.4, D54): when the queue is full, the
+ * drop policy takes from a sender who holds more than their part before anyone else.
  *
  * <p>Overflow summaries belong to the {@link Audience} (conversation and sender authority) of the
  * items they summarize and ride only on a turn of the same audience. A summary whose audience has
  * no queued item left becomes a turn of its own, so it is never lost and never runs with another
  * sender's permissions or in another thread.
  *
- * <p>Cost at depth: queueing, dropping the oldest and draining the next turn touch only the ends of
- * an {@link ArrayDeque} and per-audience counts, so they take the same time whether 10 or a
- * million items wait (a collect batch costs its own size). Only putting a steer back in the middle
+ * <p>Cost at depth: queueing, dropping and draining the next turn cost the same whether 10 or a
+ * million items wait (a collect batch costs its own size): the drain orders touch the ends of their
+ * deques and lists, and audiences are counted. Only putting a steer back in the middle
  * ({@link #requeue}) and clearing the queue walk it.
  */
 final class FollowupQueue {
 
-    // The collections start empty and shared (Map.of(), Set.of(), a one-slot deque) and are made on
+    // The collections start empty and shared (Map.of(), Set.of(), no drain order) and are made on
     // the first write: most sessions run one message and retire without queueing anything, and a
     // session is made for each run.
-    private final ArrayDeque<QueuedItem> items = new ArrayDeque<>(1);    // arrival (sequence) order
+    private DrainOrder order; // null until the first item is queued
+    // messages.queue.capPerSender: null = half the cap (docs/configuration.md §8.1)
+    private final Integer capPerSender;
     // audience -> how many of its items are queued (absent: none), so an orphaned summary is found
     // without walking the queue
     // While every queued item has one audience (the usual case), its count is kept in two fields
@@ -53,15 +60,37 @@ final class FollowupQueue {
     private Instant firstQueuedAt;
     private Instant lastQueuedAt;
 
+    /** A queue with the default per-sender part (half the cap, in a group). */
+    FollowupQueue() {
+        this(null);
+    }
+
+    /** @param capPerSender {@code messages.queue.capPerSender}; null = half the cap */
+    FollowupQueue(Integer capPerSender) {
+        this.capPerSender = capPerSender;
+    }
+
     /**
      * What offering an item did.
      *
-     * @param accepted        whether the item was queued (false: rejected by {@code drop: new})
-     * @param notifyRejection whether the rejected sender must be told (once per drain cycle)
+     * @param accepted        whether the item was queued (false: refused by {@code drop: new})
+     * @param notifyRejection whether the refused sender must be told (once per drain cycle)
      * @param dropped         older items dropped to make room
      * @param summarized      whether the dropped items were kept as summary lines
+     * @param refused         queued items refused after all under {@code drop: new} to make room: the
+     *                        newest of a group sender over their part of the cap (docs/behaviour.md §5.4)
      */
-    record Offer(boolean accepted, boolean notifyRejection, List<QueuedItem> dropped, boolean summarized) {
+    record Offer(boolean accepted, boolean notifyRejection, List<QueuedItem> dropped, boolean summarized,
+                 List<Refused> refused) {
+    }
+
+    /**
+     * A queued item refused after all.
+     *
+     * @param item   the item
+     * @param tell whether its sender must be told (once per drain cycle)
+     */
+    record Refused(QueuedItem item, boolean tell) {
     }
 
     /**
@@ -85,43 +114,106 @@ final class FollowupQueue {
     record Cleared(List<QueuedItem> items, List<DropTally> notices) {
     }
 
+    /**
+     * Queues an item, first making room when the queue holds the item's cap (docs/behaviour.md §5.4):
+     * each round the drop policy takes from the sender the per-sender part points at
+     * ({@link #overPart}), else from the queue as a whole: {@code old} and {@code summarize} drop
+     * that sender's (or the queue's) oldest item; {@code new} refuses that sender's newest queued
+     * item, or, when the newcomer's own sender is the one over their part or nobody is, the newcomer.
+     */
     Offer offer(QueuedItem item, Instant now) {
-        var settings = item.settings();
-        if (items.size() >= settings.cap() && settings.drop() == DropPolicy.NEW) {
-            if (rejectedThisCycle.isEmpty()) {
-                rejectedThisCycle = new HashSet<>();
-            }
-            return new Offer(false, rejectedThisCycle.add(item.senderKey()), List.of(), false);
-        }
+        DrainOrder queue = orderFor(item);
+        QueueSettings settings = item.settings();
+        int cap = settings.cap();
         boolean summarize = settings.drop() == DropPolicy.SUMMARIZE;
-        List<QueuedItem> dropped = new ArrayList<>();
-        while (items.size() >= settings.cap()) {
-            QueuedItem victim = removeFirst();
-            dropped.add(victim);
-            if (summarize) {
-                if (overflow.isEmpty()) {
-                    overflow = new LinkedHashMap<>();
+        List<QueuedItem> dropped = List.of();
+        List<Refused> refused = List.of();
+        if (queue.size() >= cap) {
+            SenderRotation rotation = queue instanceof SenderRotation senders ? senders : null;
+            int part = rotation == null ? 0 : GatewaySettings.capPerSenderPart(capPerSender, cap);
+            String sender = part == 0 ? null : item.senderKey();
+            while (queue.size() >= cap) {
+                String over = part == 0 ? null : overPart(rotation, sender, part);
+                if (settings.drop() == DropPolicy.NEW) {
+                    if (over == null || over.equals(sender)) {
+                        return new Offer(false, firstRejection(item.senderKey()), List.of(), false, refused);
+                    }
+                    QueuedItem victim = rotation.takeNewestOf(over);
+                    uncount(victim);
+                    if (refused.isEmpty()) {
+                        refused = new ArrayList<>(1);
+                    }
+                    refused.add(new Refused(victim, firstRejection(over)));
+                    continue;
                 }
-                overflow.computeIfAbsent(victim.audience(), Overflow::new).add(victim);
+                QueuedItem victim = over == null ? queue.takeOldest() : rotation.takeOldestOf(over);
+                uncount(victim);
+                if (dropped.isEmpty()) {
+                    dropped = new ArrayList<>(1);
+                }
+                dropped.add(victim);
+                if (summarize) {
+                    if (overflow.isEmpty()) {
+                        overflow = new LinkedHashMap<>();
+                    }
+                    overflow.computeIfAbsent(victim.audience(), Overflow::new).add(victim);
+                }
+                if (dropTallies.isEmpty()) {
+                    dropTallies = new LinkedHashMap<>();
+                }
+                dropTallies.computeIfAbsent(victim.senderKey(), key -> new DropTally()).add(victim, cap, summarize);
             }
-            if (dropTallies.isEmpty()) {
-                dropTallies = new LinkedHashMap<>();
-            }
-            dropTallies.computeIfAbsent(victim.senderKey(), sender -> new DropTally())
-                    .add(victim, settings.cap(), summarize);
         }
-        items.addLast(item);
+        queue.add(item);
         counted(item);
         if (firstQueuedAt == null) {
             firstQueuedAt = now;
         }
         lastQueuedAt = now;
-        return new Offer(true, false, dropped, summarize);
+        return new Offer(true, false, dropped, summarize, refused);
     }
 
-    /** Whether queueing this item would keep it (false when full and its policy rejects newcomers). */
+    /**
+     * In a full group queue, whose messages make room for a newcomer of {@code sender}: the newcomer's
+     * own sender when they already hold their part (one more would put them over it), else the sender
+     * holding the most when that is more than their part, else nobody (null: the queue as a whole).
+     */
+    private static String overPart(SenderRotation rotation, String sender, int part) {
+        if (rotation.countOf(sender) >= part) {
+            return sender;
+        }
+        return rotation.most() > part ? rotation.mostQueued() : null;
+    }
+
+    /** Whether the sender is told about a refusal now: once per sender until the next drain. */
+    private boolean firstRejection(String senderKey) {
+        if (rejectedThisCycle.isEmpty()) {
+            rejectedThisCycle = new HashSet<>();
+        }
+        return rejectedThisCycle.add(senderKey);
+    }
+
+    /**
+     * Whether queueing this item would keep it (false when full and its policy refuses it). In a
+     * group queue above a cap that was lowered meanwhile it may say false where {@link #offer} would,
+     * after refusing a flooder's newest items, keep it after all; never the other way round.
+     */
     boolean hasRoomFor(QueuedItem item) {
-        return items.size() < item.settings().cap() || item.settings().drop() != DropPolicy.NEW;
+        QueueSettings settings = item.settings();
+        int size = order == null ? 0 : order.size();
+        if (size < settings.cap() || settings.drop() != DropPolicy.NEW) {
+            return true;
+        }
+        if (!(order instanceof SenderRotation rotation) || size > settings.cap()) {
+            return false;
+        }
+        int part = GatewaySettings.capPerSenderPart(capPerSender, settings.cap());
+        if (part == 0) {
+            return false;
+        }
+        String sender = item.senderKey();
+        String over = overPart(rotation, sender, part);
+        return over != null && !over.equals(sender); // one refusal of the flooder's newest makes room
     }
 
     /**
@@ -130,10 +222,10 @@ final class FollowupQueue {
      * when only an overflow summary is left; null when empty.
      */
     Instant drainDue(Duration maxWait, Instant now) {
-        if (items.isEmpty()) {
+        if (order == null || order.isEmpty()) {
             return overflow.isEmpty() ? null : now;
         }
-        Duration debounce = items.peekLast().settings().debounce();
+        Duration debounce = order.newest().settings().debounce();
         Instant due = lastQueuedAt.plus(debounce);
         Duration bound = maxWait != null ? maxWait
                 : debounce.isZero() ? Duration.ZERO : debounce.multipliedBy(10); // multipliedBy computes in BigDecimal
@@ -145,9 +237,10 @@ final class FollowupQueue {
 
     /**
      * Takes the next turn. First an overflow summary no queued item can carry (its items were the
-     * oldest), as a turn of its own; otherwise a head collect item with the following collect items
-     * of the same audience, or the head item alone, with the summary of its audience. Also hands
-     * over the drop notices owed, and opens a new notice cycle.
+     * oldest), as a turn of its own; otherwise the next item in the drain order: a collect item with
+     * the collect items of the same audience that follow it in that order, or the item alone, with
+     * the summary of its audience. Also hands over the drop notices owed, and opens a new notice
+     * cycle.
      */
     Drain take(Instant now) {
         Duration delay = lastQueuedAt == null ? Duration.ZERO : Duration.between(lastQueuedAt, now);
@@ -156,14 +249,14 @@ final class FollowupQueue {
             overflow.remove(orphan.audience); // not empty: it held the orphan
             return new Drain(List.of(), false, orphan, takeNotices(), delay);
         }
-        QueuedItem head = removeFirst();
+        QueuedItem head = takeNext();
         boolean collect = head.mode() == QueueMode.COLLECT;
         List<QueuedItem> batch = new ArrayList<>(1);
         batch.add(head);
-        while (collect && !items.isEmpty() && joinsBatch(head, items.peekFirst())) {
-            batch.add(removeFirst());
+        while (collect && !order.isEmpty() && joinsBatch(head, order.peekNext())) {
+            batch.add(takeNext());
         }
-        if (items.isEmpty()) {
+        if (order.isEmpty()) {
             firstQueuedAt = null;
             lastQueuedAt = null;
         }
@@ -180,9 +273,23 @@ final class FollowupQueue {
         return null;
     }
 
-    /** Takes the oldest item off the queue. */
-    private QueuedItem removeFirst() {
-        QueuedItem item = items.removeFirst();
+    /** The drain order for a queue receiving {@code item}, made on the first one. */
+    private DrainOrder orderFor(QueuedItem item) {
+        if (order == null) {
+            order = item.last().direct() ? new ArrivalOrder() : new SenderRotation();
+        }
+        return order;
+    }
+
+    /** Takes the next item of the drain order off the queue. */
+    private QueuedItem takeNext() {
+        QueuedItem item = order.takeNext();
+        uncount(item);
+        return item;
+    }
+
+    /** Forgets the counts of an item that left the queue. */
+    private void uncount(QueuedItem item) {
         if (soleAudience != null) { // every queued item has this audience
             if (--soleCount == 0) {
                 soleAudience = null;
@@ -191,7 +298,6 @@ final class FollowupQueue {
             queuedByAudience.computeIfPresent(item.audience(), (queued, count) -> count == 1 ? null : count - 1);
         }
         messages -= item.tickets().size();
-        return item;
     }
 
     /** Counts an item that was just queued. */
@@ -231,25 +337,13 @@ final class FollowupQueue {
         return next.mode() == QueueMode.COLLECT && next.audience().equals(head.audience());
     }
 
-    /** Puts an item back at its arrival position (a steer the model never saw). */
+    /**
+     * Puts an item back at its arrival position (a steer the model never saw). In a group it goes
+     * back among its sender's items by arrival; a sender with nothing else queued joins the rotation
+     * at its back, like a newcomer.
+     */
     void requeue(QueuedItem item, Instant now) {
-        if (items.isEmpty() || items.peekLast().seq() < item.seq()) {
-            items.addLast(item);
-        } else if (items.peekFirst().seq() > item.seq()) {
-            items.addFirst(item);
-        } else { // in the middle: rare (a failed run's steers), so the queue is rebuilt
-            List<QueuedItem> all = new ArrayList<>(items.size() + 1);
-            boolean placed = false;
-            for (QueuedItem queued : items) {
-                if (!placed && queued.seq() > item.seq()) {
-                    all.add(item);
-                    placed = true;
-                }
-                all.add(queued);
-            }
-            items.clear();
-            items.addAll(all);
-        }
+        orderFor(item).putBack(item);
         counted(item);
         if (firstQueuedAt == null) {
             firstQueuedAt = now;
@@ -261,11 +355,11 @@ final class FollowupQueue {
 
     /**
      * Empties the queue (interrupt, stop): forgets the overflow summaries and hands back what was
-     * queued together with the drop notices still owed, so their senders are told all the same.
+     * queued, oldest first, together with the drop notices still owed, so their senders are told all
+     * the same.
      */
     Cleared clear() {
-        List<QueuedItem> cleared = List.copyOf(items);
-        items.clear();
+        List<QueuedItem> cleared = order == null ? List.of() : order.clear();
         queuedByAudience = Map.of();
         soleAudience = null;
         soleCount = 0;
@@ -287,12 +381,12 @@ final class FollowupQueue {
 
     /** True when neither an item nor an overflow summary waits for a turn. */
     boolean isEmpty() {
-        return items.isEmpty() && overflow.isEmpty();
+        return (order == null || order.isEmpty()) && overflow.isEmpty();
     }
 
     /** The queued items, oldest first (a read-only view). */
     Collection<QueuedItem> items() {
-        return Collections.unmodifiableCollection(items);
+        return order == null ? List.of() : order.inArrivalOrder();
     }
 
     /** Queued messages (an inbound-debounced item counts each of its messages). */

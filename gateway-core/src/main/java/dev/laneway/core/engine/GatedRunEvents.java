@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The events a run's agent sees: replies go to the outbox unless the run has been aborted; the
+ * The events a run's agent sees: replies go to the outbox unless the run has been aborted (or has
+ * moved on to a fallback agent: this start's events are then stale); the
  * outbox reports a reply it could not deliver to the run's {@link Delivery}.
  * What each delivered reply answers (the run's messages, the first time, and the steers it names)
  * counts as answered from then on ({@link Answers}): the record of a reply that names no steer
@@ -33,6 +34,9 @@ final class GatedRunEvents implements RunEvents {
     private static final Logger log = LoggerFactory.getLogger(GatedRunEvents.class);
 
     private final Run run;
+    // the run's start these events belong to: once the run moved on to a fallback agent, the
+    // earlier agent's events are dropped (docs/behaviour.md §13.2)
+    private final int launch;
     private final SessionKey session;
     private final Outbox outbox;
     private final int maxAnswerChars;
@@ -65,9 +69,10 @@ final class GatedRunEvents implements RunEvents {
         void answered(List<SteerMessage> steers);
     }
 
-    GatedRunEvents(Run run, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
+    GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
             Answers answers) {
         this.run = run;
+        this.launch = launch;
         this.session = session;
         this.outbox = outbox;
         this.maxAnswerChars = maxAnswerChars;
@@ -88,7 +93,7 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public void reply(String text, List<SteerMessage> answeredSteers) {
-        if (run.silenced() || text == null || text.isBlank()) {
+        if (aborted() || text == null || text.isBlank()) {
             return;
         }
         run.delivered = true;
@@ -143,6 +148,6 @@ final class GatedRunEvents implements RunEvents {
 
     @Override
     public boolean aborted() {
-        return run.silenced();
+        return run.silenced() || run.launch != launch;
     }
 }

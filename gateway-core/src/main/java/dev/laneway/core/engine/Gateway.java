@@ -1,5 +1,7 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.SchedulerSnapshot;
+import dev.laneway.core.scheduling.WaitEstimate;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
@@ -61,14 +63,15 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.observer = ObserverFanout.of(b.listener, b.observer);
         Map<String, ChannelAdapter> channels = Map.copyOf(b.channels);
         Map<String, Integer> caps = new HashMap<>(settings.laneCaps());
-        caps.put(Lanes.MAIN, settings.mainMaxConcurrent());
+        caps.remove(Lanes.MAIN); // main is the scheduler's (RunScheduling), not a plain lane
         Lanes lanes = new Lanes(caps, b.clock, settings.laneWarnAfter(), observer::laneWaited);
         Outbox outbox = new Outbox(b.outboxExecutor != null ? b.outboxExecutor : b.executor, b.scheduler, b.clock,
                 channels::get, observer);
         Admission admission = new Admission(settings.maxPendingRuns(), settings.mainMaxConcurrent());
-        Agent agent = b.agent;
+        AgentRoster agents = b.agents != null ? b.agents : AgentRoster.of(b.agent);
+        Map<String, Agent> jobAgents = Map.copyOf(b.jobAgents);
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                session -> agent, channels, observer, b.journal);
+                agents, jobAgents::get, channels, observer, b.journal);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
@@ -94,11 +97,39 @@ public final class Gateway implements InboundSink, GatewayControl {
         reception.accept(message);
     }
 
+    /**
+     * Posts a scheduled job's prompt to its target chat (docs/behaviour.md §12): a message from sender
+     * {@code schedule:<jobId>} (named {@code jobId}) without a platform message id, taken through the
+     * same way in as a user's (journaled first, so it is answered once, also after a crash), except
+     * that it skips the access policy and command parsing and always runs as a turn of its own
+     * (followup, whatever the session's mode). Its answer is posted in the chat, by the agent the
+     * builder's {@link Builder#jobAgent} names for the job (with that agent's fallbacks when the
+     * roster holds it), else the one its target's binding names. Returns once it is
+     * journaled (or refused), like {@link #accept}.
+     */
+    public void submitScheduled(String jobId, Route target, String prompt) {
+        reception.accept(ScheduledPrompts.message(jobId, target, prompt, ctx.clock.instant()));
+    }
+
+    /**
+     * Whether the session a prompt of job {@code jobId} to {@code target} would join is busy now: a
+     * run active or waiting, messages queued, or an inbound-debounce buffer (docs/behaviour.md §1).
+     */
+    public boolean scheduledTargetBusy(String jobId, Route target) {
+        InboundMessage probe = ScheduledPrompts.message(jobId, target, "", ctx.clock.instant());
+        return ctx.sessions.containsKey(settings.sessionScope().keyOf(probe));
+    }
+
     // ---------------------------------------------------------------- GatewayControl
 
     @Override
     public QueueSettings effectiveSettings(SessionKey session, String channel) {
         return reception.resolve(session, channel, QueueOverride.NONE);
+    }
+
+    @Override
+    public int capPerSender(int cap) {
+        return settings.capPerSenderFor(cap);
     }
 
     @Override
@@ -118,10 +149,26 @@ public final class Gateway implements InboundSink, GatewayControl {
         return queue == null ? 0 : queue.stop();
     }
 
+    /** Clears the session's history, and every agent's memory of it (any of them may answer it, docs/behaviour.md §13). */
     @Override
     public void newConversation(SessionKey session) {
         store.clearHistory(session);
-        ctx.agents.apply(session).resetConversation(session);
+        ctx.agents.agents().forEach(agent -> agent.resetConversation(session));
+    }
+
+    /**
+     * {@link #status(SessionKey, String)}, naming the agent that answers {@code message}'s conversation
+     * and its fallbacks when the gateway has more than one agent (docs/behaviour.md §13.1).
+     */
+    @Override
+    public SessionStatus status(SessionKey session, InboundMessage message) {
+        SessionStatus status = status(session, message.channel());
+        if (ctx.agents.agents().size() < 2) {
+            return status; // one agent answers everything: nothing to tell
+        }
+        String bound = ctx.agents.bound(message);
+        List<String> ladder = ctx.agents.ladder(bound);
+        return status.withAgent(bound, ladder.subList(1, ladder.size()));
     }
 
     @Override
@@ -131,8 +178,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         Duration age = queue == null ? null : queue.activeRunAge(ctx.clock.instant());
         List<LaneSnapshot> lanes = new ArrayList<>();
         lanes.add(queue == null ? SessionQueue.idleLane(session) : queue.sessionLane());
-        lanes.add(ctx.lanes.snapshot(Lanes.MAIN));
-        return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes);
+        lanes.add(ctx.scheduling.main.laneSnapshot());
+        WaitEstimate waiting = ctx.scheduling.main.waitingRun(session.value()).orElse(null);
+        return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes, waiting);
     }
 
     // ---------------------------------------------------------------- lifecycle and observation
@@ -241,12 +289,14 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * Every lane: the configured ones, in name order, then any other the lanes registry made, then
-     * each session lane in use ({@code session:<key>}, derived from its session: see
-     * {@link SessionQueue#sessionLane}), in name order.
+     * {@code main} (the scheduler's), then the other configured lanes in name order, then any other
+     * the lanes registry made, then each session lane in use ({@code session:<key>}, derived from its
+     * session: see {@link SessionQueue#sessionLane}), in name order.
      */
     public List<LaneSnapshot> lanes() {
-        List<LaneSnapshot> lanes = new ArrayList<>(ctx.lanes.snapshots());
+        List<LaneSnapshot> lanes = new ArrayList<>();
+        lanes.add(ctx.scheduling.main.laneSnapshot());
+        lanes.addAll(ctx.lanes.snapshots());
         List<LaneSnapshot> sessionLanes = new ArrayList<>();
         ctx.sessions.values().forEach(queue -> {
             LaneSnapshot lane = queue.sessionLane();
@@ -257,6 +307,11 @@ public final class Gateway implements InboundSink, GatewayControl {
         sessionLanes.sort(Comparator.comparing(LaneSnapshot::name));
         lanes.addAll(sessionLanes);
         return lanes;
+    }
+
+    /** {@code main}'s classes and tenants now (docs/behaviour.md §11.4). */
+    public SchedulerSnapshot scheduler() {
+        return ctx.scheduling.main.snapshot();
     }
 
     /**
@@ -292,6 +347,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private Executor executor;
         private Executor outboxExecutor;
         private Agent agent;
+        private AgentRoster agents;
         private SessionStore store;
         private CommandHandler commands = CommandHandler.NONE;
         private AccessPolicy access = AccessPolicy.ALLOW_ALL;
@@ -299,6 +355,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private MessageJournal journal = MessageJournal.NONE;
         private GatewayObserver observer = GatewayObserver.NONE;
         private final Map<String, ChannelAdapter> channels = new LinkedHashMap<>();
+        private final Map<String, Agent> jobAgents = new HashMap<>();
 
         public Builder settings(GatewaySettings value) { settings = value; return this; }
         public Builder clock(InstantSource value) { clock = value; return this; }
@@ -307,7 +364,10 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder executor(Executor value) { executor = value; return this; }
         /** Runs reply delivery only; default: {@link #executor}. Tests hold replies back with it. */
         public Builder outboxExecutor(Executor value) { outboxExecutor = value; return this; }
+        /** The one agent that answers everything, with no fallback; or see {@link #agents}. */
         public Builder agent(Agent value) { agent = value; return this; }
+        /** The agents with their bindings and fallbacks (docs/behaviour.md §13); replaces {@link #agent}. */
+        public Builder agents(AgentRoster value) { agents = value; return this; }
         public Builder store(SessionStore value) { store = value; return this; }
         public Builder commands(CommandHandler value) { commands = value; return this; }
         public Builder access(AccessPolicy value) { access = value; return this; }
@@ -317,6 +377,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
         public Builder observer(GatewayObserver value) { observer = value; return this; }
 
+        /** The agent that answers scheduled job {@code jobId}'s prompts instead of the gateway's agent. */
+        public Builder jobAgent(String jobId, Agent value) {
+            jobAgents.put(Objects.requireNonNull(jobId, "jobId"), Objects.requireNonNull(value, "agent"));
+            return this;
+        }
+
         public Builder channel(ChannelAdapter channel) {
             if (channels.putIfAbsent(channel.name(), channel) != null) {
                 throw new IllegalArgumentException("two channels named " + channel.name());
@@ -325,7 +391,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
 
         public Gateway build() {
-            Objects.requireNonNull(agent, "agent");
+            if (agents == null) {
+                Objects.requireNonNull(agent, "agent");
+            }
             Objects.requireNonNull(scheduler, "scheduler");
             Objects.requireNonNull(executor, "executor");
             if (store == null) {

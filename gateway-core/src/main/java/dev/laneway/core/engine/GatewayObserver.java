@@ -1,17 +1,20 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.PriorityClass;
+import dev.laneway.core.scheduling.SchedulingObserver;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
- * What the engine reports for metrics: every disposition, every finished run, lane waits,
+ * What the engine reports for metrics: every disposition, every finished run, lane waits, the
+ * scheduler's grants, promotions and admission decisions,
  * drain delays, outbound sends, failed sends and rate limits, agent retries, empty answers. Calls
  * come from engine, agent and channel threads (never under a session lock): implementations must be
  * thread-safe and must not block (counters and timers only).
  */
-public interface GatewayObserver extends DispositionListener {
+public interface GatewayObserver extends DispositionListener, SchedulingObserver {
 
     GatewayObserver NONE = new GatewayObserver() {
     };
@@ -70,5 +73,26 @@ public interface GatewayObserver extends DispositionListener {
 
     /** A run completed without a word for the user (no reply, or only blank ones); the user was told. */
     default void emptyAnswer(String agent) {
+    }
+
+    /**
+     * A message that would start a run was deferred (queued, its sender told where they stand) or
+     * shed (turned away with the busy reply) at admission (docs/behaviour.md §11.3).
+     *
+     * @param priority its class
+     * @param action   {@code defer}, {@code shed} or {@code degrade}
+     * @param reason   {@code over_budget} or {@code tenant_pending_cap}
+     */
+    default void admission(PriorityClass priority, String action, String reason) {
+    }
+
+    /**
+     * A run stepped down its agent ladder (docs/behaviour.md §13): it continues on {@code to}.
+     *
+     * @param from   the agent it leaves (its bound agent for a degrade)
+     * @param to     the fallback agent it continues on
+     * @param reason {@code degrade}, {@code unavailable} or {@code retries_exhausted}
+     */
+    default void fallback(String from, String to, String reason) {
     }
 }

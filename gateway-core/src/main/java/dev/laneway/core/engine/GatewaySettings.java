@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionScope;
@@ -17,6 +18,8 @@ import java.util.Set;
  * @param queueByChannel    {@code messages.queue.byChannel}: channel -> its settings layer
  * @param queueMaxWait      bound on a drain's total wait from the first queued message; null means
  *                          10 x the effective debounce, zero means no bound
+ * @param queueCapPerSender {@code messages.queue.capPerSender}: a group sender's part of the cap; null
+ *                          means half the cap, rounded up; 0 means none (see {@link #capPerSenderFor})
  * @param notifyDrops       whether senders are told about drops and rejections
  * @param queueTtl          queued messages older than this are not run after a restart
  * @param inboundDebounce   idle-session inbound debounce (zero = off)
@@ -26,7 +29,7 @@ import java.util.Set;
  * @param steerScope        who may steer an active run
  * @param sessionScope      how messages map to sessions
  * @param mainMaxConcurrent cap of the global {@code main} lane
- * @param laneCaps          caps of other named lanes ({@code subagent}, {@code cron}, ...)
+ * @param laneCaps          caps of other named lanes ({@code subagent}, {@code cron}, {@code fallback}, ...)
  * @param laneWarnAfter     a lane wait longer than this logs one line
  * @param maxPendingRuns    global admission cap on accepted, unfinished messages; 0 disables it
  * @param commandAllowFrom  channel -> sender ids allowed to use commands
@@ -36,11 +39,13 @@ import java.util.Set;
  * @param dedupeWindow      how long a platform message id is remembered
  * @param maxAnswerChars    the most characters of one run's answer that are sent; the rest is cut
  *                          and the user told so
+ * @param scheduling        how {@code main} shares its slots: classes, tenants, budgets (docs/behaviour.md §11)
  */
 public record GatewaySettings(
         QueueSettings queueDefaults,
         Map<String, QueueOverride> queueByChannel,
         Duration queueMaxWait,
+        Integer queueCapPerSender,
         boolean notifyDrops,
         Duration queueTtl,
         Duration inboundDebounce,
@@ -57,7 +62,8 @@ public record GatewaySettings(
         Duration retryBackoff,
         Duration interruptGrace,
         Duration dedupeWindow,
-        int maxAnswerChars) {
+        int maxAnswerChars,
+        SchedulingSettings scheduling) {
 
     /** The smallest {@code maxAnswerChars}: room for a sentence or two. */
     public static final int MIN_ANSWER_CHARS = 100;
@@ -68,6 +74,10 @@ public record GatewaySettings(
         Objects.requireNonNull(queueDefaults, "queueDefaults");
         queueByChannel = Map.copyOf(queueByChannel);
         requireNotNegative("queueMaxWait", queueMaxWait == null ? Duration.ZERO : queueMaxWait);
+        if (queueCapPerSender != null && (queueCapPerSender < 0 || queueCapPerSender > queueDefaults.cap())) {
+            throw new IllegalArgumentException("messages.queue.capPerSender must be between 0 and messages.queue.cap ("
+                    + queueDefaults.cap() + "), got " + queueCapPerSender);
+        }
         requireNotNegative("queueTtl", queueTtl);
         requireNotNegative("inboundDebounce", inboundDebounce);
         requireNotNegative("inboundMaxWait", inboundMaxWait == null ? Duration.ZERO : inboundMaxWait);
@@ -98,6 +108,7 @@ public record GatewaySettings(
             throw new IllegalArgumentException("messages.maxAnswerChars must be >= " + MIN_ANSWER_CHARS + ", got "
                     + maxAnswerChars);
         }
+        Objects.requireNonNull(scheduling, "scheduling");
     }
 
     private static void requireNotNegative(String name, Duration value) {
@@ -105,6 +116,20 @@ public record GatewaySettings(
         if (value.isNegative()) {
             throw new IllegalArgumentException(name + " must be >= 0, got " + value.toMillis() + "ms");
         }
+    }
+
+    /**
+     * A group sender's part of {@code cap} (docs/behaviour.md §5.4): {@code messages.queue.capPerSender},
+     * or half the cap rounded up when unset; 0 (none) when it is 0 or not below the cap.
+     */
+    public int capPerSenderFor(int cap) {
+        return capPerSenderPart(queueCapPerSender, cap);
+    }
+
+    /** {@link #capPerSenderFor} for a given {@code capPerSender} (null = half the cap). */
+    static int capPerSenderPart(Integer capPerSender, int cap) {
+        int part = capPerSender == null ? cap - cap / 2 : capPerSender;
+        return part < cap ? part : 0;
     }
 
     /** The inbound debounce's bound for a channel whose effective inbound debounce is {@code debounce} (zero = none). */
@@ -128,6 +153,7 @@ public record GatewaySettings(
         b.queueDefaults = queueDefaults;
         b.queueByChannel = queueByChannel;
         b.queueMaxWait = queueMaxWait;
+        b.queueCapPerSender = queueCapPerSender;
         b.notifyDrops = notifyDrops;
         b.queueTtl = queueTtl;
         b.inboundDebounce = inboundDebounce;
@@ -145,6 +171,7 @@ public record GatewaySettings(
         b.interruptGrace = interruptGrace;
         b.dedupeWindow = dedupeWindow;
         b.maxAnswerChars = maxAnswerChars;
+        b.scheduling = scheduling;
         return b;
     }
 
@@ -153,6 +180,7 @@ public record GatewaySettings(
         private QueueSettings queueDefaults = QueueSettings.DEFAULTS;
         private Map<String, QueueOverride> queueByChannel = Map.of();
         private Duration queueMaxWait;
+        private Integer queueCapPerSender;
         private boolean notifyDrops = true;
         private Duration queueTtl = Duration.ofHours(1);
         private Duration inboundDebounce = Duration.ZERO;
@@ -161,7 +189,7 @@ public record GatewaySettings(
         private SteerScope steerScope = SteerScope.SESSION;
         private SessionScope sessionScope = SessionScope.DEFAULTS;
         private int mainMaxConcurrent = 4;
-        private Map<String, Integer> laneCaps = Map.of("subagent", 8, "cron", 1);
+        private Map<String, Integer> laneCaps = Map.of("subagent", 8, "cron", 1, "fallback", 4);
         private Duration laneWarnAfter = Duration.ofMillis(2000);
         private int maxPendingRuns = 1000;
         private Map<String, Set<String>> commandAllowFrom = Map.of();
@@ -170,10 +198,12 @@ public record GatewaySettings(
         private Duration interruptGrace = Duration.ofSeconds(15);
         private Duration dedupeWindow = Duration.ofMinutes(5);
         private int maxAnswerChars = DEFAULT_ANSWER_CHARS;
+        private SchedulingSettings scheduling = SchedulingSettings.defaults();
 
         public Builder queueDefaults(QueueSettings v) { queueDefaults = v; return this; }
         public Builder queueByChannel(Map<String, QueueOverride> v) { queueByChannel = v; return this; }
         public Builder queueMaxWait(Duration v) { queueMaxWait = v; return this; }
+        public Builder queueCapPerSender(Integer v) { queueCapPerSender = v; return this; }
         public Builder notifyDrops(boolean v) { notifyDrops = v; return this; }
         public Builder queueTtl(Duration v) { queueTtl = v; return this; }
         public Builder inboundDebounce(Duration v) { inboundDebounce = v; return this; }
@@ -191,12 +221,13 @@ public record GatewaySettings(
         public Builder interruptGrace(Duration v) { interruptGrace = v; return this; }
         public Builder dedupeWindow(Duration v) { dedupeWindow = v; return this; }
         public Builder maxAnswerChars(int v) { maxAnswerChars = v; return this; }
+        public Builder scheduling(SchedulingSettings v) { scheduling = v; return this; }
 
         public GatewaySettings build() {
-            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, notifyDrops, queueTtl,
+            return new GatewaySettings(queueDefaults, queueByChannel, queueMaxWait, queueCapPerSender, notifyDrops, queueTtl,
                     inboundDebounce, inboundMaxWait, inboundByChannel, steerScope, sessionScope,
                     mainMaxConcurrent, laneCaps, laneWarnAfter, maxPendingRuns, commandAllowFrom,
-                    failureRetries, retryBackoff, interruptGrace, dedupeWindow, maxAnswerChars);
+                    failureRetries, retryBackoff, interruptGrace, dedupeWindow, maxAnswerChars, scheduling);
         }
     }
 }

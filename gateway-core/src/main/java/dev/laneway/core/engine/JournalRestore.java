@@ -55,7 +55,9 @@ final class JournalRestore {
             ticket.announce(); // the channel was told before the restart; it hears how the message ends
             if (entry.acceptedAt().isBefore(horizon)) {
                 expired.add(ticket);
-                expiredSenders.put(entry.session() + '\u0000' + QueuedItem.senderKey(message), message.route());
+                if (!ScheduledPrompts.is(message)) { // a scheduled prompt has nobody to tell (§12)
+                    expiredSenders.put(entry.session() + '\u0000' + QueuedItem.senderKey(message), message.route());
+                }
                 continue;
             }
             QueueSettings settings = restoredSettings(entry.settings());

@@ -53,4 +53,19 @@ final class Notices {
     static String busy(long seconds) {
         return "⏳ Busy right now. Please try again in " + seconds + " s.";
     }
+
+    /** A deferred message (docs/behaviour.md §11.3): queued, and its sender told where they stand. */
+    static String deferred(int position, long seconds) {
+        return "⏳ Busy right now: you are #" + position + " in line, about " + seconds + " s.";
+    }
+
+    /**
+     * A fallback agent answered (docs/behaviour.md §13.4), when the run's bound agent has
+     * {@code fallbackNotice} on: {@code ℹ️ Answered by <agent> (the main model is busy).} after a
+     * degrade, {@code … (the main model is unavailable).} otherwise.
+     */
+    static String fallbackAnswered(String agent, FallbackReason reason) {
+        return "ℹ️ Answered by " + agent + " (the main model is "
+                + (reason == FallbackReason.DEGRADE ? "busy" : "unavailable") + ").";
+    }
 }

@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import java.time.Duration;
@@ -35,6 +36,33 @@ final class ObserverFanout implements GatewayObserver {
         }
         try {
             observer.recorded(message, disposition);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void granted(PriorityClass asked, PriorityClass served, String tenant, Duration waited, Duration estimated) {
+        try {
+            observer.granted(asked, served, tenant, waited, estimated);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void promoted(PriorityClass from, PriorityClass to) {
+        try {
+            observer.promoted(from, to);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void admission(PriorityClass priority, String action, String reason) {
+        try {
+            observer.admission(priority, action, reason);
         } catch (RuntimeException e) {
             failed(e);
         }
@@ -107,6 +135,15 @@ final class ObserverFanout implements GatewayObserver {
     public void emptyAnswer(String agent) {
         try {
             observer.emptyAnswer(agent);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void fallback(String from, String to, String reason) {
+        try {
+            observer.fallback(from, to, reason);
         } catch (RuntimeException e) {
             failed(e);
         }

@@ -63,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * still waits behind it is logged at WARN as kept, not as lost: that message stays pending too.
  *
  * <p>Concurrency: the chats are spread over {@link #STRIPES} stripes by their {@link Chat} key, so
- * that sends to different chats rarely wait for each other's lock (docs/decisions.md D46). A
+ * that sends to different chats rarely wait for each other's lock (docs/decisions.md D91). A
  * stripe's {@code lock} guards its {@code queues} and {@code cooling}; everything about one chat
  * lives in its stripe.
  * {@code held} and {@code closed} concern every chat: they are written only with every stripe's
@@ -160,7 +160,7 @@ final class Outbox {
      * As {@link #answer(Route, SessionKey, String, BooleanSupplier, Delivery)}, with {@code then} (may be
      * null) run once the answer is done with, exactly as if {@link #afterDelivered} had queued it
      * right behind the answer: it rides in the same queue item, so it costs no item and no step of
-     * its own (docs/decisions.md D45).
+     * its own (docs/decisions.md D90).
      */
     void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted, Delivery delivery,
                 Runnable then) {

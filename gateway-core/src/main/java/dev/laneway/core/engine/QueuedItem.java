@@ -35,7 +35,12 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
 
     /** The conversation and sender authority this item speaks for. */
     Audience audience() {
-        return Audience.of(route(), trusted);
+        return Audience.of(route(), trusted, scheduled());
+    }
+
+    /** Whether it is a scheduled job's prompt (docs/behaviour.md §12): it runs alone, whatever the session's mode. */
+    boolean scheduled() {
+        return last().origin() == InboundMessage.Origin.SCHEDULE;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.laneway.core.command.CommandContext;
 import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.command.GatewayControl;
+import dev.laneway.core.scheduling.OverBudget;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
@@ -118,7 +119,8 @@ final class Reception {
             record(message, Disposition.DUPLICATE);
             return;
         }
-        intake.allowed = access.allows(message);
+        boolean fromJob = ScheduledPrompts.is(message); // trusted config: no access check, no commands (§12)
+        intake.allowed = fromJob || access.allows(message);
         if (!intake.allowed) {
             intake.done = true;
             record(message, Disposition.DENIED);
@@ -128,7 +130,7 @@ final class Reception {
         boolean trusted = authorization.trusted(message);
         InboundMessage effective = message;
         QueueOverride inline = QueueOverride.NONE;
-        if (message.text().startsWith("/")) {
+        if (!fromJob && message.text().startsWith("/")) {
             flushInbound(session, message.senderId());
             CommandDecision decision = decide(message, session, trusted);
             switch (decision) {
@@ -154,12 +156,24 @@ final class Reception {
         if (!keep && (closed || !ctx.admission.tryAdmit())) {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
-            ctx.outbox.send(message.route(), Notices.busy(ctx.admission.retryAfterSeconds()));
+            busy(message, fromJob, ctx.admission.retryAfterSeconds());
             return;
         }
-        intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep);
+        RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
+        if (verdict.shed()) {
+            intake.done = true;
+            ctx.admission.release();
+            record(message, Disposition.REJECTED_BUSY);
+            busy(message, fromJob, verdict.estimate().waitSeconds());
+            return;
+        }
+        boolean degraded = degraded(verdict, message);
+        intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep, degraded);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
+        if (fromJob) {
+            resolved = ScheduledPrompts.settings(resolved); // always a turn of its own
+        }
         JournalEntry entry = new JournalEntry(intake.ticket.seq(), session.value(), message, effective.text(), resolved,
                 trusted, now);
         if (!journaled(entry)) {
@@ -173,8 +187,49 @@ final class Reception {
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
             return;
         }
+        // a degraded message is not told to wait: a fallback answers it (docs/behaviour.md §13.3); a job has nobody to tell
+        if (verdict.deferred() && !degraded && !fromJob) {
+            ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
+        }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), inboundDebounce(message.channel()));
+                trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+    }
+
+    /**
+     * Tells the sender of a refused message to try again later; a scheduled job's prompt has no
+     * sender to tell (docs/behaviour.md §11.3), so its refusal is logged instead.
+     */
+    private void busy(InboundMessage message, boolean fromJob, long retryAfterSeconds) {
+        if (fromJob) {
+            log.warn("scheduled prompt from {} was refused: the gateway is busy (retry in about {} s); this fire is lost",
+                    message.senderId(), retryAfterSeconds);
+            return;
+        }
+        ctx.outbox.send(message.route(), Notices.busy(retryAfterSeconds));
+    }
+
+    /**
+     * The scheduler's admission (docs/behaviour.md §11.3) of a message that would start a new run of
+     * an idle session; one that joins a session with work (a run, a queue, a debounce buffer) waits
+     * behind that session's work, which was admitted (and its sender told) already.
+     */
+    private RunScheduling.Verdict scheduled(InboundMessage message, SessionKey session) {
+        if (ctx.sessions.get(session) != null) {
+            return RunScheduling.Verdict.PROCEED;
+        }
+        RunScheduling.Verdict verdict = ctx.scheduling.admit(message, session);
+        if (verdict.action() != null) {
+            ctx.observer.admission(verdict.claim().priority(), verdict.action().configName(), verdict.reason().id);
+        }
+        return verdict;
+    }
+
+    /**
+     * Whether the scheduler's admission degraded the message and its agent has a fallback to start
+     * on (docs/behaviour.md §13.3); without a fallback, {@code degrade} acts as {@code defer}.
+     */
+    private boolean degraded(RunScheduling.Verdict verdict, InboundMessage message) {
+        return verdict.action() == OverBudget.DEGRADE && ctx.agents.ladder(ctx.agents.bound(message)).size() > 1;
     }
 
     /**

@@ -1,8 +1,11 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.time.Scheduler.Cancellable;
@@ -28,7 +31,8 @@ import java.util.concurrent.CompletableFuture;
  * lane grant after an abort, an agent's outcome after the deadline ended the run) asks
  * {@link State#isOneOf} first and does nothing when the run has moved on.
  * <pre>
- *   WAITING ──main permit──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
+ *   WAITING ──all permits──▶ STARTING ──agent started──▶ RUNNING ──retryable failure──▶ RETRY_WAIT ──backoff──▶ WAITING
+ *   RUNNING ──its agent could not answer, a fallback is left──▶ STARTING (the next agent, same permits)
  *   STARTING, RUNNING ──interrupt, stop, deadline──▶ ABORTING ──agent stopped or deadline──▶ ABORTED
  *   STARTING, RUNNING ──shutdown──▶ SHUTTING_DOWN ──agent stopped──▶ ENDED   (──interrupt, stop, deadline──▶ ABORTING)
  *   WAITING, RETRY_WAIT ──interrupt, stop──▶ ABORTING (then ABORTED at once: no agent to wait for)
@@ -51,9 +55,12 @@ final class Run {
 
     /** Where a run is in its life. */
     enum State {
-        /** Holds its session's slot and waits for the main lane. */
+        /** Holds its session's slot and waits for its lanes ({@code cron} for a scheduled job's run, then {@code main}). */
         WAITING,
-        /** Holds its session's slot and a main permit; the agent is being started. */
+        /**
+         * Holds its session's slot and all its permits; the agent (or, after a fallback, the next
+         * agent) is being started.
+         */
         STARTING,
         /** The agent is running. */
         RUNNING,
@@ -80,7 +87,8 @@ final class Run {
             Map<State, Set<State>> moves = new EnumMap<>(State.class);
             moves.put(WAITING, EnumSet.of(STARTING, ABORTING, ENDED));
             moves.put(STARTING, EnumSet.of(RUNNING, SHUTTING_DOWN, ABORTING, ENDED));
-            moves.put(RUNNING, EnumSet.of(RETRY_WAIT, SHUTTING_DOWN, ABORTING, ENDED));
+            // RUNNING -> STARTING: its agent could not answer; the next agent of its ladder starts
+            moves.put(RUNNING, EnumSet.of(STARTING, RETRY_WAIT, SHUTTING_DOWN, ABORTING, ENDED));
             moves.put(RETRY_WAIT, EnumSet.of(WAITING, ABORTING, ENDED));
             moves.put(SHUTTING_DOWN, EnumSet.of(ABORTING, ENDED));
             moves.put(ABORTING, EnumSet.of(ABORTED));
@@ -133,14 +141,44 @@ final class Run {
      */
     final QueueMode mode;
     final Instant createdAt;
+    /** What it claims {@code main} with: its class and tenant (docs/behaviour.md §11). */
+    final Claim claim;
+    /** A scheduled job's run: it also holds the {@code cron} lane (docs/behaviour.md §11.5). */
+    final boolean scheduled;
+    /**
+     * The agents the run may answer on, in order (docs/behaviour.md §13): the agent its lead message
+     * is bound to, then that agent's fallbacks. Resolved once, when the run is made, from the lead
+     * message alone, so a restored run resolves the same way.
+     */
+    final List<String> ladder;
+    /**
+     * The scheduler's admission degraded the run's message (docs/behaviour.md §13.3): it starts on
+     * its first fallback and holds the {@code fallback} lane instead of {@code main}.
+     */
+    final boolean degraded;
 
     private volatile State state = State.WAITING;
     int attempt = 1;
+    /**
+     * The agent of a scheduled job's run whose job names one the {@link AgentRoster} does not hold
+     * (docs/behaviour.md §12): it answers in place of the ladder's first agent; null otherwise.
+     */
+    Agent ownAgent;
+    /** Where the run is on its {@link #ladder}: the agent its current or next attempt runs on. */
+    int rung;
+    /** Why the run first stepped down its ladder ({@link FallbackReason}), or null while on its own agent. */
+    FallbackReason fellBack;
+    /**
+     * Counts the starts of the run's agents (attempts and fallbacks alike): a deadline timer or an
+     * agent event of an earlier start is stale. Volatile: the event gate reads it without the lock.
+     */
+    volatile int launch;
     AgentRun agentRun;
     String agentName = "agent";
     CompletableFuture<LanePermit> laneWait;
-    // its slot in the main lane, once granted; given back by releasePermits
-    LanePermit permit;
+    // its permits, in the order granted ({@code cron} for a scheduled job's run, then {@code main} or
+    // {@code fallback}); given back by releasePermits
+    final List<LanePermit> permits = new ArrayList<>(2);
     /**
      * Whether the run holds its session's slot (the lane {@code session:<key>}, cap 1, that status
      * pages show): from its creation, and again from a retry's return to {@code WAITING}, until it
@@ -183,7 +221,13 @@ final class Run {
     /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
     final Delivery delivery = new Delivery();
 
-    Run(String id, Turn turn, Instant createdAt) {
+    /** A run answered by one agent, with no fallback (tests). */
+    Run(String id, Turn turn, Instant createdAt, Claim claim) {
+        this(id, turn, createdAt, claim, List.of("agent"));
+    }
+
+    /** @param ladder the agents the run may answer on, its bound agent first (see {@link #ladder}) */
+    Run(String id, Turn turn, Instant createdAt, Claim claim, List<String> ladder) {
         this.id = id;
         this.items = turn.items();
         this.prompt = turn.prompt();
@@ -192,9 +236,36 @@ final class Run {
         QueuedItem lead = turn.lead();
         this.group = !lead.last().direct();
         this.senderId = lead.last().senderId();
-        this.trusted = lead.trusted(); // the lead's route is the turn's: its audience is (route, trusted)
+        this.trusted = lead.trusted(); // the lead's route is the turn's: its audience is (route, trusted, scheduled)
         this.mode = lead.settings().mode();
         this.createdAt = createdAt;
+        this.claim = claim;
+        this.scheduled = lead.last().origin() == InboundMessage.Origin.SCHEDULE;
+        this.ladder = List.copyOf(ladder);
+        this.degraded = this.ladder.size() > 1 && lead.tickets().stream().anyMatch(Ticket::degraded);
+        if (degraded) {
+            rung = 1;
+            fellBack = FallbackReason.DEGRADE;
+        }
+        this.agentName = this.ladder.get(rung);
+    }
+
+    /** The name of the agent the run's current or next attempt runs on. */
+    String agent() {
+        return ladder.get(rung);
+    }
+
+    /** Whether the run has an agent left to fall back to. */
+    boolean hasFallback() {
+        return rung + 1 < ladder.size();
+    }
+
+    /**
+     * The lanes the run asks for while it holds its session's slot, in order: the {@code cron} lane
+     * for a scheduled job's run, then {@code main} (the {@code fallback} lane for a degraded run).
+     */
+    int lanesNeeded() {
+        return scheduled ? 2 : 1;
     }
 
     State state() {
@@ -207,7 +278,7 @@ final class Run {
      */
     Audience audience() {
         if (audience == null) {
-            audience = Audience.of(route, trusted);
+            audience = Audience.of(route, trusted, scheduled); // the lead's: its route is the turn's
         }
         return audience;
     }
@@ -276,15 +347,15 @@ final class Run {
     }
 
     /**
-     * Gives the slots back: the main permit through {@code fx}, once the lock is released, and the
-     * session's slot (at once: it is this flag). Called with the session lock held.
+     * Gives the permits back (through {@code fx}, once the lock is released) in reverse order of
+     * acquisition: {@code main}, then {@code cron} (a scheduled job's run); the session's slot at
+     * once (it is {@link #holdsSessionSlot}). Called with the session lock held.
      */
     void releasePermits(Effects fx) {
-        LanePermit held = permit;
-        if (held != null) {
-            fx.add(held::close);
-            permit = null;
+        for (int i = permits.size() - 1; i >= 0; i--) {
+            fx.add(permits.get(i)::close);
         }
+        permits.clear();
         holdsSessionSlot = false;
     }
 

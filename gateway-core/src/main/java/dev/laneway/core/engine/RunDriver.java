@@ -23,28 +23,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a session's runs from their lane requests to their agents' outcomes (docs/behaviour.md §2
- * and §5.7): a run holds its session's slot from the moment its session makes it (the session has
- * one active run at a time: see {@link SessionQueue}), then waits for {@code main}; its agent starts on
- * the executor, only while it holds both and the gateway is not stopping; its completion comes back
+ * Takes a session's runs from their lane requests to their agents' outcomes (docs/behaviour.md §2,
+ * §5.7 and §11): a run holds its session's slot from the moment its session makes it (the session
+ * has one active run at a time: see {@link SessionQueue}, docs/decisions.md D89), then waits for
+ * ({@code cron} for a scheduled job's run) {@code main}, whose slots the scheduler hands out by
+ * class and tenant; its agent starts on
+ * the executor, only while it holds them all and the gateway is not stopping; its completion comes back
  * through the executor; a retryable failure of a run that delivered nothing waits for an
- * exponential backoff and queues for its lanes again. Every exit path gives both slots back.
+ * exponential backoff and queues for its lanes again. Every exit path gives every permit back.
  * Each attempt has a deadline, its agent's run timeout from the moment it starts: when it passes,
- * the run is aborted and ended at once (slots back; the user gets the failure notice, unless an
+ * the run is aborted and ended at once (permits back; the user gets the failure notice, unless an
  * interrupt, stop or shutdown was already ending it), without waiting for the agent to stop, so an
  * agent that never finishes (a model that sends only keep-alives) cannot hold a lane for ever.
  *
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
- * and take it ({@link SessionLock}) for each decision: a run that starts at once takes it four
- * times (the grant, the launch, the agent started, the completion). Agent calls and lane requests
- * are made with it released; {@link #requestLane} is the one place a run asks for {@code main}.
- * It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
+ * and take it ({@link SessionLock}) for each decision: a run that starts at once takes it five
+ * times (the grant, the launch, its deadline, the agent started, the completion; a reply that names
+ * no steer takes it not at all). Agent calls and lane requests are made with it released;
+ * {@link #requestLane} is the one place a run asks for a lane. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
  * to {@link Ends} (the session, which carries it out), with the steers {@link Steering#resolve}
  * hands back to run again.
  */
 final class RunDriver {
 
     private static final Logger log = LoggerFactory.getLogger(RunDriver.class);
+    /** The lane scheduled jobs' runs hold (its cap: {@code lanes.cron.maxConcurrent}). */
+    static final String CRON_LANE = "cron";
+    /**
+     * The lane a degraded run holds instead of {@code main} (its cap: {@code lanes.fallback.maxConcurrent};
+     * docs/behaviour.md §13.3).
+     */
+    static final String FALLBACK_LANE = "fallback";
 
     /** Where the driver hands its decisions: the run's session, which carries them out. */
     interface Ends {
@@ -61,6 +70,9 @@ final class RunDriver {
     private final Steering steering;
     private final Ends ends;
 
+    /** What a granted permit leads to. */
+    private enum Next { LAUNCH, NEXT_LANE, NOTHING }
+
     RunDriver(SessionKey key, SessionLock lock, EngineContext ctx, Steering steering, Ends ends) {
         this.key = key;
         this.lock = lock;
@@ -70,21 +82,28 @@ final class RunDriver {
     }
 
     /**
-     * Asks for the run's slot in {@code main} (its session's slot it holds already): the one place a
-     * run asks for {@code main}. A slot free at once is taken without a future; otherwise the run
-     * queues for one. A run no longer waiting asks for nothing (its state is volatile; the grant
-     * looks again under the lock, and gives back a permit that came too late).
+     * Asks for the run's next lane (it holds its session's slot already): {@code cron} for a
+     * scheduled job's run, then {@code main} from the scheduler, by the run's class and tenant. A
+     * slot free at once is taken without a future; otherwise the run queues for one. Only a
+     * scheduled job's run, whose next lane depends on what it holds, takes the session lock to ask;
+     * any other run's is fixed, and its state is volatile (the grant looks again under the lock,
+     * and gives back a permit that came too late).
      */
     void requestLane(Run run) {
-        if (run.state() != Run.State.WAITING) {
+        String lane = run.scheduled
+                ? lock.underLock(() -> run.state() != Run.State.WAITING ? null : nextLane(run))
+                : run.state() != Run.State.WAITING ? null : nextLane(run);
+        if (lane == null) {
             return;
         }
-        LanePermit free = ctx.lanes.acquireIfFree(Lanes.MAIN); // the common case: granted at once, no future
+        boolean main = lane.equals(Lanes.MAIN);
+        // the common case: granted at once, no future
+        LanePermit free = main ? ctx.scheduling.main.acquireIfFree(run.claim) : ctx.lanes.acquireIfFree(lane);
         if (free != null) {
             permitted(run, free);
             return;
         }
-        var wait = ctx.lanes.acquire(Lanes.MAIN);
+        var wait = main ? ctx.scheduling.main.acquire(run.claim) : ctx.lanes.acquire(lane);
         boolean stale = lock.underLock(() -> {
             if (run.state() != Run.State.WAITING) { // aborted or ended meanwhile
                 return true;
@@ -103,6 +122,19 @@ final class RunDriver {
     }
 
     /**
+     * The lane the run asks for next, by how many it holds (see {@link Run#lanesNeeded}; lock held
+     * for a scheduled job's run): {@code cron} for a scheduled job's run, then {@code main}, or for a
+     * degraded run the {@code fallback} lane (a plain FIFO lane: the scheduler's line is what it
+     * skips). {@code scheduled} and {@code degraded} never change.
+     */
+    private String nextLane(Run run) {
+        if (run.scheduled && run.permits.isEmpty()) {
+            return CRON_LANE;
+        }
+        return run.degraded ? FALLBACK_LANE : Lanes.MAIN;
+    }
+
+    /**
      * The run got {@code permit}, at once or later on the thread that freed it. What fails from here
      * on (the agent's start, on this thread when the executor runs tasks inline) is logged and goes
      * no further, as a future's callback would swallow it; a fatal error from an agent was logged
@@ -117,25 +149,30 @@ final class RunDriver {
     }
 
     private void onPermit(Run run, LanePermit permit) {
-        if (lock.lockedGet(fx -> granted(run, permit, fx))) {
-            dispatch(() -> launch(run));
+        switch (lock.lockedGet(fx -> granted(run, permit, fx))) {
+            case LAUNCH -> dispatch(() -> launch(run));
+            case NEXT_LANE -> requestLane(run);
+            case NOTHING -> { }
         }
     }
 
-    /** The run got its {@code main} permit (lock held): true when it launches. */
-    private boolean granted(Run run, LanePermit permit, Effects fx) {
+    /** The run got {@code permit} (lock held): it launches once it holds every lane it needs. */
+    private Next granted(Run run, LanePermit permit, Effects fx) {
         if (run.state() != Run.State.WAITING) { // a late grant: the run was aborted or ended meanwhile
             fx.add(permit::close);
-            return false;
+            return Next.NOTHING;
         }
-        run.permit = permit;
+        run.permits.add(permit);
         run.laneWait = null;
         if (ctx.stopping) {
             endBeforeStart(run, fx);
-            return false;
+            return Next.NOTHING;
         }
-        run.moveTo(Run.State.STARTING);
-        return true;
+        if (run.permits.size() == run.lanesNeeded()) {
+            run.moveTo(Run.State.STARTING);
+            return Next.LAUNCH;
+        }
+        return Next.NEXT_LANE;
     }
 
     /**
@@ -148,43 +185,48 @@ final class RunDriver {
     }
 
     /**
-     * Starts the agent of a run holding both slots. Whatever the agent throws, the run ends through
+     * Starts the agent of a run holding all its permits. Whatever the agent throws, the run ends through
      * {@link #finished} (permits back, failure reply), or is wired to its completion; a fatal error
      * is rethrown only after that. A fatal error from asking the agent's name fails the run before
      * its agent starts; one from an abort (the run was interrupted while starting) is rethrown once
      * the run is wired to its completion, so it ends when its agent stops.
      */
     private void launch(Run run) {
-        Agent agent = ctx.agents.apply(key);
-        var named = AgentCalls.name(agent);
-        boolean nameFailed = Fatal.is(named.failure());
-        Duration timeout = nameFailed ? null : AgentCalls.runTimeout(agent);
-        boolean start = lock.lockedGet(fx -> {
+        record Start(Agent agent, int launch, int attempt) { }
+        Start start = lock.lockedGet(fx -> {
             // an abort while starting lets the agent start, to be aborted at once; an ended run starts nothing
             if (!run.state().isOneOf(Run.State.STARTING, Run.State.ABORTING, Run.State.SHUTTING_DOWN)) {
-                return false;
+                return null;
             }
             if (ctx.stopping) {
                 endBeforeStart(run, fx);
-                return false;
+                return null;
             }
             run.startedAt = ctx.clock.instant();
-            if (!nameFailed) {
-                int attempt = run.attempt;
-                run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, attempt, timeout));
-            }
-            return true;
+            run.launch++;
+            // a scheduled job's own agent, when the roster does not know it (docs/behaviour.md §12), else the ladder's
+            Agent agent = run.rung == 0 && run.ownAgent != null ? run.ownAgent : ctx.agents.agent(run.agent());
+            return new Start(agent, run.launch, run.attempt);
         });
-        if (!start) {
+        if (start == null) {
             return;
         }
-        if (nameFailed) {
+        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, start.attempt(),
+                run.claim);
+        Agent agent = start.agent();
+        var named = AgentCalls.name(agent);
+        if (Fatal.is(named.failure())) {
             failBeforeCompletion(run, named.failure());
             return;
         }
-        var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, run.attempt);
         String name = named.value();
-        var events = new GatedRunEvents(run, key, ctx.outbox, ctx.settings.maxAnswerChars(),
+        Duration timeout = AgentCalls.runTimeout(agent);
+        lock.underLock(() -> {
+            int launch = start.launch();
+            run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, launch, timeout));
+            return null;
+        });
+        var events = new GatedRunEvents(run, start.launch(), key, ctx.outbox, ctx.settings.maxAnswerChars(),
                 () -> ctx.observer.agentRetried(name), new GatedRunEvents.Answers() {
                     @Override
                     public Runnable recordBehind() {
@@ -295,15 +337,15 @@ final class RunDriver {
     }
 
     /**
-     * The attempt {@code attempt} of {@code run} is still going when its run timeout has passed: it is
+     * The start {@code launch} of {@code run} is still going when its run timeout has passed: it is
      * aborted and ends now, as if its agent had stopped, whether or not the agent ever does (its late
      * outcome is then ignored). A run nobody was ending yet fails with
      * {@code timed out after <duration>}; one an interrupt, stop or shutdown was already ending ends
      * as that would have ended it. Steers nothing answered run again as followups. Takes the lock.
      */
-    private void deadlinePassed(Run run, int attempt, Duration timeout) {
+    private void deadlinePassed(Run run, int launch, Duration timeout) {
         lock.locked(fx -> {
-            if (run.attempt != attempt || !run.state().agentPhase()) {
+            if (run.launch != launch || !run.state().agentPhase()) {
                 return; // a late timer: the attempt is over
             }
             boolean ending = run.abortCause != null;
@@ -329,11 +371,16 @@ final class RunDriver {
     private void end(Run run, RunOutcome outcome, Effects fx) {
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
-        run.releasePermits(fx);
         Instant now = ctx.clock.instant();
         if (run.startedAt != null) {
             ctx.admission.recordRun(run.startedAt.until(now, ChronoUnit.MILLIS));
         }
+        FallbackReason stepDown = Fallbacks.stepDown(run, outcome, retriesLeft(run));
+        if (stepDown != null) {
+            fallBack(run, outcome, stepDown, fx);
+            return;
+        }
+        run.releasePermits(fx);
         if (run.abortCause == Run.AbortCause.SHUTDOWN && outcome instanceof RunOutcome.Aborted && !run.delivered) {
             ends.ended(run, RunEnd.LEFT_PENDING, fx);
             return;
@@ -353,6 +400,11 @@ final class RunDriver {
             fx.add(() -> ctx.outbox.send(route, notice));
         } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
             emptyAnswer(run, fx);
+        } else if (outcome instanceof RunOutcome.Completed && run.fellBack != null && !run.silenced()
+                && ctx.agents.fallbackNotice(run.ladder.get(0))) {
+            Route route = run.route;
+            String notice = Notices.fallbackAnswered(run.agent(), run.fellBack);
+            fx.add(() -> ctx.outbox.send(route, notice));
         }
         ends.requeue(steering.resolve(run, outcome, fx));
         ends.ended(run, new RunEnd.Settled(run.disposition), fx);
@@ -361,7 +413,40 @@ final class RunDriver {
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {
         return outcome instanceof RunOutcome.Failed failed && failed.retryable() && !run.delivered
-                && run.abortCause == null && run.attempt <= ctx.settings.failureRetries();
+                && run.abortCause == null && retriesLeft(run);
+    }
+
+    private boolean retriesLeft(Run run) {
+        return run.attempt <= ctx.settings.failureRetries();
+    }
+
+    /**
+     * The run's agent could not answer and nothing was delivered (see {@link Fallbacks}; lock held):
+     * the run continues on the next agent of its ladder at once, keeping its lanes, with the same
+     * prompt and the session's same stored history; that agent gets its own retries. Steers go back
+     * to the queue as for a retry.
+     */
+    private void fallBack(Run run, RunOutcome outcome, FallbackReason reason, Effects fx) {
+        String from = run.agent();
+        String why = outcome instanceof RunOutcome.Failed failed ? failed.reason() : reason.id;
+        run.rung++;
+        String to = run.agent();
+        if (run.fellBack == null) {
+            run.fellBack = reason;
+        }
+        run.attempt = 1;
+        run.agentRun = null;
+        ends.requeue(steering.resolve(run, outcome, fx));
+        if (run.state() != Run.State.STARTING) {
+            run.moveTo(Run.State.STARTING);
+        }
+        String runId = run.id;
+        fx.add(() -> {
+            log.info("run {} of session {}: agent '{}' could not answer ({}: {}); continuing on '{}'", runId, key,
+                    from, reason.id, why, to);
+            ctx.observer.fallback(from, to, reason.id);
+        });
+        fx.add(() -> dispatch(() -> launch(run)));
     }
 
     private void scheduleRetry(Run run) {
@@ -382,7 +467,7 @@ final class RunDriver {
                 return false;
             }
             run.moveTo(Run.State.WAITING);
-            run.holdsSessionSlot = true; // the session's slot again (the run is still its active run), then main
+            run.holdsSessionSlot = true; // the session's slot again (the run is still its active run), then its lanes
             return true;
         });
         if (again) {

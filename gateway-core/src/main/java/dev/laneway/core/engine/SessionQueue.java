@@ -4,6 +4,7 @@ import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.agent.Agent;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
@@ -50,9 +51,10 @@ import java.util.Set;
  * <h2>Runs</h2>
  * The session's one active run holds the session's slot (the lane {@code session:<key>}, cap 1, of
  * docs/behaviour.md §2): this class never makes a second run while one is active, so the slot takes
- * no lane object (docs/decisions.md D44); {@link #sessionLane} reports it. The run then waits for
- * {@code main}; it starts its agent only while holding both and while the gateway is not stopping.
- * Every exit path gives both back: completion
+ * no lane object (docs/decisions.md D89); {@link #sessionLane} reports it. The run then waits for
+ * ({@code cron} for a scheduled job's run) {@code main}, by its class and tenant (docs/behaviour.md
+ * §11); it starts its agent only while holding them all and while the gateway is not stopping.
+ * Every exit path gives every permit back: completion
  * (whatever the agent threw while starting), abort, retry wait, and a shutdown that began while it
  * waited (its messages then stay pending in the journal). An aborted run sends nothing more, not
  * even a failure notice.
@@ -346,13 +348,11 @@ final class SessionQueue {
 
     private void enqueue(QueuedItem item, Effects fx) {
         FollowupQueue.Offer offer = followups().offer(item, ctx.clock.instant());
+        for (FollowupQueue.Refused refused : offer.refused()) { // a group sender over their part (§5.4)
+            reject(refused.item(), refused.tell(), item.settings().cap(), fx);
+        }
         if (!offer.accepted()) {
-            if (offer.notifyRejection() && ctx.settings.notifyDrops()) {
-                Route route = item.route();
-                String text = Notices.rejected(item.settings().cap());
-                fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
-            }
-            ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
+            reject(item, offer.notifyRejection(), item.settings().cap(), fx);
             return;
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
@@ -360,6 +360,16 @@ final class SessionQueue {
         if (active == null) {
             scheduleDrain(fx);
         }
+    }
+
+    /** An item refused by {@code drop: new} ends {@code REJECTED_NEW}; its sender is told first, once per drain cycle. */
+    private void reject(QueuedItem item, boolean notify, int cap, Effects fx) {
+        if (notify && ctx.settings.notifyDrops()) {
+            Route route = item.route();
+            String text = Notices.rejected(cap);
+            fx.add(() -> ctx.outbox.send(route, text)); // before the settle: told before it counts as ended
+        }
+        ctx.settlement.settleAll(item, Disposition.REJECTED_NEW, fx);
     }
 
     private void scheduleDrain(Effects fx) {
@@ -437,9 +447,21 @@ final class SessionQueue {
             moveTo(restingState());
             return;
         }
-        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant());
+        // its agent: the one its scheduled job names (docs/behaviour.md §12), else its lead message's
+        // binding (§13.1); from the message alone, so a restored run resolves the same way
+        Agent jobAgent = ctx.jobAgent(turn);
+        String jobAgentName = jobAgent == null ? null : ctx.agents.nameOf(jobAgent).orElse(null);
+        List<String> ladder = jobAgent != null && jobAgentName == null ? List.of("agent")
+                : ctx.agents.ladder(jobAgentName != null ? jobAgentName : ctx.agents.bound(turn.lead().last()));
+        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn), ladder);
+        if (jobAgent != null && jobAgentName == null) {
+            run.ownAgent = jobAgent;
+        }
         active = run;
         moveTo(State.RUNNING);
+        if (run.degraded) {
+            fx.add(() -> ctx.observer.fallback(ladder.get(0), ladder.get(1), FallbackReason.DEGRADE.id));
+        }
         fx.add(() -> runs.requestLane(run));
     }
 
@@ -516,7 +538,7 @@ final class SessionQueue {
     /** The followup queue, made on first use (lock held): most sessions run one message and retire. */
     private FollowupQueue followups() {
         if (followups == null) {
-            followups = new FollowupQueue();
+            followups = new FollowupQueue(ctx.settings.queueCapPerSender());
         }
         return followups;
     }

@@ -238,7 +238,7 @@ final class Settlement {
      * ({@link #answeredBeforeEnd}, behind that reply in the chat's outbox): that record is written,
      * or kept back by a failed {@code delivery}, exactly as the settle's own would be (the run is not
      * silenced, so it is still wanted), so the settle queues none. Every run that replies ends so
-     * (docs/decisions.md D45).
+     * (docs/decisions.md D90).
      */
     void settleRecorded(QueuedItem item, Disposition disposition, Delivery delivery, Effects fx) {
         item.tickets().forEach(ticket -> settle(ticket, disposition, delivery, true, fx));

@@ -18,6 +18,8 @@ final class Ticket {
     private final long seq;
     private final InboundMessage message;
     private final boolean admitted;
+    // admission's verdict was degrade and its agent has a fallback: its run starts there (docs/behaviour.md §13.3)
+    private final boolean degraded;
     // set once, by compare-and-set through DISPOSITION (a field, not an AtomicReference: one object
     // less per message on the accept path)
     private volatile Disposition disposition;
@@ -45,9 +47,19 @@ final class Ticket {
 
     /** @param admitted whether the message holds an admission slot to give back when settled */
     Ticket(long seq, InboundMessage message, boolean admitted) {
+        this(seq, message, admitted, false);
+    }
+
+    /**
+     * @param admitted whether the message holds an admission slot to give back when settled
+     * @param degraded the scheduler's admission degraded it: the run it leads starts on its agent's
+     *                 first fallback (docs/behaviour.md §13.3)
+     */
+    Ticket(long seq, InboundMessage message, boolean admitted, boolean degraded) {
         this.seq = seq;
         this.message = message;
         this.admitted = admitted;
+        this.degraded = degraded;
     }
 
     long seq() {
@@ -70,6 +82,10 @@ final class Ticket {
 
     boolean admitted() {
         return admitted;
+    }
+
+    boolean degraded() {
+        return degraded;
     }
 
     /** The channel is told the message was accepted: from now on its end is reported to the channel too. */

@@ -21,18 +21,22 @@
  *       inbound debounce on and the session idle it waits in its sender's buffer
  *       ({@link InboundDebounce}; the scheduler's thread offers the burst later as one item). An idle
  *       session starts a run now; a busy one decides by the item's mode: {@link Steering} (into the
- *       run, else a followup), the {@link FollowupQueue} (cap and drop), or {@link Interrupts}.</li>
+ *       run, else a followup), the {@link FollowupQueue} (cap and drop, with a group sender's part of
+ *       the cap), or {@link Interrupts}.</li>
  *   <li><b>Run</b>. A {@link Turn} (one item, a collect batch or an overflow summary, with its prompt
  *       and route) becomes a {@link Run}, which holds its session's slot (the session's one active
  *       run: the lane {@code session:<key>}, no lane object); {@link RunDriver} asks for {@code main};
  *       a grant arrives at once, or later on the thread that freed the slot. Holding both, the
  *       agent is started on the executor (a virtual thread) through {@link AgentCalls}; its replies
  *       go through {@link GatedRunEvents} to the outbox (dropped once the run is aborted). The
- *       completion comes back on the executor: retry after a backoff (scheduler), or a failure
- *       notice, then the run's end, a {@link RunEnd} the session carries out.</li>
+ *       completion comes back on the executor: the next agent of the run's ladder when its agent
+ *       could not answer ({@link Fallbacks}; the agents and their ladders: {@link AgentRoster}, resolved
+ *       from the run's lead message), retry after a backoff (scheduler), or a failure notice, then the
+ *       run's end, a {@link RunEnd} the session carries out.</li>
  *   <li><b>Drain</b> (session lock). A run's end starts what comes next: the interrupting
  *       successor, else a drain of the followup queue once its debounce is due (the scheduler's
- *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn;
+ *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn, in the
+ *       order of its {@link DrainOrder} (arrival order in a DM, senders in turn in a group);
  *       {@link PromptFormatter} writes its prompt; {@link NoticeSender} owes drop notices.</li>
  *   <li><b>Settle</b>. Every message ends exactly once: {@link Settlement#settle} records its
  *       {@code Disposition} on the ticket and gives its admission slot back at once; after the
@@ -83,11 +87,14 @@
  *   <dt>trusted</dt><dd>the sender may change settings here: the sender authority.</dd>
  *   <dt>successor</dt><dd>an {@code interrupt} message waiting for the aborted run to end.</dd>
  *   <dt>drain</dt><dd>taking the next turn off the followup queue after a run.</dd>
+ *   <dt>rotation</dt><dd>a group queue's round robin of senders ({@link SenderRotation}).</dd>
  *   <dt>overflow summary</dt><dd>one line per item dropped by {@code drop: summarize} ({@link Overflow}).</dd>
  *   <dt>settle</dt><dd>ending a message with its disposition, exactly once.</dd>
  *   <dt>answered</dt><dd>ended {@code RAN}, {@code COLLECTED} or {@code STEERED}: the journal keeps
  *       a record so a redelivery is recognised, and the message never runs again.</dd>
  *   <dt>effects</dt><dd>side effects decided under a session lock, run after it.</dd>
+ *   <dt>ladder</dt><dd>the agents a run may answer on: the one its lead message is bound to, then its
+ *       fallbacks, each once (docs/behaviour.md §13).</dd>
  * </dl>
  */
 package dev.laneway.core.engine;

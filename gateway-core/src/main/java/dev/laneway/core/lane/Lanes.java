@@ -13,9 +13,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The registry of lanes. Configured lanes ({@code main}, {@code subagent}, {@code cron}, ...) live
- * forever; any other lane has cap 1, is created on first use and removed once unused. (A session's
- * lane {@code session:<key>} is not made here: it is the session's one active run, docs/decisions.md D44.)
+ * The registry of lanes. Configured lanes ({@code subagent}, {@code cron}, ...) live forever;
+ * {@code main} is not one of them in the gateway: the scheduler
+ * ({@code dev.laneway.core.scheduling.MainScheduler}) hands out its slots by class and tenant. Any
+ * other lane has cap 1, is created on first use and removed once unused. (A session's lane
+ * {@code session:<key>} is not made here: it is the session's one active run, docs/decisions.md D89.)
  *
  * <p>Concurrency: {@code lanes} is a concurrent map; a lane is removed only after it retired
  * itself under its own lock, and {@link #acquire} retries on a retired lane, so two live lanes
@@ -35,20 +37,17 @@ public final class Lanes {
     private final Consumer<Lane> retire = this::maybeRetire;
     private final Function<String, Lane> newLane = this::newSessionLane;
 
-    /** @param caps configured lane caps; must contain {@code main} */
+    /** @param caps configured lane caps */
     public Lanes(Map<String, Integer> caps, InstantSource clock, Duration warnAfter) {
         this(caps, clock, warnAfter, (lane, waited) -> { });
     }
 
     /**
-     * @param caps         configured lane caps; must contain {@code main}
+     * @param caps         configured lane caps
      * @param waitObserver told how long each grant in a configured lane waited (for metrics)
      */
     public Lanes(Map<String, Integer> caps, InstantSource clock, Duration warnAfter,
                  BiConsumer<String, Duration> waitObserver) {
-        if (!caps.containsKey(MAIN)) {
-            throw new IllegalArgumentException("the main lane needs a cap");
-        }
         this.caps = Map.copyOf(caps);
         this.clock = clock;
         this.warnAfter = warnAfter;

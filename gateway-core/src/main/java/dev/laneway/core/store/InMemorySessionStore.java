@@ -2,9 +2,11 @@ package dev.laneway.core.store;
 
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,6 +22,8 @@ public final class InMemorySessionStore implements SessionStore {
     private final Map<String, QueueOverride> overrides = new ConcurrentHashMap<>();
     // session key -> history, oldest first, at most maxHistoryPerSession entries
     private final Map<String, List<HistoryEntry>> histories = new ConcurrentHashMap<>();
+    // job id -> its last fire
+    private final Map<String, Instant> fires = new ConcurrentHashMap<>();
 
     public InMemorySessionStore() {
         this(200);
@@ -71,5 +75,15 @@ public final class InMemorySessionStore implements SessionStore {
     @Override
     public void clearHistory(SessionKey session) {
         histories.remove(session.value());
+    }
+
+    @Override
+    public Optional<Instant> lastFire(String jobId) {
+        return Optional.ofNullable(fires.get(jobId));
+    }
+
+    @Override
+    public void recordFire(String jobId, Instant at) {
+        fires.put(Objects.requireNonNull(jobId, "jobId"), Objects.requireNonNull(at, "at"));
     }
 }

@@ -68,6 +68,16 @@ class AcceptFailureTest {
         public void clearHistory(SessionKey session) {
             delegate.clearHistory(session);
         }
+
+        @Override
+        public Optional<java.time.Instant> lastFire(String jobId) {
+            return delegate.lastFire(jobId);
+        }
+
+        @Override
+        public void recordFire(String jobId, java.time.Instant at) {
+            delegate.recordFire(jobId, at);
+        }
     }
 
     @Test

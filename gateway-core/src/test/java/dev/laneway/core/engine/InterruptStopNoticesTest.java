@@ -150,7 +150,8 @@ class InterruptStopNoticesTest {
 
     @Test
     void dropNotices_areSentWhenAnInterruptClearsTheQueueBeforeTheDrain_besideTheSkipNotices() {
-        GatewayHarness h = new GatewayHarness(s -> s.queueDefaults(
+        // no per-sender part: bob's older message is the one dropped (with it, carol's own would be)
+        GatewayHarness h = new GatewayHarness(s -> s.queueCapPerSender(0).queueDefaults(
                 new QueueSettings(QueueMode.COLLECT, Duration.ofSeconds(1), 2, DropPolicy.OLD)));
         h.group("alice", "run");
         h.group("bob", "bob, dropped");

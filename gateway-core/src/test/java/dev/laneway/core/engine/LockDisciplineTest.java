@@ -138,7 +138,7 @@ class LockDisciplineTest {
     void noChannelJournalOrObserverCallIsMadeUnderASessionLock() {
         ctx = new EngineContext(GatewaySettings.builder().failureRetries(0).build(), time, time, executor,
                 new Lanes(Map.of(Lanes.MAIN, 4), time, Duration.ofSeconds(2)),
-                new Outbox(executor, time, time, name -> channel, observer), new Admission(0, 4), key -> agent,
+                new Outbox(executor, time, time, name -> channel, observer), new Admission(0, 4), AgentRoster.of(agent),
                 Map.of("test", channel), observer, journal);
 
         accept("run", QueueMode.FOLLOWUP);

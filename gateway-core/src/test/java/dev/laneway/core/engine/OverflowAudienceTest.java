@@ -24,13 +24,19 @@ import org.junit.jupiter.api.Test;
 class OverflowAudienceTest {
 
     private static GatewayHarness adminAndGuests(QueueMode mode, int cap) {
-        return new GatewayHarness(s -> s.commandAllowFrom(Map.of("test", Set.of("admin")))
+        return adminAndGuests(mode, cap, null);
+    }
+
+    /** @param capPerSender the group's per-sender part of the cap (null: half the cap) */
+    private static GatewayHarness adminAndGuests(QueueMode mode, int cap, Integer capPerSender) {
+        return new GatewayHarness(s -> s.commandAllowFrom(Map.of("test", Set.of("admin"))).queueCapPerSender(capPerSender)
                 .queueDefaults(new QueueSettings(mode, Duration.ofSeconds(1), cap, DropPolicy.SUMMARIZE)));
     }
 
     @Test
     void aGuestsSummarizedText_neverRunsInAnAdminsTurn_butGetsATurnOfItsOwn() {
-        GatewayHarness h = adminAndGuests(QueueMode.COLLECT, 2);
+        // no per-sender part, so the guest's older message is the one summarized (with it, the admin's own would be)
+        GatewayHarness h = adminAndGuests(QueueMode.COLLECT, 2, 0);
         h.group("admin", "run");
         String guest = h.group("guest", "guest secret");
         String a1 = h.group("admin", "admin one");
@@ -59,12 +65,12 @@ class OverflowAudienceTest {
 
     @Test
     void aSummary_ridesOnTheNextTurnOfItsOwnAudience_notOnTheNextTurn() {
-        GatewayHarness h = adminAndGuests(QueueMode.COLLECT, 3);
+        GatewayHarness h = adminAndGuests(QueueMode.COLLECT, 3); // a sender's part: 2
         h.group("admin", "run");
-        h.group("guest", "guest dropped");
         h.group("admin", "admin one");
+        h.group("guest", "guest dropped");
         h.group("guest", "guest kept");
-        h.group("admin", "admin two");
+        h.group("guest", "guest three"); // the guest holds their part: their own oldest makes room
         h.agent.run(0).complete();
         h.advanceMillis(1000);
         assertEquals("""
@@ -83,9 +89,13 @@ class OverflowAudienceTest {
 
                 ---
                 Queued #1 (from Guest)
-                guest kept""", h.agent.run(2).prompt());
+                guest kept
+
+                ---
+                Queued #2 (from Guest)
+                guest three""", h.agent.run(2).prompt());
         h.agent.run(2).complete();
-        assertFalse(h.agent.run(3).prompt().contains("guest"));
+        assertEquals(3, h.agent.runs().size());
     }
 
     @Test

@@ -33,7 +33,8 @@ import net.jqwik.api.constraints.Size;
  * a chat's threads share its session) with trusted and untrusted senders in more than one thread.
  *
  * <p>After every step: at most one active run per session and never more than the main cap. At the
- * end: every message ended in exactly one disposition; a session's runs started in arrival order;
+ * end: every message ended in exactly one disposition; a DM session's runs started in arrival order,
+ * and in a group each sender's did (senders take turns there, docs/behaviour.md §5.3);
  * no turn's prompt (its messages or its overflow summary) holds text from another route or another
  * sender authority than the turn's own; and no run was steered by a message of another conversation
  * (another DM, chat or thread of the session) or another sender authority.
@@ -112,7 +113,7 @@ class QueueInvariantsPropertyTest {
             h.dispositions.of(id); // throws unless exactly one
         }
         assertEquals(sentIds.size(), h.dispositions.size());
-        assertRunsStartInArrivalOrder(h);
+        assertRunsStartInArrivalOrder(h, senderOf);
         assertNoTurnMixesRoutesOrAuthorities(h, senderOf);
         assertNoRunIsSteeredFromAnotherAudience(h, senderOf);
     }
@@ -150,23 +151,29 @@ class QueueInvariantsPropertyTest {
         }
     }
 
-    /** Order of real queued messages; overflow summary lines ride on a later turn of their audience. */
-    private static void assertRunsStartInArrivalOrder(GatewayHarness h) {
+    /**
+     * Order of real queued messages, per session in the DM session and per sender in a group (where
+     * senders take turns); overflow summary lines ride on a later turn of their audience.
+     */
+    private static void assertRunsStartInArrivalOrder(GatewayHarness h, Map<Integer, Sender> senderOf) {
         Map<String, Integer> lastFirst = new HashMap<>();
         for (ScriptedRun run : h.agent.runs()) {
             if (run.request().attempt() > 1) {
                 continue;
             }
-            List<Integer> numbers = numbers(QUEUED, run.prompt());
-            if (numbers.isEmpty()) {
-                continue; // a turn carrying only an overflow summary
-            }
-            int first = numbers.stream().min(Integer::compare).orElseThrow();
             String session = run.request().session().value();
-            Integer previous = lastFirst.put(session, first);
-            if (previous != null) {
-                assertTrue(first > previous, "run of " + session + " with #m" + first + " started after one with #m" + previous);
+            Map<String, Integer> firsts = new HashMap<>(); // session (and sender, in a group) -> first #m in this run
+            for (int number : numbers(QUEUED, run.prompt())) { // none: a turn carrying only an overflow summary
+                Sender sender = senderOf.get(number);
+                firsts.merge(sender.direct() ? session : session + " from " + sender.id(), number, Math::min);
             }
+            firsts.forEach((order, first) -> {
+                Integer previous = lastFirst.put(order, first);
+                if (previous != null) {
+                    assertTrue(first > previous, "run of " + order + " with #m" + first + " started after one with #m"
+                            + previous);
+                }
+            });
         }
     }
 

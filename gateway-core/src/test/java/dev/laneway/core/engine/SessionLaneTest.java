@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The session lane {@code session:<key>} (cap 1) as {@code /status} and the gateway's lane list
  * show it (docs/behaviour.md §2): its one slot is in use while the session's run waits for
  * {@code main}, starts or runs, free while the run waits to retry and once it has ended. The slot
- * is the session's one active run, not a lane object (docs/decisions.md D44).
+ * is the session's one active run, not a lane object (docs/decisions.md D89).
  */
 class SessionLaneTest {
 

@@ -32,7 +32,7 @@ class ShutdownBeforeStartTest {
     private final GatewaySettings settings = GatewaySettings.builder().mainMaxConcurrent(1).build();
     private final Lanes lanes = new Lanes(Map.of(Lanes.MAIN, 1), time, Duration.ofSeconds(2));
     private final EngineContext ctx = new EngineContext(settings, time, time, executor, lanes,
-            new Outbox(executor, time, time, name -> channel, GatewayObserver.NONE), new Admission(0, 1), key -> agent,
+            new Outbox(executor, time, time, name -> channel, GatewayObserver.NONE), new Admission(0, 1), AgentRoster.of(agent),
             Map.of("test", channel), GatewayObserver.NONE, MessageJournal.NONE);
     private long seq;
 

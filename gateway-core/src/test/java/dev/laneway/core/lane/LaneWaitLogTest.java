@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.LogCapture;
+import dev.laneway.core.scheduling.MainScheduler;
 import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
@@ -60,14 +61,17 @@ class LaneWaitLogTest {
     }
 
     @Test
-    void aRunWaitingForMainLongerThanWarnAfter_logsOnce_whileItWaitsAndWhenItStarts() {
-        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1).laneWarnAfter(Duration.ofSeconds(2)));
-        h.send(h.message("holds main").senderId("other").chatId("other"));
-        h.dm("waits");
-        h.advance(Duration.ofSeconds(5));
-        h.agent.run(0).complete();
-        h.advance(Duration.ofSeconds(5));
-        h.agent.run(1).complete();
-        assertEquals(List.of("lane wait exceeded: lane=main waitedMs=5000 queuedAhead=0"), warnings());
+    void aRunWaitingForMainLongerThanWarnAfter_logsOnce_whenItStarts_namingItsClass() {
+        try (LogCapture scheduler = LogCapture.of(MainScheduler.class)) {
+            GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1).laneWarnAfter(Duration.ofSeconds(2)));
+            h.send(h.message("holds main").senderId("other").chatId("other"));
+            h.dm("waits");
+            h.advance(Duration.ofSeconds(5));
+            h.agent.run(0).complete();
+            h.advance(Duration.ofSeconds(5));
+            h.agent.run(1).complete();
+            assertEquals(List.of("lane wait exceeded: lane=main waitedMs=5000 queuedAhead=0 class=interactive"),
+                    scheduler.warnings());
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.laneway.core.testing;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.engine.Gateway;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.store.InMemorySessionStore;
@@ -20,7 +21,8 @@ public final class GatewayHarness {
     /** Delivers replies; {@link TrampolineExecutor#pause pause} it to hold answers back. */
     public final TrampolineExecutor outbox = new TrampolineExecutor();
     public final FakeChannel channel = new FakeChannel("test");
-    public final ScriptedAgent agent = new ScriptedAgent();
+    /** The agent that answers by default (see {@link #GatewayHarness(UnaryOperator, AgentRoster)}). */
+    public final ScriptedAgent agent;
     public final RecordingListener dispositions = new RecordingListener();
     public final InMemorySessionStore store = new InMemorySessionStore();
     public final Gateway gateway;
@@ -44,19 +46,48 @@ public final class GatewayHarness {
      */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
                           MessageJournal journal, ManualTime time) {
+        this(settings, commands, journal, time, builder -> builder);
+    }
+
+    /**
+     * A gateway with several agents, their bindings and fallbacks (docs/behaviour.md §13); {@link #agent}
+     * is the roster's default agent when that is a {@link ScriptedAgent}.
+     */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, AgentRoster agents) {
+        this(settings, CommandHandler.NONE, MessageJournal.NONE, new ManualTime(), agents);
+    }
+
+    /** As {@link #GatewayHarness(UnaryOperator, AgentRoster)}, on a given journal and time (a restart). */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                          MessageJournal journal, ManualTime time, AgentRoster agents) {
+        this(settings, commands, journal, time, agents, builder -> builder);
+    }
+
+    /** As above, with more wiring of the gateway (an access policy, job agents) applied last. */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                          MessageJournal journal, ManualTime time, UnaryOperator<Gateway.Builder> wiring) {
+        this(settings, commands, journal, time, null, wiring);
+    }
+
+    private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                           MessageJournal journal, ManualTime time, AgentRoster agents,
+                           UnaryOperator<Gateway.Builder> wiring) {
         this.time = time;
-        gateway = Gateway.builder()
+        this.agent = agents != null && agents.agent(agents.defaultAgent()) instanceof ScriptedAgent scripted
+                ? scripted : new ScriptedAgent();
+        gateway = wiring.apply(Gateway.builder()
                 .settings(settings.apply(GatewaySettings.builder()).build())
                 .clock(time)
                 .scheduler(time)
                 .executor(executor)
                 .outboxExecutor(outbox)
                 .agent(agent)
+                .agents(agents)
                 .store(store)
                 .commands(commands)
                 .listener(dispositions)
                 .journal(journal)
-                .channel(channel)
+                .channel(channel))
                 .build();
         gateway.start();
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class ScriptedAgent implements Agent {
 
+    private final String name;
     private final List<ScriptedRun> runs = new CopyOnWriteArrayList<>();
     private volatile boolean steerable = true;
     private volatile boolean completesOnAbort = true;
@@ -31,6 +32,16 @@ public final class ScriptedAgent implements Agent {
     private volatile Throwable nameFailure;
     private volatile java.time.Duration runTimeout = java.time.Duration.ofMinutes(5);
 
+    /** An agent named {@code scripted}. */
+    public ScriptedAgent() {
+        this("scripted");
+    }
+
+    /** An agent of that name (several agents of a gateway, docs/behaviour.md §13). */
+    public ScriptedAgent(String name) {
+        this.name = name;
+    }
+
     @Override
     public String name() {
         Throwable failure = nameFailure;
@@ -38,7 +49,7 @@ public final class ScriptedAgent implements Agent {
             nameFailure = null;
             throwUnchecked(failure);
         }
-        return "scripted";
+        return name;
     }
 
     @Override
@@ -247,6 +258,11 @@ public final class ScriptedAgent implements Agent {
 
         public void fail(String reason, boolean retryable) {
             completion.complete(new RunOutcome.Failed(reason, retryable, unseen));
+        }
+
+        /** Fails saying its provider could not serve the turn (circuit open, repeated 5xx): a fallback may. */
+        public void failUnavailable(String reason) {
+            completion.complete(RunOutcome.Failed.unavailable(reason, unseen));
         }
 
         /** Ends a run that ignored its abort until now. */

@@ -115,6 +115,8 @@ class DirectMessageTest {
             rig.api.push("message", Tg.photo(rig.api.nextMessageId(), Tg.privateChat(Tg.ANN), Tg.ANN, "what is this?"));
             Await.until("the caption's reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             assertEquals("echo: what is this?", rig.api.textsTo(Tg.ANN.id()).get(0));
+            // the disposition is recorded when the run has ended, which may be just after its reply went out
+            Await.until("the caption's disposition", () -> rig.dispositions.size() >= 1);
             assertEquals("photo", rig.dispositions.entries().get(0).message().attachments().get(0).kind());
 
             int photo = rig.api.nextMessageId();

@@ -144,7 +144,7 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
     }
 
     /** Absolute http(s) with a server-based host, a valid port, and no query or fragment. */
-    private static boolean validBaseUrl(String url) {
+    public static boolean validBaseUrl(String url) {
         if (url == null || url.isEmpty()) {
             return false;
         }

@@ -1,0 +1,115 @@
+package dev.laneway.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.config.ConfigLoader;
+import dev.laneway.config.LanewayConfig;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.testing.LogCapture;
+import dev.laneway.store.DurableStore;
+import dev.laneway.store.StoreException;
+import dev.laneway.store.redis.RedisServer;
+import dev.laneway.store.redis.RedisStore;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The app on Redis ({@code gateway.store.kind: redis}): the real {@link GatewayApp} answers on it,
+ * a Redis that cannot be reached stops the start with an error naming the URL without its password,
+ * and a Redis of another fleet is refused.
+ */
+class RedisStoreAppTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private final RedisServer server = RedisServer.shared();
+
+    @BeforeEach
+    void emptyRedis() {
+        server.flushAll();
+    }
+
+    private static String yaml(String url, String fleet) {
+        return """
+                gateway:
+                  http: { enabled: false }
+                  store: { kind: redis, url: "%s", fleet: %s }
+                agents:
+                  list:
+                    assistant: { provider: echo }
+                messages:
+                  queue: { debounceMs: 0 }
+                """.formatted(url, fleet);
+    }
+
+    private static LanewayConfig config(String yaml) throws Exception {
+        return ConfigLoader.parse(yaml, "laneway.yaml", Map.of());
+    }
+
+    @Test
+    void theConfiguredRedisStoreIsOpened_andTheGatewayAnswersOnIt() throws Exception {
+        try (DurableStore store = StoreSetup.open(config(yaml(server.url(), "support")))) {
+            assertInstanceOf(RedisStore.class, store);
+            assertEquals(server.url() + " (fleet support)", store.describe());
+            store.setQueueOverride(SessionKey.of("console:local"), QueueOverride.mode(QueueMode.FOLLOWUP));
+        }
+        try (InProcessApp running = new InProcessApp(yaml(server.url(), "support"), Map.of())) {
+            running.start();
+            running.type("hello");
+            running.awaitLine("echo: hello", WAIT);
+        }
+        try (Jedis jedis = server.client()) {
+            assertEquals("support", jedis.get("laneway:fleet"));
+            assertEquals(0, jedis.zcard("laneway:{support}:pending"), "answered: nothing left pending");
+            assertEquals(0, jedis.hlen("laneway:{support}:journal"));
+        }
+        try (DurableStore store = StoreSetup.open(config(yaml(server.url(), "support")))) {
+            assertEquals(Optional.of(QueueOverride.mode(QueueMode.FOLLOWUP)), store.queueOverride(SessionKey.of("console:local")));
+            assertTrue(store.lastSequence() >= 1, "the message went through the Redis journal");
+        }
+    }
+
+    @Test
+    void anUnreachableRedis_stopsTheStartWithTheUrlNamed_andNoPassword() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        LanewayConfig config = config(yaml("redis://app:TOP-SECRET@127.0.0.1:" + closedPort, "support"));
+        try (LogCapture log = LogCapture.all()) {
+            StoreException e = assertThrows(StoreException.class, () -> new InProcessAppOf(config));
+            assertTrue(e.getMessage().startsWith("could not open the Laneway store on Redis at redis://***@127.0.0.1:"
+                    + closedPort + " (gateway.store.url)"), e.getMessage());
+            assertFalse(e.getMessage().contains("TOP-SECRET"), e.getMessage());
+            assertFalse(log.lines().toString().contains("TOP-SECRET"), log.lines().toString());
+        }
+    }
+
+    @Test
+    void aRedisOfAnotherFleet_isRefusedAtStart() throws Exception {
+        try (DurableStore store = StoreSetup.open(config(yaml(server.url(), "support")))) {
+            store.flush();
+        }
+        StoreException e = assertThrows(StoreException.class,
+                () -> new InProcessAppOf(config(yaml(server.url(), "sales"))));
+        assertTrue(e.getMessage().contains("belongs to the Laneway fleet \"support\""), e.getMessage());
+    }
+
+    /** Builds the app from a parsed config, as {@code laneway run} does (and closes it if it ever opens). */
+    private static final class InProcessAppOf {
+        InProcessAppOf(LanewayConfig config) {
+            GatewayApp app = new GatewayApp(config, java.io.InputStream.nullInputStream(), System.out, () -> { });
+            app.shutdown();
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.laneway.config;
+
+import static dev.laneway.config.Configs.onlyProblem;
+import static dev.laneway.config.Configs.parse;
+import static dev.laneway.config.Configs.problems;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.config.GatewayConfig.Store;
+import java.net.URI;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code gateway.store}: SQLite by default, Redis with a URL and a fleet name, every problem located. */
+class ConfigStoreTest {
+
+    @Test
+    void theDefaultIsSqlite() throws Exception {
+        assertEquals(Store.DEFAULTS, parse("").gateway().store());
+        assertEquals(Store.Kind.SQLITE, parse("gateway: { store: { kind: sqlite } }").gateway().store().kind());
+    }
+
+    @Test
+    void redisWithUrlAndFleet() throws Exception {
+        Store store = parse("""
+                gateway:
+                  store: { kind: redis, url: "redis://:pw@cache.internal:6380/2", fleet: support-bot }
+                """).gateway().store();
+        assertEquals(new Store(Store.Kind.REDIS, URI.create("redis://:pw@cache.internal:6380/2"), "support-bot"), store);
+        assertEquals("redis redis://***@cache.internal:6380/2 fleet support-bot", store.toString());
+        assertEquals(Store.DEFAULT_URL,
+                parse("gateway: { store: { kind: redis, fleet: a } }").gateway().store().url());
+        assertEquals(URI.create("rediss://h"),
+                parse("gateway: { store: { kind: REDIS, url: \"rediss://h\", fleet: a.b_c-1 } }").gateway().store().url());
+    }
+
+    @Test
+    void theUrlMayComeFromTheEnvironment_andConfigShowMasksItsPassword() throws Exception {
+        LanewayConfig config = parse("gateway: { store: { kind: redis, url: \"${REDIS_URL}\", fleet: f } }",
+                Map.of("REDIS_URL", "redis://app:SECRET-9@10.0.0.5:6379"));
+        String yaml = ConfigPrinter.effectiveYaml(config);
+        assertFalse(yaml.contains("SECRET-9"), yaml);
+        assertTrue(yaml.contains("url: redis://***@10.0.0.5:6379"), yaml);
+        assertTrue(yaml.contains("kind: redis"), yaml);
+        assertTrue(yaml.contains("fleet: f"), yaml);
+        assertTrue(ConfigPrinter.effectiveYaml(LanewayConfig.defaults()).contains("store:\n    kind: sqlite"));
+    }
+
+    @Test
+    void aBadUrl_isReportedWithItsLine_andItsPasswordMasked() {
+        assertEquals("laneway.yaml: gateway.store.url: must be a redis:// or rediss:// URL, got"
+                + " \"http://***@cache:6379\" (line 4, column 10)", onlyProblem("""
+                gateway:
+                  store:
+                    kind: redis
+                    url: "http://u:SECRET@cache:6379"
+                    fleet: f
+                """));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, url: \"redis://h/db\", fleet: f } }")
+                .contains("may only have a database number"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, url: \"redis://h?timeout=1\", fleet: f } }")
+                .contains("must not have a query"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, url: \"redis:///0\", fleet: f } }")
+                .contains("must name a host"));
+    }
+
+    @Test
+    void redisNeedsAFleetName_ofSafeCharacters() {
+        assertEquals("laneway.yaml: gateway.store.fleet: is required with kind: redis: the name of this gateway's"
+                + " fleet, in every key it writes (e.g. fleet: support-bot); a Redis holding another fleet's keys is"
+                + " refused (line 2, column 3)", onlyProblem("""
+                gateway:
+                  store: { kind: redis }
+                """));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: \"a{b}\" } }")
+                .contains("gateway.store.fleet: must be 1 to 64 letters"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: \"\" } }").contains("must not be empty"));
+    }
+
+    @Test
+    void sqliteTakesNoUrlOrFleet_andUnknownKeysAreReported() {
+        assertEquals(2, problems("gateway: { store: { url: \"redis://h\", fleet: f } }").size());
+        assertTrue(onlyProblem("gateway: { store: { kind: sqlite, fleet: f } }")
+                .contains("gateway.store.fleet: is only used with kind: redis"));
+        assertTrue(onlyProblem("gateway: { store: { kind: postgres } }")
+                .contains("gateway.store.kind: must be one of sqlite, redis"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f, flet: g } }")
+                .contains("gateway.store.flet: unknown key, did you mean \"fleet\"?"));
+    }
+}

@@ -1,0 +1,551 @@
+package dev.laneway.core.scheduling;
+
+import dev.laneway.core.lane.LanePermit;
+import dev.laneway.core.lane.LaneSnapshot;
+import dev.laneway.core.lane.Lanes;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code main} lane as a scheduler (docs/behaviour.md §11): a cap on runs holding a slot, and
+ * who gets the next free one. In {@link SchedulingSettings.Mode#FAIR} a higher class goes first
+ * (interactive, normal, background); within a class tenants share by deficit round robin with
+ * weights ({@link ClassQueue}); a tenant at its running cap is passed over; a background run that has
+ * waited longer than the aging bound moves up to normal, so nothing starves; background is granted
+ * a slot beyond its share only when nobody else waits. In {@link SchedulingSettings.Mode#FIFO} every
+ * run is one class and one tenant: a flat first-come line (the behaviour before scheduling existed).
+ *
+ * <p>It also estimates waits: the runs ahead of a run (higher classes, then what the rotation serves
+ * first) spread over the slots at the observed run time (a moving average of how long runs hold a
+ * slot, weight 1/8).
+ *
+ * <p>The same scheduler orders the waits for a provider pool's permits (docs/behaviour.md §12): there
+ * its cap can change ({@link #setCap}, an adaptive limit), it can be paused until an instant
+ * ({@link #pauseUntil}, a 429's {@code Retry-After}; its owner calls {@link #resume} when that
+ * instant has come), and a run that must call again after a 429 asks at the head of its class
+ * ({@link #acquireFirst}). A lower cap takes no slot back: runs holding one keep it, and nobody is
+ * granted one until fewer than the cap are held.
+ *
+ * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
+ * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
+ * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
+ * out of line; one cancelled between its grant and its completion gives its slot straight back.
+ */
+public final class MainScheduler {
+
+    private static final Logger log = LoggerFactory.getLogger(MainScheduler.class);
+    private static final String FIFO_TENANT = "all";
+
+    private final String name;
+    private final SchedulingSettings settings;
+    private final boolean fifo;
+    private final long agingMillis;
+    private final InstantSource clock;
+    private final Duration warnAfter;
+    private final SchedulingObserver observer;
+    private final ReentrantLock lock = new ReentrantLock();
+
+    // everything below: guarded by lock
+    private int cap;
+    private int backgroundLimit;
+    /** No slot is granted before this instant (epoch millis); 0: not paused. */
+    private long pausedUntilMillis;
+    private int running;
+    private int waiting;
+    private final int[] runningByClass = new int[PriorityClass.COUNT];
+    private final ClassQueue[] classes = new ClassQueue[PriorityClass.COUNT];
+    /** Background waiters in the order they came (stale entries skipped lazily), for aging. */
+    private final ArrayDeque<Waiter> backgroundByAge = new ArrayDeque<>();
+    private final Map<String, Tenant> tenants = new HashMap<>();
+    private final Map<String, Waiter> bySession = new HashMap<>();
+    private long meanRunMillis;
+
+    public MainScheduler(SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
+                         SchedulingObserver observer) {
+        this(Lanes.MAIN, settings, cap, clock, warnAfter, observer);
+    }
+
+    /**
+     * A scheduler under another name than {@code main} (a provider pool's: its permits, snapshots and
+     * long-wait log lines carry it).
+     */
+    public MainScheduler(String name, SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
+                         SchedulingObserver observer) {
+        if (cap < 1) {
+            throw new IllegalArgumentException(name + ": cap must be >= 1, got " + cap);
+        }
+        this.name = name;
+        this.settings = settings;
+        this.fifo = settings.mode() == SchedulingSettings.Mode.FIFO;
+        this.cap = cap;
+        this.backgroundLimit = backgroundLimitOf(cap, settings);
+        this.agingMillis = settings.agingAfter().toMillis();
+        this.clock = clock;
+        this.warnAfter = warnAfter;
+        this.observer = observer;
+        this.meanRunMillis = settings.initialRunTime().toMillis();
+        for (PriorityClass priority : PriorityClass.values()) {
+            classes[priority.ordinal()] = new ClassQueue(priority);
+        }
+    }
+
+    public int cap() {
+        lock.lock();
+        try {
+            return cap;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The lane name its permits carry ({@code main}, or a provider pool's). */
+    public String name() {
+        return name;
+    }
+
+    private static int backgroundLimitOf(int cap, SchedulingSettings settings) {
+        return Math.max(1, (int) Math.floor(cap * settings.backgroundShare()));
+    }
+
+    /**
+     * Changes the cap (an adaptive limit). A higher one hands the new slots to waiters at once; a
+     * lower one takes no slot back, it only grants none until fewer than the new cap are held.
+     */
+    public void setCap(int newCap) {
+        if (newCap < 1) {
+            throw new IllegalArgumentException(name + ": cap must be >= 1, got " + newCap);
+        }
+        List<Grant> grants;
+        lock.lock();
+        try {
+            cap = newCap;
+            backgroundLimit = backgroundLimitOf(newCap, settings);
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
+    }
+
+    /**
+     * Grants nothing before {@code until} (a later pause wins over an earlier one). The owner must
+     * call {@link #resume} at {@code until}: the scheduler keeps no timer.
+     *
+     * @return whether this moved the end of the pause (false when a pause at least as long was on)
+     */
+    public boolean pauseUntil(Instant until) {
+        lock.lock();
+        try {
+            long at = until.toEpochMilli();
+            if (at <= pausedUntilMillis) {
+                return false;
+            }
+            pausedUntilMillis = at;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The end of the pause, while one is on. */
+    public Optional<Instant> pausedUntil() {
+        lock.lock();
+        try {
+            return clock.millis() < pausedUntilMillis ? Optional.of(Instant.ofEpochMilli(pausedUntilMillis))
+                    : Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands out the slots a pause held back, once its end has come (nothing before then). */
+    public void resume() {
+        List<Grant> grants;
+        lock.lock();
+        try {
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
+    }
+
+    /**
+     * A slot now, without a future, when one is free and nobody waits; null otherwise (the caller
+     * then asks through {@link #acquire}).
+     */
+    public LanePermit acquireIfFree(Claim claim) {
+        Permit permit;
+        lock.lock();
+        try {
+            if (running >= cap || waiting > 0 || clock.millis() < pausedUntilMillis) {
+                return null;
+            }
+            Tenant tenant = tenantOf(claim);
+            if (!tenant.mayRun()) {
+                forgetIfUnused(tenant);
+                return null;
+            }
+            permit = grantLocked(classOf(claim), tenant, clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        observer.granted(claim.priority(), permit.priority, permit.tenant.id, Duration.ZERO, Duration.ZERO);
+        return permit;
+    }
+
+    /**
+     * Asks for a slot; the future completes with a permit when the run's turn comes. Cancelling it
+     * before then withdraws the request.
+     */
+    public CompletableFuture<LanePermit> acquire(Claim claim) {
+        return acquire(claim, false);
+    }
+
+    /**
+     * Asks for a slot at the head of the claim's class: its tenant's first, and its tenant first in the
+     * rotation. For a run that already had its turn and must call again (after a provider's 429), so it
+     * keeps its place; not for a newcomer.
+     */
+    public CompletableFuture<LanePermit> acquireFirst(Claim claim) {
+        return acquire(claim, true);
+    }
+
+    private CompletableFuture<LanePermit> acquire(Claim claim, boolean first) {
+        Waiter waiter;
+        List<Grant> grants;
+        lock.lock();
+        try {
+            long now = clock.millis();
+            PriorityClass priority = classOf(claim);
+            Tenant tenant = tenantOf(claim);
+            WaitEstimate estimate = first ? estimateLocked(priority, tenant, 0)
+                    : estimateLocked(priority, tenant, tenant.queue(priority).waiters.size());
+            waiter = new Waiter(claim, priority, tenant, now, estimate);
+            if (first) {
+                classes[priority.ordinal()].addFirst(waiter);
+            } else {
+                classes[priority.ordinal()].add(waiter);
+            }
+            if (priority == PriorityClass.BACKGROUND) {
+                backgroundByAge.addLast(waiter);
+            }
+            tenant.waiting++;
+            waiting++;
+            bySession.put(claim.session(), waiter);
+            grants = dispatchLocked(now);
+        } finally {
+            lock.unlock();
+        }
+        Waiter queued = waiter;
+        waiter.future.whenComplete((permit, error) -> {
+            if (queued.future.isCancelled()) {
+                withdraw(queued);
+            }
+        });
+        complete(grants);
+        return waiter.future;
+    }
+
+    /** Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation. */
+    public boolean freeNow() {
+        lock.lock();
+        try {
+            return running < cap && waiting == 0 && clock.millis() >= pausedUntilMillis;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Where a run would stand if it asked now, for admission: runs ahead of it and the expected wait.
+     * A tenant at its pending cap is reported by {@link #mayWait}, not here.
+     */
+    public WaitEstimate estimate(Claim claim) {
+        lock.lock();
+        try {
+            PriorityClass priority = classOf(claim);
+            Tenant tenant = tenants.get(fifo ? FIFO_TENANT : claim.tenant());
+            if (tenant == null) {
+                tenant = new Tenant(claim.tenant(), fifo ? TenantLimits.DEFAULT : settings.limitsOf(claim.tenant()));
+            }
+            return estimateLocked(priority, tenant, tenant.queue(priority).waiters.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether another run of the claim's tenant may wait (its pending cap); always true in fifo. */
+    public boolean mayWait(Claim claim) {
+        if (fifo) {
+            return true;
+        }
+        lock.lock();
+        try {
+            Tenant tenant = tenants.get(claim.tenant());
+            return tenant == null || tenant.mayWait();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Where the waiting run of {@code session} stands now; empty when it does not wait for {@code main}. */
+    public Optional<WaitEstimate> waitingRun(String session) {
+        lock.lock();
+        try {
+            Waiter waiter = bySession.get(session);
+            if (waiter == null || !waiter.waiting) {
+                return Optional.empty();
+            }
+            Tenant.Queue queue = waiter.tenant.queue(waiter.priority);
+            return Optional.of(estimateLocked(waiter.priority, waiter.tenant, ClassQueue.indexOf(queue, waiter)));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The observed mean time a run holds a slot (the initial guess until a run ended). */
+    public Duration meanRunTime() {
+        lock.lock();
+        try {
+            return Duration.ofMillis(meanRunMillis);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public LaneSnapshot laneSnapshot() {
+        lock.lock();
+        try {
+            return new LaneSnapshot(name, cap, running, waiting);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public SchedulerSnapshot snapshot() {
+        lock.lock();
+        try {
+            Map<PriorityClass, SchedulerSnapshot.Load> byClass = new EnumMap<>(PriorityClass.class);
+            for (PriorityClass priority : PriorityClass.values()) {
+                byClass.put(priority, new SchedulerSnapshot.Load(runningByClass[priority.ordinal()],
+                        classes[priority.ordinal()].waiting()));
+            }
+            List<SchedulerSnapshot.TenantLoad> loads = new ArrayList<>(tenants.size());
+            tenants.values().forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running, t.waiting)));
+            loads.sort(Comparator.comparingInt((SchedulerSnapshot.TenantLoad t) -> -(t.running() + t.waiting()))
+                    .thenComparing(SchedulerSnapshot.TenantLoad::tenant));
+            return new SchedulerSnapshot(settings.mode(), cap, running, waiting, Map.copyOf(byClass), List.copyOf(loads),
+                    Duration.ofMillis(meanRunMillis));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- inside the lock
+
+    private PriorityClass classOf(Claim claim) {
+        return fifo ? PriorityClass.NORMAL : claim.priority();
+    }
+
+    private Tenant tenantOf(Claim claim) {
+        String id = fifo ? FIFO_TENANT : claim.tenant();
+        Tenant tenant = tenants.get(id);
+        if (tenant == null) {
+            tenant = new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id));
+            tenants.put(id, tenant);
+        }
+        return tenant;
+    }
+
+    private void forgetIfUnused(Tenant tenant) {
+        if (tenant.unused()) {
+            tenants.remove(tenant.id, tenant);
+        }
+    }
+
+    private WaitEstimate estimateLocked(PriorityClass priority, Tenant tenant, int ownAhead) {
+        long ahead = 0;
+        for (int c = 0; c < priority.ordinal(); c++) {
+            ahead += classes[c].waiting();
+        }
+        ahead += classes[priority.ordinal()].aheadOf(tenant, ownAhead);
+        int free = cap - running;
+        int queued = (int) Math.min(Integer.MAX_VALUE, ahead);
+        long pausedMillis = Math.max(0, pausedUntilMillis - clock.millis());
+        if (ahead < free && tenant.mayRun()) {
+            return new WaitEstimate(queued, Duration.ofMillis(pausedMillis));
+        }
+        // slots free one at a time, about every meanRun / cap; it needs (ahead - free + 1) of them
+        long slots = Math.max(1, ahead - Math.max(0, free) + 1);
+        return new WaitEstimate(queued, Duration.ofMillis(pausedMillis + slots * meanRunMillis / cap));
+    }
+
+    private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
+        running++;
+        runningByClass[served.ordinal()]++;
+        tenant.running++;
+        return new Permit(tenant, served, now);
+    }
+
+    /** Hands free slots to waiters, by class, rotation and caps (see the class comment). */
+    private List<Grant> dispatchLocked(long now) {
+        List<Grant> grants = null;
+        while (running < cap && waiting > 0 && now >= pausedUntilMillis) {
+            promoteAged(now);
+            Waiter next = pickLocked();
+            if (next == null) {
+                break;
+            }
+            next.waiting = false;
+            waiting--;
+            next.tenant.waiting--;
+            bySession.remove(next.claim.session(), next);
+            Permit permit = grantLocked(next.priority, next.tenant, now);
+            if (grants == null) {
+                grants = new ArrayList<>(2);
+            }
+            grants.add(new Grant(next, permit));
+        }
+        return grants;
+    }
+
+    private Waiter pickLocked() {
+        for (int c = 0; c < PriorityClass.COUNT; c++) {
+            ClassQueue queue = classes[c];
+            if (queue.waiting() == 0) {
+                continue;
+            }
+            if (c == PriorityClass.BACKGROUND.ordinal() && runningByClass[c] >= backgroundLimit
+                    && waiting > queue.waiting()) {
+                continue; // others wait (held back by their tenants' caps): background keeps to its share
+            }
+            Waiter next = queue.pick();
+            if (next != null) {
+                return next;
+            }
+        }
+        return null;
+    }
+
+    /** Moves background waiters that waited longer than the aging bound up to normal. */
+    private void promoteAged(long now) {
+        while (!backgroundByAge.isEmpty()) {
+            Waiter oldest = backgroundByAge.peekFirst();
+            if (!oldest.waiting || oldest.priority != PriorityClass.BACKGROUND) {
+                backgroundByAge.pollFirst(); // granted or withdrawn meanwhile
+                continue;
+            }
+            if (now - oldest.enqueuedAtMillis < agingMillis) {
+                return;
+            }
+            backgroundByAge.pollFirst();
+            PriorityClass to = oldest.priority.promoted();
+            classes[oldest.priority.ordinal()].remove(oldest);
+            oldest.priority = to;
+            classes[to.ordinal()].addByAge(oldest);
+            observer.promoted(PriorityClass.BACKGROUND, to);
+        }
+    }
+
+    private void withdraw(Waiter waiter) {
+        lock.lock();
+        try {
+            if (!waiter.waiting) {
+                return;
+            }
+            waiter.waiting = false;
+            classes[waiter.priority.ordinal()].remove(waiter);
+            waiting--;
+            waiter.tenant.waiting--;
+            bySession.remove(waiter.claim.session(), waiter);
+            forgetIfUnused(waiter.tenant);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void release(Permit permit) {
+        List<Grant> grants;
+        lock.lock();
+        try {
+            long now = clock.millis();
+            running--;
+            runningByClass[permit.priority.ordinal()]--;
+            permit.tenant.running--;
+            long held = Math.max(0, now - permit.grantedAtMillis);
+            meanRunMillis += (held - meanRunMillis) / 8;
+            grants = dispatchLocked(now);
+            forgetIfUnused(permit.tenant);
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
+    }
+
+    /** Completes the grants' futures (outside the lock); a cancelled one gives its slot straight back. */
+    private void complete(List<Grant> grants) {
+        if (grants == null) {
+            return;
+        }
+        long now = clock.millis();
+        for (Grant grant : grants) {
+            Waiter waiter = grant.waiter;
+            if (!waiter.future.complete(grant.permit)) {
+                grant.permit.close();
+                continue;
+            }
+            long waitedMs = Math.max(0, now - waiter.enqueuedAtMillis);
+            if (waitedMs > warnAfter.toMillis()) {
+                log.warn("lane wait exceeded: lane={} waitedMs={} queuedAhead={} class={}", name, waitedMs,
+                        waiter.aheadAtEnqueue, waiter.priority.configName());
+            }
+            observer.granted(waiter.claim.priority(), waiter.priority, waiter.tenant.id, Duration.ofMillis(waitedMs),
+                    Duration.ofMillis(waiter.estimatedWaitMillis));
+        }
+    }
+
+    private record Grant(Waiter waiter, Permit permit) {
+    }
+
+    private final class Permit implements LanePermit {
+        private static final AtomicIntegerFieldUpdater<Permit> CLOSED =
+                AtomicIntegerFieldUpdater.newUpdater(Permit.class, "closed");
+        private final Tenant tenant;
+        private final PriorityClass priority;
+        private final long grantedAtMillis;
+        private volatile int closed;
+
+        Permit(Tenant tenant, PriorityClass priority, long grantedAtMillis) {
+            this.tenant = tenant;
+            this.priority = priority;
+            this.grantedAtMillis = grantedAtMillis;
+        }
+
+        @Override
+        public String lane() {
+            return name;
+        }
+
+        @Override
+        public void close() {
+            if (CLOSED.compareAndSet(this, 0, 1)) {
+                release(this);
+            }
+        }
+    }
+}

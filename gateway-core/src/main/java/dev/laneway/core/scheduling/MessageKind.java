@@ -1,0 +1,40 @@
+package dev.laneway.core.scheduling;
+
+import dev.laneway.core.InboundMessage;
+import java.util.Locale;
+
+/** What kind of message a classification rule matches (docs/behaviour.md §11.1). */
+public enum MessageKind {
+    /** A direct message to the bot. */
+    DM,
+    /** A group message that mentions the bot or replies to it. */
+    MENTION,
+    /** A platform slash command. */
+    COMMAND,
+    /** A group message that engages the bot without a mention. */
+    GROUP,
+    /** A scheduled job's prompt. */
+    SCHEDULE;
+
+    public static MessageKind of(InboundMessage message) {
+        return switch (message.origin()) {
+            case SCHEDULE -> SCHEDULE;
+            case SLASH_COMMAND -> COMMAND;
+            case MESSAGE -> message.direct() ? DM : message.mentionsBot() ? MENTION : GROUP;
+        };
+    }
+
+    public String configName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The kind of a configuration name, or null for an unknown one. */
+    public static MessageKind byConfigName(String name) {
+        for (MessageKind value : values()) {
+            if (value.configName().equals(name)) {
+                return value;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.laneway.core.scheduling;
+
+import dev.laneway.core.InboundMessage;
+import java.util.Locale;
+
+/**
+ * Who a message's run counts against in the fair share (docs/behaviour.md §11.2). With
+ * {@link Scope#SPACE} (the default) a group chat's tenant is its platform space (a Discord guild, a
+ * Slack workspace) or, where there is none (Telegram), the chat itself; with {@link Scope#CHAT} every
+ * group chat is a tenant of its own. A DM's tenant is always its user. Tenant ids read
+ * {@code space:discord:<guild>}, {@code chat:telegram:<chat>}, {@code user:slack:<user>}.
+ */
+public final class Tenants {
+
+    /** What a group chat's tenant is. */
+    public enum Scope {
+        SPACE, CHAT;
+
+        public String configName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Scope byConfigName(String name) {
+            for (Scope value : values()) {
+                if (value.configName().equals(name)) {
+                    return value;
+                }
+            }
+            return null;
+        }
+    }
+
+    private final Scope scope;
+
+    public Tenants(Scope scope) {
+        this.scope = scope;
+    }
+
+    public String tenantOf(InboundMessage message) {
+        if (message.direct() && message.origin() != InboundMessage.Origin.SCHEDULE) {
+            return "user:" + message.channel() + ":" + message.senderId();
+        }
+        if (scope == Scope.SPACE && message.spaceId() != null) {
+            return "space:" + message.channel() + ":" + message.spaceId();
+        }
+        return "chat:" + message.channel() + ":" + message.chatId();
+    }
+}

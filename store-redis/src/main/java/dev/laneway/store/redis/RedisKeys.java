@@ -1,0 +1,86 @@
+package dev.laneway.store.redis;
+
+/**
+ * The key layout of a fleet in Redis, in one place (docs/architecture.md §7.1). Every key of fleet
+ * {@code F} starts with {@code laneway:{F}:}; the braces make {@code F} a Redis Cluster hash tag,
+ * so all of a fleet's keys live in one slot and a script may touch any of them. The one key without
+ * a fleet is {@link #FLEET_CLAIM}, which says which fleet owns the database.
+ *
+ * <pre>
+ * laneway:fleet                  string  the fleet that owns this database (set once, never changed)
+ * laneway:{F}:meta               hash    schema (layout version), fleet, created (epoch ms)
+ * laneway:{F}:seq                string  highest sequence number ever appended (never lowered)
+ * laneway:{F}:journal            hash    seq -> entry JSON, for every pending message
+ * laneway:{F}:pending            zset    seq scored by seq: the pending messages in order
+ * laneway:{F}:pending-keys       hash    message key -> seq, for pending messages that have a key
+ * laneway:{F}:answered           zset    message key scored by when it was answered (epoch ms): the
+ *                                        answered ledger, trimmed to the retention
+ * laneway:{F}:overrides          hash    session key -> /queue override JSON
+ * laneway:{F}:history:&lt;session&gt;  list    history entry JSON, oldest first, trimmed to the cap
+ * laneway:{F}:fires              hash    job id -> last fire (ISO-8601 instant, to the nanosecond)
+ * </pre>
+ *
+ * Reserved for the fleet's coordination (not written yet): {@code laneway:{F}:instance:*},
+ * {@code lease:<session>}, {@code permits:<name>}, {@code ingress:<channel>:<account>},
+ * {@code inbox:<session>}.
+ */
+final class RedisKeys {
+
+    /** Names the fleet that owns the database; the only key outside a fleet's prefix. */
+    static final String FLEET_CLAIM = "laneway:fleet";
+
+    /** The key layout's version, in {@link #meta()}'s {@code schema} field. */
+    static final int SCHEMA = 1;
+
+    private final String fleet;
+    private final String prefix;
+
+    RedisKeys(String fleet) {
+        this.fleet = fleet;
+        this.prefix = "laneway:{" + fleet + "}:";
+    }
+
+    String fleet() {
+        return fleet;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    String meta() {
+        return prefix + "meta";
+    }
+
+    String seq() {
+        return prefix + "seq";
+    }
+
+    String journal() {
+        return prefix + "journal";
+    }
+
+    String pending() {
+        return prefix + "pending";
+    }
+
+    String pendingKeys() {
+        return prefix + "pending-keys";
+    }
+
+    String answered() {
+        return prefix + "answered";
+    }
+
+    String overrides() {
+        return prefix + "overrides";
+    }
+
+    String history(String session) {
+        return prefix + "history:" + session;
+    }
+
+    String fires() {
+        return prefix + "fires";
+    }
+}

@@ -1,0 +1,56 @@
+package dev.laneway.store.redis;
+
+import dev.laneway.core.QueueOverride;
+import dev.laneway.core.store.HistoryEntry;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** One write for the {@link RedisWriter}, with what it needs already encoded on the caller's thread. */
+sealed interface RedisOp {
+
+    /** Whether the op writes to Redis (a batch of only non-writing ops sends nothing). */
+    default boolean writes() {
+        return true;
+    }
+
+    /** @param key the message key, or null; @param json the entry as {@link RedisCodec#entry} writes it */
+    record Append(long seq, String key, String json) implements RedisOp { }
+
+    /** @param key the message key when the store knows it (for its seen-key memory), else null */
+    record Settle(long seq, boolean answered, long atMillis, String key) implements RedisOp { }
+
+    record AppendHistory(String session, List<HistoryEntry> entries) implements RedisOp { }
+
+    record ClearHistory(String session) implements RedisOp { }
+
+    /** Replaces a session's override; an empty one deletes it. */
+    record SetOverride(String session, QueueOverride override) implements RedisOp { }
+
+    /** Replaces a scheduled job's last fire. */
+    record RecordFire(String jobId, Instant firedAt) implements RedisOp { }
+
+    /** Completes once everything queued before it is written (or failed). */
+    record Flush() implements RedisOp {
+        @Override
+        public boolean writes() {
+            return false;
+        }
+    }
+
+    /** Tests only: the writer thread waits on the latch, so writes pile up behind it. */
+    record Hold(CountDownLatch release) implements RedisOp {
+        @Override
+        public boolean writes() {
+            return false;
+        }
+    }
+
+    /** Queued last by close: the writer writes what came before and stops. */
+    record Stop() implements RedisOp {
+        @Override
+        public boolean writes() {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,494 @@
+package dev.laneway.store.redis;
+
+import dev.laneway.store.StoreException;
+import dev.laneway.store.StoreOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * The single writer of the Redis store, with group commit: the same shape as the SQLite store's
+ * writer, with {@code MULTI ... EXEC} for a transaction.
+ *
+ * <p>Threads and ownership:
+ * <ul>
+ *   <li>One platform thread, {@code laneway-redis-writer}, owns the write connection ({@code jedis});
+ *       no other thread touches it. It also owns {@code retrying}, the backoff, {@code nextExpiry} and
+ *       {@code outage}.</li>
+ *   <li>Any thread may {@link #submit} a {@link RedisOp}: it goes into {@code queue} with a future that
+ *       completes once Redis acknowledged the op's transaction (or exceptionally when it cannot be
+ *       written). Futures complete on the writer thread after {@link Events} heard of the op.</li>
+ *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so {@link RedisOp.Stop}
+ *       is the last op ever queued.</li>
+ * </ul>
+ *
+ * <p>Group commit: the thread takes the first queued op, drains what else is queued (up to
+ * {@code maxBatch} in all) and sends them as one {@code MULTI ... EXEC}, one round trip. Each journal
+ * op is a script, atomic on its own; an op Redis refuses (a duplicate sequence number) fails alone.
+ * When Redis discards the whole transaction ({@code EXECABORT}: a command refused while queued, as
+ * when Redis is out of memory) each op is sent again in a transaction of its own.
+ *
+ * <p>Durable means acknowledged by Redis (docs/behaviour.md §9.7): what that survives is Redis's own
+ * persistence ({@code appendonly}, {@code appendfsync}). A lost connection leaves a batch's outcome
+ * unknown: its appends fail (the gateway refuses those messages and settles them, which deletes any
+ * that did land), its settles are kept, like settles Redis refuses, and written again after 1 s,
+ * doubling up to 1 min (settling is idempotent). The next batch connects again. An outage logs one
+ * ERROR line when it begins and one INFO line when Redis answers again.
+ *
+ * <p>Expiry: every {@code expiryInterval} by the store's clock, the thread deletes answered records
+ * older than the retention, at most {@link #EXPIRY_LIMIT} per call.
+ */
+final class RedisWriter implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisWriter.class);
+    static final int EXPIRY_LIMIT = 5_000;
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration MAX_RETRY = Duration.ofMinutes(1);
+
+    /** Opens a connection ready for writing (scripts loaded, fleet checked); throws when it cannot. */
+    interface Connector {
+        Jedis connect();
+    }
+
+    /** What the store hears from the writer thread. Called on that thread: must be quick. */
+    interface Events {
+        /** A write was acknowledged; called before its future completes. */
+        void committed(RedisOp op);
+
+        /** A write failed for good; called before its future fails. */
+        void failed(RedisOp op, Throwable error);
+
+        /** A settle could not be written and is kept to be retried. */
+        default void kept(RedisOp.Settle op, Throwable error) {
+        }
+    }
+
+    private record Queued(RedisOp op, CompletableFuture<Void> done) { }
+
+    private final RedisTarget target;
+    private final RedisKeys keys;
+    private final StoreOptions options;
+    private final Connector connector;
+    private final Events events;
+    private final BlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
+    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+    private boolean closed; // guarded by gate
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Thread thread;
+    private final AtomicLong commits = new AtomicLong();
+    private Jedis jedis; // writer thread only (after start)
+    private boolean outage; // writer thread only
+    private Instant nextExpiry; // writer thread only
+    private final List<Queued> retrying = new ArrayList<>(); // writer thread only; futures still open
+    private Duration retryBackoff = FIRST_RETRY; // writer thread only
+    private Instant nextRetry; // writer thread only; set while retrying is not empty
+
+    RedisWriter(RedisTarget target, RedisKeys keys, StoreOptions options, Jedis connected, Connector connector,
+                Events events) {
+        this.target = target;
+        this.keys = keys;
+        this.options = options;
+        this.jedis = connected;
+        this.connector = connector;
+        this.events = events;
+        this.nextExpiry = options.clock().instant();
+        this.thread = new Thread(this::run, "laneway-redis-writer");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Queues a write; the future completes once Redis acknowledged it. Fails at once when closed. */
+    CompletableFuture<Void> submit(RedisOp op) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        gate.readLock().lock();
+        try {
+            if (closed) {
+                done.completeExceptionally(new StoreException("the store " + target + " is closed"));
+            } else {
+                queue.add(new Queued(op, done));
+            }
+        } finally {
+            gate.readLock().unlock();
+        }
+        return done;
+    }
+
+    /** Transactions Redis acknowledged so far (group commits, single retries). */
+    long commits() {
+        return commits.get();
+    }
+
+    /** Writes everything queued, tries kept settles once more, closes the connection; waits. Idempotent. */
+    @Override
+    public void close() {
+        gate.writeLock().lock();
+        try {
+            if (!closed) {
+                closed = true;
+                queue.add(new Queued(new RedisOp.Stop(), stopped));
+            }
+        } finally {
+            gate.writeLock().unlock();
+        }
+        if (Thread.currentThread() != thread) {
+            stopped.join();
+        }
+    }
+
+    private void run() {
+        List<Queued> batch = new ArrayList<>();
+        boolean stop = false;
+        while (!stop) {
+            try {
+                Queued first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
+                expireIfDue();
+                retryIfDue(false);
+                if (first == null) {
+                    continue;
+                }
+                if (first.op() instanceof RedisOp.Hold hold) {
+                    awaitUninterruptibly(hold);
+                    first.done().complete(null);
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, options.maxBatch() - 1);
+                stop = batch.get(batch.size() - 1).op() instanceof RedisOp.Stop;
+                commit(batch);
+            } catch (InterruptedException e) {
+                log.debug("redis writer interrupted; carrying on");
+            } catch (Throwable e) {
+                log.error("redis writer: unexpected failure", e);
+                for (Queued queued : batch) {
+                    if (!(queued.op() instanceof RedisOp.Stop)) {
+                        queued.done().completeExceptionally(e);
+                    }
+                }
+            } finally {
+                batch.clear();
+            }
+        }
+        retryIfDue(true);
+        failKept();
+        disconnect();
+        stopped.complete(null);
+    }
+
+    private void commit(List<Queued> batch) {
+        List<Queued> writes = new ArrayList<>(batch.size());
+        for (Queued queued : batch) {
+            if (queued.op().writes()) {
+                writes.add(queued);
+            }
+        }
+        if (!writes.isEmpty()) {
+            List<Throwable> errors = write(writes);
+            List<Queued> again = new ArrayList<>();
+            for (int i = 0; i < writes.size(); i++) {
+                Throwable error = errors.get(i);
+                if (error instanceof JedisNoScriptException) {
+                    again.add(writes.get(i));
+                } else if (error != null) {
+                    failOrKeep(writes.get(i), error);
+                } else {
+                    report(writes.get(i).op());
+                    writes.get(i).done().complete(null);
+                }
+            }
+            if (!again.isEmpty()) {
+                writeEachAfterLoadingScripts(again);
+            }
+        }
+        for (Queued queued : batch) {
+            if (!queued.op().writes() && !(queued.op() instanceof RedisOp.Stop)) {
+                queued.done().complete(null);
+            }
+        }
+    }
+
+    /**
+     * Sends the ops as one transaction; returns each op's error (null when it was written). A
+     * discarded transaction is sent again op by op; a lost connection fails every op with it.
+     */
+    private List<Throwable> write(List<Queued> writes) {
+        try {
+            return transaction(writes);
+        } catch (JedisConnectionException | StoreException e) {
+            return lost(writes, e);
+        } catch (JedisDataException e) {
+            if (writes.size() == 1) {
+                return List.of(e);
+            }
+            log.warn("store: Redis discarded a batch of {} writes ({}); writing them one by one", writes.size(),
+                    e.getMessage());
+            List<Throwable> errors = new ArrayList<>(writes.size());
+            for (Queued queued : writes) {
+                errors.add(write(List.of(queued)).get(0));
+            }
+            return errors;
+        }
+    }
+
+    /** Scripts were missing (Redis's script cache was flushed): load them and write these ops again, one by one. */
+    private void writeEachAfterLoadingScripts(List<Queued> ops) {
+        try {
+            RedisScripts.load(connection());
+        } catch (JedisException | StoreException e) {
+            log.debug("store: loading the scripts failed: {}", e.toString());
+        }
+        for (Queued queued : ops) {
+            Throwable error = write(List.of(queued)).get(0);
+            if (error != null) {
+                failOrKeep(queued, error);
+            } else {
+                report(queued.op());
+                queued.done().complete(null);
+            }
+        }
+    }
+
+    private List<Throwable> transaction(List<Queued> writes) {
+        Jedis connection = connection();
+        List<List<Response<?>>> responses = new ArrayList<>(writes.size());
+        try (Transaction transaction = connection.multi()) {
+            for (Queued queued : writes) {
+                responses.add(queue(transaction, queued.op()));
+            }
+            transaction.exec();
+        }
+        commits.incrementAndGet();
+        List<Throwable> errors = new ArrayList<>(writes.size());
+        for (List<Response<?>> opResponses : responses) {
+            Throwable error = null;
+            for (Response<?> response : opResponses) {
+                try {
+                    response.get();
+                } catch (JedisDataException e) {
+                    error = e;
+                }
+            }
+            errors.add(error);
+        }
+        return errors;
+    }
+
+    private List<Response<?>> queue(Transaction t, RedisOp op) {
+        return switch (op) {
+            case RedisOp.Append append -> List.of(t.evalsha(RedisScripts.APPEND.sha(),
+                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.seq()),
+                    List.of(Long.toString(append.seq()), append.json(), append.key() == null ? "" : append.key())));
+            case RedisOp.Settle settle -> List.of(t.evalsha(RedisScripts.SETTLE.sha(),
+                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered()),
+                    List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0", Long.toString(settle.atMillis()))));
+            case RedisOp.AppendHistory history -> {
+                String key = keys.history(history.session());
+                String[] values = history.entries().stream().map(RedisCodec::history).toArray(String[]::new);
+                yield List.of(t.rpush(key, values), t.ltrim(key, -options.maxHistoryPerSession(), -1));
+            }
+            case RedisOp.ClearHistory clear -> List.of(t.del(keys.history(clear.session())));
+            case RedisOp.SetOverride set -> set.override() == null || set.override().isEmpty()
+                    ? List.of(t.hdel(keys.overrides(), set.session()))
+                    : List.of(t.hset(keys.overrides(), set.session(), RedisCodec.override(set.override())));
+            case RedisOp.RecordFire fire -> List.of(t.hset(keys.fires(), fire.jobId(), fire.firedAt().toString()));
+            case RedisOp.Flush flush -> List.of();
+            case RedisOp.Hold hold -> List.of();
+            case RedisOp.Stop stop -> List.of();
+        };
+    }
+
+    /** The connection was lost mid-batch: every op's outcome is unknown; connect again next time. */
+    private List<Throwable> lost(List<Queued> writes, RuntimeException e) {
+        disconnect();
+        if (!outage) {
+            outage = true;
+            log.error("store: lost the connection to Redis at {} ({}); accepting messages fails until it answers"
+                    + " again, records of ended messages are kept and written then", target.redactedUrl(), e.getMessage());
+        }
+        List<Throwable> errors = new ArrayList<>(writes.size());
+        writes.forEach(w -> errors.add(e));
+        return errors;
+    }
+
+    private Jedis connection() {
+        if (jedis == null) {
+            jedis = connector.connect();
+            if (outage) {
+                outage = false;
+                log.info("store: Redis at {} answers again", target.redactedUrl());
+            }
+        }
+        return jedis;
+    }
+
+    private void disconnect() {
+        if (jedis != null) {
+            try {
+                jedis.close();
+            } catch (RuntimeException e) {
+                log.debug("store: closing the Redis connection failed: {}", e.toString());
+            }
+            jedis = null;
+        }
+    }
+
+    /** A write that could not be made: a settle is kept and retried, anything else fails now. */
+    private void failOrKeep(Queued queued, Throwable error) {
+        if (!(queued.op() instanceof RedisOp.Settle settle)) {
+            fail(queued, error);
+            return;
+        }
+        if (retrying.isEmpty() && outage) {
+            log.debug("store: keeping the end of message {} until Redis answers again", settle.seq());
+            retryBackoff = FIRST_RETRY;
+            nextRetry = options.clock().instant().plus(retryBackoff);
+        } else if (retrying.isEmpty()) {
+            log.error("store: could not record the end of message {} in Redis at {} ({}); keeping such records in"
+                    + " memory and writing them again every {} s up to {} s until it works (the messages stay pending"
+                    + " in Redis until then; further failures are not logged one by one)", settle.seq(),
+                    target.redactedUrl(), error.getMessage(), FIRST_RETRY.toSeconds(), MAX_RETRY.toSeconds());
+            retryBackoff = FIRST_RETRY;
+            nextRetry = options.clock().instant().plus(retryBackoff);
+        }
+        retrying.add(queued);
+        try {
+            events.kept(settle, error);
+        } catch (RuntimeException e) {
+            log.warn("store: keep listener threw", e);
+        }
+    }
+
+    /** Writes the kept settles again, in one transaction, when due (or now, with {@code force}). */
+    private void retryIfDue(boolean force) {
+        if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
+            return;
+        }
+        List<Throwable> errors = write(retrying);
+        List<Queued> still = new ArrayList<>();
+        for (int i = 0; i < retrying.size(); i++) {
+            Queued queued = retrying.get(i);
+            if (errors.get(i) == null) {
+                report(queued.op());
+                queued.done().complete(null);
+            } else {
+                still.add(queued);
+            }
+        }
+        int written = retrying.size() - still.size();
+        retrying.clear();
+        retrying.addAll(still);
+        if (still.isEmpty()) {
+            log.info("store: {} kept record(s) of ended messages written; recording works again", written);
+            nextRetry = null;
+            return;
+        }
+        retryBackoff = retryBackoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : retryBackoff.multipliedBy(2);
+        nextRetry = options.clock().instant().plus(retryBackoff);
+        log.debug("store: {} kept record(s) still cannot be written: {}", still.size(), errors.get(0));
+    }
+
+    /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
+    private void failKept() {
+        if (retrying.isEmpty()) {
+            return;
+        }
+        log.error("store: {} record(s) of ended messages could not be written to Redis at {} before the store closed;"
+                + " those messages stay pending and run again after the restart", retrying.size(), target.redactedUrl());
+        StoreException closing = new StoreException("the store " + target + " closed before the record could be written");
+        for (Queued queued : retrying) {
+            fail(queued, closing);
+        }
+        retrying.clear();
+    }
+
+    private void fail(Queued queued, Throwable error) {
+        try {
+            events.failed(queued.op(), error);
+        } catch (RuntimeException e) {
+            log.warn("store: failure listener threw", e);
+        }
+        queued.done().completeExceptionally(error instanceof StoreException store ? store
+                : new StoreException("could not write to the store " + target + ": " + error.getMessage(), error));
+    }
+
+    private void report(RedisOp op) {
+        try {
+            events.committed(op);
+        } catch (RuntimeException e) {
+            log.warn("store: commit listener threw", e);
+        }
+    }
+
+    private long millisUntilDue() {
+        long now = options.clock().millis();
+        long millis = nextExpiry.toEpochMilli() - now;
+        if (!retrying.isEmpty()) {
+            millis = Math.min(millis, nextRetry.toEpochMilli() - now);
+        }
+        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    }
+
+    private void expireIfDue() {
+        Instant now = options.clock().instant();
+        if (now.isBefore(nextExpiry)) {
+            return;
+        }
+        long cutoff = now.minus(options.answeredRetention()).toEpochMilli();
+        try {
+            Object removed = evalsha(RedisScripts.EXPIRE, List.of(keys.answered()),
+                    List.of(Long.toString(cutoff), Integer.toString(EXPIRY_LIMIT)));
+            long count = removed instanceof Long n ? n : 0;
+            if (count > 0) {
+                log.debug("store: {} answered record(s) expired", count);
+            }
+            nextExpiry = count == EXPIRY_LIMIT ? now : now.plus(options.expiryInterval());
+        } catch (JedisConnectionException | StoreException e) {
+            lost(List.of(), e);
+            nextExpiry = now.plus(options.expiryInterval());
+        } catch (JedisException e) {
+            nextExpiry = now.plus(options.expiryInterval());
+            log.warn("store: expiry of answered records failed, will retry: {}", e.toString());
+        }
+    }
+
+    private Object evalsha(RedisScripts.Script script, List<String> keyList, List<String> args) {
+        try {
+            return connection().evalsha(script.sha(), keyList, args);
+        } catch (JedisNoScriptException e) {
+            return connection().eval(script.source(), keyList, args);
+        }
+    }
+
+    private static void awaitUninterruptibly(RedisOp.Hold hold) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                hold.release().await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
