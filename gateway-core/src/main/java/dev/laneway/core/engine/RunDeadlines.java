@@ -6,35 +6,51 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The deadlines of every running attempt (see {@link RunDriver}), behind one scheduler timer instead
- * of one timer per run: a run that starts and ends puts its entry in a list and takes it out again,
- * which costs two pointer updates, where a timer of its own cost a scheduled task in the scheduler's
- * queue and its removal. The list is kept in due order; runs share a few run timeouts, so a new
- * entry almost always goes at the tail. The one timer is due when the head is: when it fires, every
- * entry then due is taken out and its task runs (on the scheduler's thread, as a timer's would),
- * and the timer is set again for the new head. An entry taken out before its due time leaves the
- * timer as it is (it fires, finds nothing due and is set for the next head), unless the list is
- * then empty: the timer is cancelled, so no timer outlives the last run. When the timer fires, its
- * due time has come, whatever the clock says: the scheduler decides, as it did for a timer per run.
+ * of one timer per run: a run that starts and ends puts its entry in a list and marks it cancelled,
+ * where a timer of its own cost a scheduled task in the scheduler's queue and its removal. The list
+ * is kept in due order; runs share a few run timeouts, so a new entry almost always goes at the
+ * tail. The one timer is due when the head is: when it fires, every entry then due leaves the list
+ * and, unless it was cancelled, its task runs (on the scheduler's thread, as a timer's would), and
+ * the timer is set again for the new head. When the timer fires, its due time has come, whatever
+ * the clock says: the scheduler decides, as it did for a timer per run.
  *
- * <p>Concurrency: {@code lock} guards the list, {@code timer} and {@code timerDue}. The tasks run
- * with it released; a task takes its session's lock. Entries are added and cancelled under a
- * session lock (this lock nests inside it, never the other way round).
+ * <p>Cancelling takes no lock: it marks the entry (a run's end does it, under its session's lock,
+ * on whatever carrier; the list's lock taken there by every run was the most contended one). A
+ * cancelled entry leaves the list later: when it reaches the head (an add takes such heads off, and
+ * the timer skips them), or, once most linked entries are cancelled (behind a long run), in one
+ * sweep by an add, so the list never holds more than about twice the live deadlines. A cancelled
+ * head leaves the timer as it is (it fires, finds nothing due and is set for the next live head),
+ * unless no deadline is left: the last cancel takes the lock, empties the list and cancels the
+ * timer, so no timer outlives the last run.
+ *
+ * <p>Concurrency: {@code lock} guards the list, {@code linked}, {@code timer} and {@code timerDue}.
+ * An entry's state (live, cancelled, fired) changes once, by compare-and-set; {@code live} counts
+ * the live entries, incremented under the lock by an add and decremented by whoever ends an entry,
+ * so the one that brings it to zero knows it (and then looks again under the lock: an add may have
+ * come meanwhile). The tasks run with the lock released; a task takes its session's lock. Entries
+ * are added under a session lock (this lock nests inside it, never the other way round).
  */
 final class RunDeadlines {
 
     private static final Logger log = LoggerFactory.getLogger(RunDeadlines.class);
+    // a sweep runs once the cancelled entries still linked outnumber the live ones by this much, and half the list
+    private static final int SWEEP_SLACK = 64;
 
     private final InstantSource clock;
     private final Scheduler scheduler;
-    private final ReentrantLock lock = new BriefLock(); // two short sections per run, from every carrier
+    private final ReentrantLock lock = new BriefLock(); // one short section per run, from every carrier
+    private final AtomicInteger live = new AtomicInteger(); // entries neither cancelled nor fired
     private Entry head;                              // guarded by lock; the earliest due
     private Entry tail;                              // guarded by lock
+    private int linked;                              // guarded by lock; entries in the list, cancelled ones too
     private Cancellable timer = Cancellable.NONE;    // guarded by lock
     private long timerDue;                           // guarded by lock; epoch millis, while a timer is set
     private long armed;                              // guarded by lock; which arming the current timer is
@@ -52,6 +68,11 @@ final class RunDeadlines {
         Entry entry = new Entry(due, task);
         lock.lock();
         try {
+            live.incrementAndGet();
+            dropCancelledHeads();
+            if (linked - live.get() > linked / 2 + SWEEP_SLACK) {
+                sweep();
+            }
             insert(entry);
             if (head == entry && (timer == Cancellable.NONE || due < timerDue)) {
                 timer.cancel();
@@ -74,7 +95,7 @@ final class RunDeadlines {
         }
     }
 
-    /** Entries due now leave the list and their tasks run; the timer is set for what is left. */
+    /** Entries due now leave the list and the live ones' tasks run; the timer is set for what is left. */
     private void fire(long arming) {
         List<Runnable> due = new ArrayList<>(1);
         lock.lock();
@@ -91,11 +112,15 @@ final class RunDeadlines {
             while (head != null && head.due <= now) {
                 Entry entry = head;
                 unlink(entry);
-                due.add(entry.task);
+                if (entry.end(Entry.FIRED)) {
+                    live.decrementAndGet();
+                    due.add(entry.task);
+                }
             }
+            dropCancelledHeads();
             if (head != null && (timer == Cancellable.NONE || head.due < timerDue)) {
                 timer.cancel();
-                arm(head.due, Duration.ofMillis(head.due - now));
+                arm(head.due, Duration.ofMillis(Math.max(0, head.due - now)));
             } else if (head == null) {
                 timer.cancel();
                 timer = Cancellable.NONE;
@@ -118,6 +143,41 @@ final class RunDeadlines {
         timer = scheduler.schedule(delay, () -> fire(arming));
     }
 
+    /** Takes cancelled entries off the head (lock held). */
+    private void dropCancelledHeads() {
+        while (head != null && head.state != Entry.LIVE) {
+            unlink(head);
+        }
+    }
+
+    /** Takes every cancelled entry out of the list (lock held); amortized over the cancels it reclaims. */
+    private void sweep() {
+        for (Entry entry = head; entry != null; ) {
+            Entry next = entry.next;
+            if (entry.state != Entry.LIVE) {
+                unlink(entry);
+            }
+            entry = next;
+        }
+    }
+
+    /** The last live deadline ended: if none was added meanwhile, the list empties and no timer is left. */
+    private void lastEnded() {
+        lock.lock();
+        try {
+            if (live.get() != 0) {
+                return; // an add came meanwhile; its entry keeps the timer
+            }
+            while (head != null) {
+                unlink(head);
+            }
+            timer.cancel();
+            timer = Cancellable.NONE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Into the list in due order, after entries due at the same time (lock held). */
     private void insert(Entry entry) {
         Entry before = tail;
@@ -136,7 +196,7 @@ final class RunDeadlines {
         } else {
             head = entry;
         }
-        entry.listed = true;
+        linked++;
     }
 
     private void unlink(Entry entry) {
@@ -152,50 +212,52 @@ final class RunDeadlines {
         }
         entry.prev = null;
         entry.next = null;
-        entry.listed = false;
+        linked--;
     }
 
     /** How many deadlines are waiting (for tests). */
     int size() {
+        return live.get();
+    }
+
+    /** How many entries the list holds, cancelled ones not yet taken out too (for tests). */
+    int linked() {
         lock.lock();
         try {
-            int n = 0;
-            for (Entry e = head; e != null; e = e.next) {
-                n++;
-            }
-            return n;
+            return linked;
         } finally {
             lock.unlock();
         }
     }
 
-    /** One deadline; cancelling it takes it out of the list (idempotent). */
+    /** One deadline; cancelling it marks it (idempotent), and it leaves the list later. */
     private final class Entry implements Cancellable {
+        static final int LIVE = 0;
+        static final int CANCELLED = 1;
+        static final int FIRED = 2;
+        private static final AtomicIntegerFieldUpdater<Entry> STATE =
+                AtomicIntegerFieldUpdater.newUpdater(Entry.class, "state");
+
         final long due;
         final Runnable task;
-        Entry prev;       // guarded by lock
-        Entry next;       // guarded by lock
-        boolean listed;   // guarded by lock
+        volatile int state;  // LIVE, then CANCELLED or FIRED, once
+        Entry prev;          // guarded by lock
+        Entry next;          // guarded by lock
 
         Entry(long due, Runnable task) {
             this.due = due;
             this.task = task;
         }
 
+        /** Ends the entry as {@code how}; false if it had ended already. */
+        boolean end(int how) {
+            return STATE.compareAndSet(this, LIVE, how);
+        }
+
         @Override
         public void cancel() {
-            lock.lock();
-            try {
-                if (!listed) {
-                    return;
-                }
-                unlink(this);
-                if (head == null) {
-                    timer.cancel();
-                    timer = Cancellable.NONE;
-                }
-            } finally {
-                lock.unlock();
+            if (end(CANCELLED) && live.decrementAndGet() == 0) {
+                lastEnded();
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.time.Scheduler.Cancellable;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The run deadlines share one timer: each deadline still fires at its own time, in due order, a
- * cancelled one never fires, and no timer is left once none waits.
+ * cancelled one never fires, and no timer is left once none waits; cancelled entries do not pile up
+ * behind a long one.
  */
 class RunDeadlinesTest {
 
@@ -79,5 +81,20 @@ class RunDeadlinesTest {
         time.advanceMillis(1);
         assertEquals(List.of("a"), fired, "fired when its timer did, though the clock never moved");
         assertEquals(0, time.pendingTasks());
+    }
+
+    @Test
+    void cancelledDeadlinesBehindALongOne_areSweptOut_soTheListStaysSmall_andNoneOfThemFires() {
+        deadlines.add(Duration.ofMinutes(5), () -> fired.add("stuck"));
+        for (int i = 0; i < 10_000; i++) {
+            deadlines.add(Duration.ofMinutes(10), () -> fired.add("ended")).cancel();
+            deadlines.add(Duration.ofMinutes(10), () -> fired.add("ended")).cancel();
+        }
+        assertEquals(1, deadlines.size());
+        assertTrue(deadlines.linked() <= 2 * 64 + 2, "cancelled entries are swept out: " + deadlines.linked());
+        time.advance(Duration.ofMinutes(10));
+        assertEquals(List.of("stuck"), fired);
+        assertEquals(0, time.pendingTasks());
+        assertEquals(0, deadlines.linked());
     }
 }
