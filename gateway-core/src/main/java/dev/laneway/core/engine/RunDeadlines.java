@@ -1,5 +1,6 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.lane.BriefLock;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.laneway.core.scheduling;
 
+import dev.laneway.core.lane.BriefLock;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
@@ -49,6 +50,8 @@ public final class MainScheduler {
 
     private static final Logger log = LoggerFactory.getLogger(MainScheduler.class);
     private static final String FIFO_TENANT = "all";
+    /** Idle tenants kept (not swept) at least; see {@link #forgetIfUnused}. */
+    private static final int IDLE_TENANTS_KEPT = 1024;
 
     private final String name;
     private final SchedulingSettings settings;
@@ -57,7 +60,7 @@ public final class MainScheduler {
     private final InstantSource clock;
     private final Duration warnAfter;
     private final SchedulingObserver observer;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock = new BriefLock(); // every run passes through it: spin before parking
 
     // everything below: guarded by lock
     private int cap;
@@ -71,6 +74,7 @@ public final class MainScheduler {
     /** Background waiters in the order they came (stale entries skipped lazily), for aging. */
     private final ArrayDeque<Waiter> backgroundByAge = new ArrayDeque<>();
     private final Map<String, Tenant> tenants = new HashMap<>();
+    private int tenantsAfterSweep;
     private final Map<String, Waiter> bySession = new HashMap<>();
     private long meanRunMillis;
 
@@ -328,6 +332,16 @@ public final class MainScheduler {
         }
     }
 
+    /** How many tenants it keeps now, idle ones included (for tests of the sweep). */
+    int trackedTenants() {
+        lock.lock();
+        try {
+            return tenants.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public LaneSnapshot laneSnapshot() {
         lock.lock();
         try {
@@ -346,7 +360,8 @@ public final class MainScheduler {
                         classes[priority.ordinal()].waiting()));
             }
             List<SchedulerSnapshot.TenantLoad> loads = new ArrayList<>(tenants.size());
-            tenants.values().forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running, t.waiting)));
+            tenants.values().stream().filter(t -> !t.unused())
+                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running, t.waiting)));
             loads.sort(Comparator.comparingInt((SchedulerSnapshot.TenantLoad t) -> -(t.running() + t.waiting()))
                     .thenComparing(SchedulerSnapshot.TenantLoad::tenant));
             return new SchedulerSnapshot(settings.mode(), cap, running, waiting, Map.copyOf(byClass), List.copyOf(loads),
@@ -372,10 +387,18 @@ public final class MainScheduler {
         return tenant;
     }
 
+    /**
+     * Forgets tenants with nothing running or waiting, but only once the map has doubled since the
+     * last sweep (and holds more than {@link #IDLE_TENANTS_KEPT}): a tenant that comes and goes on
+     * every run (a DM user) then costs no map insert and removal per run, and sweeps stay amortised
+     * O(1) per run however many tenants are active. Snapshots leave idle tenants out.
+     */
     private void forgetIfUnused(Tenant tenant) {
-        if (tenant.unused()) {
-            tenants.remove(tenant.id, tenant);
+        if (!tenant.unused() || tenants.size() <= Math.max(IDLE_TENANTS_KEPT, 2 * tenantsAfterSweep)) {
+            return;
         }
+        tenants.values().removeIf(Tenant::unused);
+        tenantsAfterSweep = tenants.size();
     }
 
     private WaitEstimate estimateLocked(PriorityClass priority, Tenant tenant, int ownAhead) {

@@ -212,4 +212,17 @@ class MainSchedulerTest {
         assertFalse(main.mayWait(claim(PriorityClass.NORMAL, "g", "c")));
         assertTrue(main.mayWait(claim(PriorityClass.NORMAL, "h", "c")));
     }
+
+    @Test
+    void tenantsThatComeAndGoAreKeptBoundedAndIdleOnesAreNotShown() {
+        MainScheduler main = scheduler(SchedulingSettings.defaults(), 2);
+        for (int i = 0; i < 10_000; i++) {
+            main.acquireIfFree(claim(PriorityClass.INTERACTIVE, "user:" + i, "s" + i)).close();
+            assertTrue(main.trackedTenants() <= 2 * 1024 + 1, "tenants kept: " + main.trackedTenants());
+        }
+        LanePermit held = main.acquireIfFree(claim(PriorityClass.NORMAL, "busy", "b"));
+        assertEquals(List.of(new SchedulerSnapshot.TenantLoad("busy", 1, 0)), main.snapshot().tenants());
+        held.close();
+        assertEquals(List.of(), main.snapshot().tenants());
+    }
 }
