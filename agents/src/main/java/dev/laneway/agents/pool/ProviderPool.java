@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
@@ -143,7 +144,7 @@ public final class ProviderPool {
             permits.pauseUntil(clock.instant().plusMillis(wait));
             timers.schedule(Duration.ofMillis(wait), () -> {
                 deliver(lease, result);
-                permits.resume();
+                resumeWhenDue();
             });
         } else {
             deliver(lease, result);
@@ -166,8 +167,23 @@ public final class ProviderPool {
         if (!permits.pauseUntil(until)) {
             return false;
         }
-        timers.schedule(pause, permits::resume);
+        timers.schedule(pause, this::resumeWhenDue);
         return true;
+    }
+
+    /**
+     * Ends the pause when its end has come by the pool's clock; if the timer fired early by that
+     * clock (the wall clock stepped back, or a longer pause came meanwhile), waits for the rest
+     * instead of leaving the pool paused with nothing to wake it.
+     */
+    private void resumeWhenDue() {
+        Optional<Instant> until = permits.pausedUntil();
+        if (until.isPresent()) {
+            long left = Math.max(1, until.get().toEpochMilli() - clock.millis());
+            timers.schedule(Duration.ofMillis(left), this::resumeWhenDue);
+            return;
+        }
+        permits.resume();
     }
 
     // ---- reports from leases

@@ -107,8 +107,8 @@ public final class Gateway implements InboundSink, GatewayControl {
      * roster holds it), else the one its target's binding names. Returns once it is
      * journaled (or refused), like {@link #accept}.
      */
-    public void submitScheduled(String jobId, Route target, String prompt) {
-        reception.accept(ScheduledPrompts.message(jobId, target, prompt, ctx.clock.instant()));
+    public boolean submitScheduled(String jobId, Route target, String prompt) {
+        return reception.accept(ScheduledPrompts.message(jobId, target, prompt, ctx.clock.instant()));
     }
 
     /**

@@ -100,14 +100,20 @@ final class Reception {
                 (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
     }
 
-    /** Takes one inbound message (see the class comment); returns at once, never throws for a bad one. */
-    void accept(InboundMessage message) {
+    /**
+     * Takes one inbound message (see the class comment); returns at once, never throws for a bad one.
+     * Returns whether it was accepted: journaled and not refused on the way (a scheduled job counts
+     * its fires by this).
+     */
+    boolean accept(InboundMessage message) {
         Intake intake = new Intake(message);
         try {
             route(intake);
         } catch (RuntimeException | LinkageError e) {
             failed(intake, e);
         }
+        Ticket ticket = intake.ticket;
+        return ticket != null && ticket.disposition() != Disposition.REJECTED_BUSY;
     }
 
     private void route(Intake intake) {
@@ -277,6 +283,11 @@ final class Reception {
     }
 
     private void notifyFailure(Intake intake) {
+        if (ScheduledPrompts.is(intake.message)) { // nobody in the chat sent it (docs/behaviour.md §12)
+            log.warn("scheduled prompt from {} was refused ({}); this fire is lost", intake.message.senderId(),
+                    intake.reason);
+            return;
+        }
         if (mayAnswer(intake)) {
             ctx.outbox.send(intake.message.route(), Notices.failure(intake.reason));
         }

@@ -400,8 +400,8 @@ final class RunDriver {
             fx.add(() -> ctx.outbox.send(route, notice));
         } else if (outcome instanceof RunOutcome.Completed && !run.delivered && run.abortCause == null) {
             emptyAnswer(run, fx);
-        } else if (outcome instanceof RunOutcome.Completed && run.fellBack != null && !run.silenced()
-                && ctx.agents.fallbackNotice(run.ladder.get(0))) {
+        } else if (outcome instanceof RunOutcome.Completed && run.fellBack != null && run.abortCause == null
+                && ctx.agents.fallbackNotice(run.ladder.get(0))) { // no notice for a run a shutdown or stop aborted
             Route route = run.route;
             String notice = Notices.fallbackAnswered(run.agent(), run.fellBack);
             fx.add(() -> ctx.outbox.send(route, notice));
@@ -436,6 +436,10 @@ final class RunDriver {
         }
         run.attempt = 1;
         run.agentRun = null;
+        // the earlier agent's launch is over from now on (its deadline was cancelled by end): its late
+        // events and a deadline task already running are stale at once, not only once the fallback's
+        // launch takes the lock
+        run.launch++;
         ends.requeue(steering.resolve(run, outcome, fx));
         if (run.state() != Run.State.STARTING) {
             run.moveTo(Run.State.STARTING);

@@ -8,8 +8,8 @@ public interface JobSubmitter {
     /** Whether the session the job's prompt would join is busy now. */
     boolean busy(ScheduledJob job);
 
-    /** Posts the job's prompt to its target; returns once it is journaled (or refused). */
-    void submit(ScheduledJob job);
+    /** Posts the job's prompt to its target; returns once it is journaled (true) or refused (false). */
+    boolean submit(ScheduledJob job);
 
     /** Posts through {@link Gateway#submitScheduled}, asking {@link Gateway#scheduledTargetBusy}. */
     static JobSubmitter of(Gateway gateway) {
@@ -20,8 +20,8 @@ public interface JobSubmitter {
             }
 
             @Override
-            public void submit(ScheduledJob job) {
-                gateway.submitScheduled(job.id(), job.target().route(), job.prompt());
+            public boolean submit(ScheduledJob job) {
+                return gateway.submitScheduled(job.id(), job.target().route(), job.prompt());
             }
         };
     }

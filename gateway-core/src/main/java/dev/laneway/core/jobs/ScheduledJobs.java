@@ -311,7 +311,11 @@ public final class ScheduledJobs {
             return Outcome.SKIPPED_BUSY;
         }
         try {
-            submitter.submit(job);
+            if (!submitter.submit(job)) {
+                log.warn("schedule: job {} fired ({}), but the gateway refused its prompt to {} (busy or storage"
+                        + " unavailable); this fire is lost", job.id(), JobTimes.local(fire, job.zone()), job.target());
+                return Outcome.FAILED;
+            }
         } catch (RuntimeException e) {
             log.error("schedule: job {} could not post its fire of {} to {}: {}", job.id(),
                     JobTimes.local(fire, job.zone()), job.target(), e.toString());

@@ -73,6 +73,33 @@ class ScheduledPromptTest {
     }
 
     @Test
+    void aScheduledPromptTheJournalCannotKeep_postsNoFailureNoticeInTheChat() {
+        MessageJournal failing = new dev.laneway.core.testing.ForwardingJournal(MessageJournal.NONE) {
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> append(dev.laneway.core.store.JournalEntry entry) {
+                return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("disk full"));
+            }
+        };
+        try (LogCapture log = LogCapture.of(Reception.class)) {
+            GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, failing, new ManualTime());
+            assertFalse(h.gateway.submitScheduled("digest", GROUP, "scheduled prompt"));
+            assertEquals(List.of(), h.channel.texts(), "nobody in the chat sent it: no failure notice there");
+            assertEquals(1, log.warnings().stream()
+                    .filter(w -> w.equals("scheduled prompt from schedule:digest was refused (storage unavailable); this fire is lost"))
+                    .count());
+        }
+    }
+
+    @Test
+    void submitScheduledSaysWhetherThePromptWasAccepted() {
+        GatewayHarness accepting = new GatewayHarness(s -> s);
+        assertTrue(accepting.gateway.submitScheduled("digest", GROUP, "scheduled prompt"));
+        GatewayHarness full = new GatewayHarness(s -> s.maxPendingRuns(1));
+        full.dm("a person holds the only slot");
+        assertFalse(full.gateway.submitScheduled("digest", GROUP, "scheduled prompt"));
+    }
+
+    @Test
     void aScheduledPromptShedByTheSchedulerPostsNothingInTheChat() {
         var shedBackground = new dev.laneway.core.scheduling.SchedulingSettings(
                 dev.laneway.core.scheduling.SchedulingSettings.Mode.FAIR, Duration.ofMinutes(2), 0.5,

@@ -39,6 +39,7 @@ class ScheduledJobsTest {
         final List<Optional<Instant>> recordedAtPost = new CopyOnWriteArrayList<>();
         volatile boolean busy;
         volatile RuntimeException failure;
+        volatile boolean refuse; // the gateway refused the prompt (busy, storage unavailable)
 
         Recorder(SessionStore store) {
             this.store = store;
@@ -50,12 +51,13 @@ class ScheduledJobsTest {
         }
 
         @Override
-        public void submit(ScheduledJob job) {
+        public boolean submit(ScheduledJob job) {
             recordedAtPost.add(store.lastFire(job.id()));
             if (failure != null) {
                 throw failure;
             }
             posts.add(job.id());
+            return !refuse;
         }
     }
 
@@ -187,11 +189,11 @@ class ScheduledJobsTest {
             }
 
             @Override
-            public void submit(ScheduledJob job) {
+            public boolean submit(ScheduledJob job) {
                 if (job.id().equals("a")) {
                     throw new IllegalStateException("chat not found");
                 }
-                posted.submit(job);
+                return posted.submit(job);
             }
         };
         ScheduledJobs jobs = runner(time, store, failingForA, hourly("a", Duration.ZERO, IfBusy.WAIT),
@@ -258,6 +260,21 @@ class ScheduledJobsTest {
         }
         time.advance(Duration.ofHours(1));
         assertEquals(List.of("h"), recorder.posts);
+        assertEquals(List.of("h FAILED", "h POSTED"), outcomes);
+    }
+
+    @Test
+    void aFireWhosePromptTheGatewayRefuses_countsAsFailed_withOneWarning_andTheNextFireStillComes() {
+        ManualTime time = new ManualTime(T0);
+        ScheduledJobs jobs = runner(time, store, posted, hourly("h", Duration.ZERO, IfBusy.WAIT));
+        jobs.start();
+        posted.refuse = true;
+        try (LogCapture log = LogCapture.of(ScheduledJobs.class)) {
+            time.advance(Duration.ofHours(1));
+            assertEquals(1, log.warnings().stream().filter(w -> w.contains("refused its prompt")).count());
+        }
+        posted.refuse = false;
+        time.advance(Duration.ofHours(1));
         assertEquals(List.of("h FAILED", "h POSTED"), outcomes);
     }
 

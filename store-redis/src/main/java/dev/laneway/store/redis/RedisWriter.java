@@ -160,11 +160,15 @@ final class RedisWriter implements AutoCloseable {
         while (!stop) {
             try {
                 Queued first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    batch.add(first); // before the housekeeping: a failure there must fail it, not drop it
+                }
                 expireIfDue();
                 retryIfDue(false);
                 if (first == null) {
                     continue;
                 }
+                batch.clear();
                 if (first.op() instanceof RedisOp.Hold hold) {
                     awaitUninterruptibly(hold);
                     first.done().complete(null);
@@ -179,7 +183,9 @@ final class RedisWriter implements AutoCloseable {
             } catch (Throwable e) {
                 log.error("redis writer: unexpected failure", e);
                 for (Queued queued : batch) {
-                    if (!(queued.op() instanceof RedisOp.Stop)) {
+                    if (queued.op() instanceof RedisOp.Stop) {
+                        stop = true; // a stop is never lost, even to a failure
+                    } else {
                         queued.done().completeExceptionally(e);
                     }
                 }
