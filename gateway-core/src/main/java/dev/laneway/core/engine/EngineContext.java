@@ -1,5 +1,7 @@
 package dev.laneway.core.engine;
 
+import java.util.List;
+import dev.laneway.core.InboundMessage;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
@@ -123,6 +125,20 @@ final class EngineContext {
         }
         String jobId = ScheduledPrompts.jobId(turn.items().get(0).last());
         return jobId == null ? null : jobAgents.apply(jobId);
+    }
+
+    /**
+     * The agent ladder a run led by {@code message} will have: its scheduled job's agent's when the job
+     * names one, else its binding's (docs/behaviour.md §12, §13.1), as {@code SessionQueue.startRun}
+     * resolves it; admission asks it to decide whether a {@code degrade} has a fallback to start on.
+     */
+    List<String> ladderFor(InboundMessage message) {
+        String jobId = ScheduledPrompts.jobId(message);
+        Agent jobAgent = jobId == null ? null : jobAgents.apply(jobId);
+        if (jobAgent != null) {
+            return agents.nameOf(jobAgent).map(agents::ladder).orElse(List.of("agent"));
+        }
+        return agents.ladder(agents.bound(message));
     }
 
     String nextRunId() {

@@ -235,7 +235,7 @@ final class Reception {
      * on (docs/behaviour.md §13.3); without a fallback, {@code degrade} acts as {@code defer}.
      */
     private boolean degraded(RunScheduling.Verdict verdict, InboundMessage message) {
-        return verdict.action() == OverBudget.DEGRADE && ctx.agents.ladder(ctx.agents.bound(message)).size() > 1;
+        return verdict.action() == OverBudget.DEGRADE && ctx.ladderFor(message).size() > 1;
     }
 
     /**

@@ -282,6 +282,31 @@ class FallbackTest {
     }
 
     @Test
+    void aDegradedScheduledPromptUsesItsJobAgentsLadder_notItsChatsBinding() {
+        ScriptedAgent solo = new ScriptedAgent("solo");
+        // the chat's binding (main) has no fallback; the job's agent (solo) falls back on local
+        AgentRoster roster = AgentRoster.builder().agent("main", main).agent("solo", solo, List.of("local"), false)
+                .agent("local", local).defaultAgent("main").build();
+        ManualTime time = new ManualTime();
+        FakeChannel channel = new FakeChannel("test");
+        var degradeBackground = new SchedulingSettings(SchedulingSettings.Mode.FAIR,
+                SchedulingSettings.DEFAULT_AGING_AFTER, 0.5,
+                Map.of(PriorityClass.BACKGROUND, new ClassPolicy(Duration.ofSeconds(1), OverBudget.DEGRADE)),
+                Tenants.Scope.SPACE, TenantLimits.DEFAULT, Map.of(), List.of(), Duration.ofSeconds(5));
+        Gateway gateway = Gateway.builder().clock(time).scheduler(time).executor(new TrampolineExecutor())
+                .settings(GatewaySettings.builder().mainMaxConcurrent(1).scheduling(degradeBackground).build())
+                .agents(roster).jobAgent("digest", solo).channel(channel).build();
+        gateway.start();
+        gateway.accept(InboundMessage.builder("test").text("holds main").chatId("a").senderId("a")
+                .platformMessageId("m1").receivedAt(time.instant()).build());
+        assertTrue(gateway.submitScheduled("digest", new dev.laneway.core.Route("test", "default", "group", null, null),
+                "scheduled prompt"));
+        assertEquals(1, local.runs().size(), "degraded: it starts on its job agent's fallback at once");
+        assertEquals("scheduled prompt", local.run(0).prompt());
+        assertEquals(0, solo.runs().size());
+    }
+
+    @Test
     void theRosterRefusesUnknownNamesAndCycles() {
         var unknown = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> AgentRoster.builder().agent("main", main, List.of("nope"), false).build());
