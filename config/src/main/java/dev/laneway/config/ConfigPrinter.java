@@ -100,6 +100,9 @@ public final class ConfigPrinter {
         }
         put(out, "timezone", job.zone().getId());
         Map<String, Object> target = map("channel", job.target().channel(), "chat", job.target().chatId());
+        if (job.target().space() != null) {
+            put(target, "space", job.target().space());
+        }
         if (job.target().threadId() != null) {
             put(target, "thread", job.target().threadId());
         }

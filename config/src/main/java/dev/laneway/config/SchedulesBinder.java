@@ -29,7 +29,7 @@ final class SchedulesBinder {
     static final String KEY = "schedules";
     private static final List<String> JOB_KEYS =
             List.of("id", "cron", "every", "timezone", "target", "prompt", "agent", "ifBusy", "catchUp");
-    private static final String[] TARGET_KEYS = {"channel", "chat", "thread"};
+    private static final String[] TARGET_KEYS = {"channel", "chat", "thread", "space"};
 
     private SchedulesBinder() {
     }
@@ -177,7 +177,9 @@ final class SchedulesBinder {
                     + " channels.console.enabled is true)" : " (set channels." + channel + ".enabled: true)"));
             return null;
         }
-        return new JobTarget(channel, chat.trim(), thread == null || thread.isBlank() ? null : thread.trim());
+        String space = target.string("space", null);
+        return new JobTarget(channel, chat.trim(), thread == null || thread.isBlank() ? null : thread.trim(),
+                space == null || space.isBlank() ? null : space.trim());
     }
 
     private static boolean enabled(ChannelsConfig channels, String name) {

@@ -48,7 +48,7 @@ class SchedulesConfigTest {
                     catchUp: 1h
                   - id: pulse
                     every: 30m
-                    target: { channel: telegram, chat: "42" }
+                    target: { channel: telegram, chat: "42", space: " team-1 " }
                     prompt: ping
                 """));
         List<ScheduledJob> jobs = config.schedules();
@@ -62,6 +62,7 @@ class SchedulesConfigTest {
         assertEquals(Duration.ofHours(1), morning.catchUp());
         ScheduledJob pulse = jobs.get(1);
         assertEquals(new Every(Duration.ofMinutes(30)), pulse.schedule());
+        assertEquals(new JobTarget("telegram", "42", null, "team-1"), pulse.target(), "a target may name its space");
         assertEquals(ZoneOffset.UTC, pulse.zone());
         assertNull(pulse.agent());
         assertEquals(IfBusy.WAIT, pulse.ifBusy());
@@ -80,7 +81,7 @@ class SchedulesConfigTest {
                     catchUp: 1h
                   - id: pulse
                     every: 30m
-                    target: { channel: telegram, chat: "42" }
+                    target: { channel: telegram, chat: "42", space: "team-1" }
                     prompt: ping
                 """));
         LanewayConfig again = parse(ConfigPrinter.effectiveYaml(config).replace("token: '***'", "token: \"123:abc\"")

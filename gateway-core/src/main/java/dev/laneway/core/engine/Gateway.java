@@ -108,7 +108,16 @@ public final class Gateway implements InboundSink, GatewayControl {
      * journaled (or refused), like {@link #accept}.
      */
     public boolean submitScheduled(String jobId, Route target, String prompt) {
-        return reception.accept(ScheduledPrompts.message(jobId, target, prompt, ctx.clock.instant()));
+        return submitScheduled(jobId, target, null, prompt);
+    }
+
+    /**
+     * As {@link #submitScheduled(String, Route, String)}, in a chat of platform space {@code space}
+     * (a Discord guild, a Slack workspace; null for none): the prompt counts against that space's
+     * tenant and matches its bindings (docs/behaviour.md §11.2, §13.1).
+     */
+    public boolean submitScheduled(String jobId, Route target, String space, String prompt) {
+        return reception.accept(ScheduledPrompts.message(jobId, target, space, prompt, ctx.clock.instant()));
     }
 
     /**
@@ -116,7 +125,7 @@ public final class Gateway implements InboundSink, GatewayControl {
      * run active or waiting, messages queued, or an inbound-debounce buffer (docs/behaviour.md §1).
      */
     public boolean scheduledTargetBusy(String jobId, Route target) {
-        InboundMessage probe = ScheduledPrompts.message(jobId, target, "", ctx.clock.instant());
+        InboundMessage probe = ScheduledPrompts.message(jobId, target, null, "", ctx.clock.instant());
         return ctx.sessions.containsKey(settings.sessionScope().keyOf(probe));
     }
 

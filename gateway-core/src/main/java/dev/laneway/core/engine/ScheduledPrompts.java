@@ -26,7 +26,7 @@ final class ScheduledPrompts {
      * group message, from sender {@code schedule:<jobId>} named {@code jobId}, without a platform
      * message id (so it is never deduplicated, and its answer is posted in the chat, not as a reply).
      */
-    static InboundMessage message(String jobId, Route target, String prompt, Instant now) {
+    static InboundMessage message(String jobId, Route target, String space, String prompt, Instant now) {
         return InboundMessage.builder(target.channel())
                 .account(target.account())
                 .chatId(target.chatId())
@@ -37,6 +37,7 @@ final class ScheduledPrompts {
                 .receivedAt(now)
                 .direct(false)
                 .origin(InboundMessage.Origin.SCHEDULE)
+                .spaceId(space)
                 .build();
     }
 

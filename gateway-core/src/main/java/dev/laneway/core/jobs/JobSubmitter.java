@@ -21,7 +21,7 @@ public interface JobSubmitter {
 
             @Override
             public boolean submit(ScheduledJob job) {
-                return gateway.submitScheduled(job.id(), job.target().route(), job.prompt());
+                return gateway.submitScheduled(job.id(), job.target().route(), job.target().space(), job.prompt());
             }
         };
     }

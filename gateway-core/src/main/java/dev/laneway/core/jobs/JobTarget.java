@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param channel  the channel name ({@code telegram}, {@code discord}, {@code slack}, {@code console})
  * @param chatId   the platform's chat id (a Telegram chat, a Discord or Slack channel)
  * @param threadId a thread or forum topic in that chat, or null
+ * @param space    the chat's platform space (a Discord guild id, a Slack workspace id), or null: it puts the
+ *                 job in that space's tenant and lets space bindings match it (docs/behaviour.md §11.2, §13.1)
  */
-public record JobTarget(String channel, String chatId, String threadId) {
+public record JobTarget(String channel, String chatId, String threadId, String space) {
 
     public JobTarget {
         Objects.requireNonNull(channel, "channel");
@@ -20,6 +22,12 @@ public record JobTarget(String channel, String chatId, String threadId) {
             throw new IllegalArgumentException("a job target needs a channel and a chat, got " + channel + " / " + chatId);
         }
         threadId = threadId == null || threadId.isBlank() ? null : threadId;
+        space = space == null || space.isBlank() ? null : space;
+    }
+
+    /** A target without a space (a Telegram chat, or where the space does not matter). */
+    public JobTarget(String channel, String chatId, String threadId) {
+        this(channel, chatId, threadId, null);
     }
 
     /** The route the job's answer goes to: the chat (and thread), replying to no message. */

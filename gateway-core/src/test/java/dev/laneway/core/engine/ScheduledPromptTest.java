@@ -1,5 +1,7 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.agent.AgentBinding;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,6 +90,30 @@ class ScheduledPromptTest {
                     .filter(w -> w.equals("scheduled prompt from schedule:digest was refused (storage unavailable); this fire is lost"))
                     .count());
         }
+    }
+
+    @Test
+    void aScheduledPromptInASpace_countsAgainstThatSpacesTenant() {
+        GatewayHarness h = new GatewayHarness(s -> s.mainMaxConcurrent(1));
+        h.dm("a person holds main");
+        h.gateway.submitScheduled("digest", GROUP, "guild-1", "scheduled prompt");
+        assertEquals(List.of("space:test:guild-1"), h.gateway.scheduler().tenants().stream()
+                .filter(t -> t.waiting() > 0).map(t -> t.tenant()).toList(), "the job waits in its space's tenant");
+    }
+
+    @Test
+    void aScheduledPromptInASpace_isAnsweredByThatSpacesBinding() {
+        ScriptedAgent general = new ScriptedAgent("general");
+        ScriptedAgent support = new ScriptedAgent("support");
+        AgentRoster roster = AgentRoster.builder().agent("general", general).agent("support", support)
+                .binding(new AgentBinding("test", null, "guild-1", null, null, null, "support"))
+                .defaultAgent("general").build();
+        GatewayHarness h = new GatewayHarness(s -> s, roster);
+        h.gateway.submitScheduled("digest", GROUP, "guild-1", "in the guild");
+        h.gateway.submitScheduled("digest", new Route("test", "default", "elsewhere", null, null), "no space");
+        assertEquals(List.of("in the guild"), support.prompts(), "the space's binding answers the job in that space");
+        support.run(0).complete("done"); // jobs run one at a time: the cron lane's cap is 1
+        assertEquals(List.of("no space"), general.prompts());
     }
 
     @Test
