@@ -1,10 +1,10 @@
 package dev.laneway.core.engine;
 
-import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionScope;
 import dev.laneway.core.SteerScope;
+import dev.laneway.core.scheduling.SchedulingSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

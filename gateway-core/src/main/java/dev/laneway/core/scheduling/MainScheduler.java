@@ -283,9 +283,10 @@ public final class MainScheduler {
         lock.lock();
         try {
             PriorityClass priority = classOf(claim);
-            Tenant tenant = tenants.get(fifo ? FIFO_TENANT : claim.tenant());
+            String id = tenantIdOf(claim);
+            Tenant tenant = tenants.get(id);
             if (tenant == null) {
-                tenant = new Tenant(claim.tenant(), fifo ? TenantLimits.DEFAULT : settings.limitsOf(claim.tenant()));
+                tenant = newTenant(id); // asked about, not kept: it has nothing running or waiting
             }
             return estimateLocked(priority, tenant, tenant.queue(priority).waiters.size());
         } finally {
@@ -377,11 +378,19 @@ public final class MainScheduler {
         return fifo ? PriorityClass.NORMAL : claim.priority();
     }
 
+    private String tenantIdOf(Claim claim) {
+        return fifo ? FIFO_TENANT : claim.tenant();
+    }
+
+    private Tenant newTenant(String id) {
+        return new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id));
+    }
+
     private Tenant tenantOf(Claim claim) {
-        String id = fifo ? FIFO_TENANT : claim.tenant();
+        String id = tenantIdOf(claim);
         Tenant tenant = tenants.get(id);
         if (tenant == null) {
-            tenant = new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id));
+            tenant = newTenant(id);
             tenants.put(id, tenant);
         }
         return tenant;

@@ -1,7 +1,6 @@
 package dev.laneway.core.scheduling;
 
 import dev.laneway.core.InboundMessage;
-import java.util.Locale;
 
 /** What kind of message a classification rule matches (docs/behaviour.md §11.1). */
 public enum MessageKind {
@@ -25,16 +24,11 @@ public enum MessageKind {
     }
 
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return ConfigNames.of(this);
     }
 
     /** The kind of a configuration name, or null for an unknown one. */
     public static MessageKind byConfigName(String name) {
-        for (MessageKind value : values()) {
-            if (value.configName().equals(name)) {
-                return value;
-            }
-        }
-        return null;
+        return ConfigNames.find(values(), name);
     }
 }

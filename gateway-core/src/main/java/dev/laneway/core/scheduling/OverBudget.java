@@ -1,6 +1,5 @@
 package dev.laneway.core.scheduling;
 
-import java.util.Locale;
 
 /**
  * What happens to a message whose estimated wait for {@code main} exceeds its class's budget when it
@@ -18,16 +17,11 @@ public enum OverBudget {
     DEGRADE;
 
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return ConfigNames.of(this);
     }
 
     /** The action of a configuration name, or null for an unknown one. */
     public static OverBudget byConfigName(String name) {
-        for (OverBudget value : values()) {
-            if (value.configName().equals(name)) {
-                return value;
-            }
-        }
-        return null;
+        return ConfigNames.find(values(), name);
     }
 }

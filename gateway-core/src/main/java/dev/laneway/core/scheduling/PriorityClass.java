@@ -1,6 +1,5 @@
 package dev.laneway.core.scheduling;
 
-import java.util.Locale;
 
 /**
  * How urgently a run wants a slot of {@code main} (docs/behaviour.md §11). The {@code main} lane serves
@@ -34,17 +33,12 @@ public enum PriorityClass {
 
     /** The configuration name ({@code interactive}, {@code normal}, {@code background}). */
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return ConfigNames.of(this);
     }
 
     /** The class of a configuration name, or null for an unknown one. */
     public static PriorityClass byConfigName(String name) {
-        for (PriorityClass c : ALL) {
-            if (c.configName().equals(name)) {
-                return c;
-            }
-        }
-        return null;
+        return ConfigNames.find(ALL, name);
     }
 
     static PriorityClass of(int ordinal) {

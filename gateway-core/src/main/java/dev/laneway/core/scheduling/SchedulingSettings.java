@@ -3,7 +3,6 @@ package dev.laneway.core.scheduling;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,16 +31,11 @@ public record SchedulingSettings(Mode mode, Duration agingAfter, double backgrou
         FAIR, FIFO;
 
         public String configName() {
-            return name().toLowerCase(Locale.ROOT);
+            return ConfigNames.of(this);
         }
 
         public static Mode byConfigName(String name) {
-            for (Mode value : values()) {
-                if (value.configName().equals(name)) {
-                    return value;
-                }
-            }
-            return null;
+            return ConfigNames.find(values(), name);
         }
     }
 

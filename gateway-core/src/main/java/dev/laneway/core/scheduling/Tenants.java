@@ -1,7 +1,6 @@
 package dev.laneway.core.scheduling;
 
 import dev.laneway.core.InboundMessage;
-import java.util.Locale;
 
 /**
  * Who a message's run counts against in the fair share (docs/behaviour.md §11.2). With
@@ -17,16 +16,11 @@ public final class Tenants {
         SPACE, CHAT;
 
         public String configName() {
-            return name().toLowerCase(Locale.ROOT);
+            return ConfigNames.of(this);
         }
 
         public static Scope byConfigName(String name) {
-            for (Scope value : values()) {
-                if (value.configName().equals(name)) {
-                    return value;
-                }
-            }
-            return null;
+            return ConfigNames.find(values(), name);
         }
     }
 
