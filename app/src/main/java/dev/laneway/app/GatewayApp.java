@@ -1,5 +1,6 @@
 package dev.laneway.app;
 
+import dev.laneway.app.files.AgentFiles;
 import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
@@ -83,6 +84,8 @@ final class GatewayApp {
                     new ProviderMeters(metrics.registry()));
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
             Map<String, Agent> jobAgents = jobAgents(config);
+            AgentFiles.wire(config.agents().reachable(named).stream().map(agents::agent).toList(), channels,
+                    config.attachments(), config.gateway().dataDir());
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)

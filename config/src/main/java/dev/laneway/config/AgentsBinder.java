@@ -37,7 +37,8 @@ final class AgentsBinder {
     private static final Map<String, List<String>> KEYS = Map.of(
             "echo", List.of("provider", "delayMs", "runTimeoutMs"),
             "openai", List.of("provider", "endpoint", "baseUrl", "apiKey", "model", "systemPrompt", "stream",
-                    "timeoutMs", "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs"),
+                    "timeoutMs", "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs",
+                    "vision", "images"),
             "command", List.of("provider", "command", "timeoutMs", "runTimeoutMs"));
 
     private AgentsBinder() {
@@ -136,7 +137,19 @@ final class AgentsBinder {
                 agent.optionalAnyInteger("maxTokens"),
                 agent.anyInteger("maxRetries", OpenAiSettings.DEFAULT_MAX_RETRIES),
                 tools.names(),
-                runTimeout(agent));
+                runTimeout(agent),
+                agent.bool("vision", false),
+                imageUrls(agent));
+    }
+
+    /** {@code images: data-url} (the default) or {@code url} (docs/configuration.md §7, docs/behaviour.md §15.2). */
+    private static boolean imageUrls(Section agent) {
+        String images = agent.string("images", "data-url");
+        if (!images.equals("data-url") && !images.equals("url")) {
+            agent.problem("images", "must be data-url or url, got " + YamlNode.quote(images));
+            return false;
+        }
+        return images.equals("url");
     }
 
     /**

@@ -29,7 +29,7 @@ final class ConfigBinder {
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
         Section root = Section.root(rootNode, problems,
                 List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
-                        SchedulesBinder.KEY, "providers"));
+                        SchedulesBinder.KEY, "providers", "attachments"));
         ProvidersBinder.Providers providers = ProvidersBinder.bind(root.openSection("providers"));
         AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"), providers);
         ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
@@ -43,7 +43,8 @@ final class ConfigBinder {
                 channels,
                 SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
                 SchedulesBinder.bind(root, channels, agents),
-                providers.valid());
+                providers.valid(),
+                AttachmentsBinder.bind(root.section("attachments", AttachmentsBinder.KEYS.toArray(String[]::new))));
     }
 
     private static GatewayConfig gateway(Section gateway) {
