@@ -53,7 +53,10 @@ import java.util.concurrent.TimeUnit;
  * SQLite journal bytes one queued attachment adds to its message. Everything talks to one server on
  * 127.0.0.1 in this process: the platform's files, a Chat Completions endpoint that answers at once, and
  * an {@code /audio/transcriptions} endpoint that answers at once, so the figures are Laneway's own cost
- * (HTTP on loopback included), not a model's.
+ * (HTTP on loopback included), not a model's. The fakes are JDK {@code HttpServer}s with
+ * {@code TCP_NODELAY} on ({@code sun.net.httpserver.nodelay}): without it a request body of a few to a
+ * few dozen KB waits out the loopback's delayed ACK (about 40 ms), a property of the fake, not of
+ * Laneway or of real model servers.
  *
  * <p>{@code java -cp bench/target/benchmarks.jar dev.laneway.bench.AttachmentCost [--runs N]}
  */
@@ -268,6 +271,7 @@ public final class AttachmentCost {
     }
 
     public static void main(String[] args) throws Exception {
+        System.setProperty("sun.net.httpserver.nodelay", "true"); // before the first HttpServer: see the class comment
         int runs = 300;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--runs")) {
