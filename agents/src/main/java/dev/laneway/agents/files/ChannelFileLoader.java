@@ -137,7 +137,8 @@ public final class ChannelFileLoader implements AttachmentLoader {
             throw new BoundedDownload.Refused("the download was interrupted");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof IllegalArgumentException) {
+            // a channel's own reasons (ChannelAdapter.locate): redacted, safe to show and log
+            if (cause instanceof IllegalArgumentException || cause instanceof java.io.IOException) {
                 throw new BoundedDownload.Refused(cause.getMessage());
             }
             throw new BoundedDownload.Refused("the platform could not say where the file is");

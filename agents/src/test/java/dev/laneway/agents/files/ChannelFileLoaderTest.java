@@ -54,7 +54,13 @@ class ChannelFileLoaderTest {
         @Override public void send(Route route, String text) { }
         @Override public void stop() { }
         @Override
-        public FileLocation locate(Attachment attachment) {
+        public FileLocation locate(Attachment attachment) throws IOException {
+            if (attachment.ref().equals("no-path")) {
+                throw new IOException("Telegram gave no path for this file");
+            }
+            if (attachment.ref().equals("crash")) {
+                throw new IllegalStateException("http://127.0.0.1/secret?" + SECRET);
+            }
             return new FileLocation(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"
                     + attachment.ref() + "?" + SECRET), Map.of("Authorization", "Bearer token"), true);
         }
@@ -140,6 +146,16 @@ class ChannelFileLoaderTest {
         assertTrue(loaded.get(2).problem().startsWith("the download "), loaded.get(2).problem());
         assertEquals("the download took longer than 300 ms", loaded.get(3).problem());
         assertTrue(loaded.get(4).problem().contains("HTTP 404"));
+    }
+
+    @Test
+    void aChannelThatCannotLocateTheFile_givesItsReason_andAnythingElseAGenericOne() {
+        List<LoadedFile> loaded = loader(AttachmentSettings.DEFAULTS).load(new MessageFiles("test",
+                List.of(file("no-path", null, -1), file("crash", null, -1))));
+
+        assertEquals("Telegram gave no path for this file", loaded.get(0).problem());
+        assertEquals("the platform could not say where the file is", loaded.get(1).problem(),
+                "an unexpected exception's message (it might hold a URL) is not shown");
     }
 
     @Test
