@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code laneway} command line. */
 @Command(name = "laneway", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "A lane-aware chat gateway: Discord, Telegram and Slack bots answered by an LLM agent.",
-        subcommands = {RunCommand.class, ValidateCommand.class, ConfigCommand.class, VersionCommand.class})
+        subcommands = {RunCommand.class, ValidateCommand.class, ConfigCommand.class, DoctorCommand.class,
+                VersionCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
