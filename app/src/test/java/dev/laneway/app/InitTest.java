@@ -151,7 +151,8 @@ class InitTest {
         int exit = init(null, new Init.Given(List.of("console"), null, null, null, null, null, null, null,
                 "http://127.0.0.1:" + down + "/v1", null, "llama3.2"), false, Map.of());
         assertEquals(1, exit, out.toString());
-        assertTrue(out.toString().contains("FAIL  model llama3.2: cannot reach http://127.0.0.1:" + down + "/v1 ("),
+        assertTrue(out.toString().contains("FAIL  model llama3.2: cannot reach http://127.0.0.1:" + down + "/v1 (connection"
+                + " refused) -> start the model server"),
                 out.toString());
         assertFalse(Files.exists(dir.resolve("laneway.yaml")));
 

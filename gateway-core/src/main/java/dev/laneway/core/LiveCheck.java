@@ -27,6 +27,26 @@ public record LiveCheck(boolean passed, String detail, String fix) {
         return new LiveCheck(false, detail, fix);
     }
 
+    /**
+     * Why a request could not be made, in words: {@code connection refused}, {@code unknown host}, or
+     * the innermost cause's message (the HTTP client wraps the useful part).
+     */
+    public static String reason(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause()) {
+            if (e instanceof java.net.ConnectException) {
+                return "connection refused";
+            }
+            if (e instanceof java.net.UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
+                return "unknown host";
+            }
+        }
+        Throwable root = error;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    }
+
     /** {@code text} with every occurrence of {@code secret} masked (for what a server or exception says). */
     public static String mask(String text, String secret) {
         if (text == null) {

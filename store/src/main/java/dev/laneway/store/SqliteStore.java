@@ -106,7 +106,7 @@ public final class SqliteStore implements DurableStore {
      *                        this binary
      */
     public static StoreInspection inspect(Path dataDir) {
-        Path file = dataDir.resolve(FILE_NAME).toAbsolutePath();
+        Path file = dataDir.resolve(FILE_NAME).toAbsolutePath().normalize();
         if (!Files.exists(file)) {
             return new StoreInspection(file.toString(), null, Migrations.LATEST);
         }

@@ -74,7 +74,7 @@ public final class ModelCheck {
             return LiveCheck.failed("no answer from " + shown + " within " + timeout.toSeconds() + "s",
                     "start the model server, or fix baseUrl");
         } catch (IOException e) {
-            return LiveCheck.failed("cannot reach " + shown + " (" + LiveCheck.mask(reason(e), apiKey) + ")",
+            return LiveCheck.failed("cannot reach " + shown + " (" + LiveCheck.mask(LiveCheck.reason(e), apiKey) + ")",
                     "start the model server (Ollama: ollama serve), or fix baseUrl");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -99,14 +99,5 @@ public final class ModelCheck {
         } catch (IOException e) {
             return null;
         }
-    }
-
-    private static String reason(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getClass().getSimpleName() + ": " + root.getMessage()
-                : root.getClass().getSimpleName();
     }
 }

@@ -55,7 +55,7 @@ public final class DiscordTokenCheck {
             return LiveCheck.failed("no answer from " + root + " within " + timeout.toSeconds() + "s",
                     "check the network and channels.discord.apiUrl");
         } catch (IOException e) {
-            return LiveCheck.failed("cannot reach " + root + " (" + LiveCheck.mask(reason(e), token) + ")",
+            return LiveCheck.failed("cannot reach " + root + " (" + LiveCheck.mask(LiveCheck.reason(e), token) + ")",
                     "check the network and channels.discord.apiUrl");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -69,14 +69,5 @@ public final class DiscordTokenCheck {
         } catch (ParsingException e) {
             return DataObject.empty();
         }
-    }
-
-    private static String reason(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getClass().getSimpleName() + ": " + root.getMessage()
-                : root.getClass().getSimpleName();
     }
 }

@@ -70,7 +70,7 @@ public final class SlackTokenCheck {
             return LiveCheck.failed("no answer from " + prefix + " within " + timeout.toSeconds() + "s",
                     "check the network and channels.slack.apiUrl");
         } catch (IOException e) {
-            return LiveCheck.failed("cannot reach " + prefix + " (" + LiveCheck.mask(reason(e), token) + ")",
+            return LiveCheck.failed("cannot reach " + prefix + " (" + LiveCheck.mask(LiveCheck.reason(e), token) + ")",
                     "check the network and channels.slack.apiUrl");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -91,14 +91,5 @@ public final class SlackTokenCheck {
         } catch (JsonParseException e) {
             return new JsonObject();
         }
-    }
-
-    private static String reason(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getClass().getSimpleName() + ": " + root.getMessage()
-                : root.getClass().getSimpleName();
     }
 }

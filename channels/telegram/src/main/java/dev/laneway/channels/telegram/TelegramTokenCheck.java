@@ -54,7 +54,7 @@ public final class TelegramTokenCheck {
             return LiveCheck.failed("no answer from " + root + " within " + timeout.toSeconds() + "s",
                     "check the network and channels.telegram.apiUrl");
         } catch (IOException e) {
-            return LiveCheck.failed("cannot reach " + root + " (" + LiveCheck.mask(reason(e), token) + ")",
+            return LiveCheck.failed("cannot reach " + root + " (" + LiveCheck.mask(LiveCheck.reason(e), token) + ")",
                     "check the network and channels.telegram.apiUrl");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -68,14 +68,5 @@ public final class TelegramTokenCheck {
         } catch (IOException e) {
             return JSON.createObjectNode();
         }
-    }
-
-    private static String reason(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getClass().getSimpleName() + ": " + root.getMessage()
-                : root.getClass().getSimpleName();
     }
 }
