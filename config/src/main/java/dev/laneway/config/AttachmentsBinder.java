@@ -7,8 +7,6 @@ import java.util.List;
 /** {@code attachments:} (docs/configuration.md §16): fetch limits, inlining and the transcription endpoint. */
 final class AttachmentsBinder {
 
-    static final List<String> KEYS = List.of("maxFileBytes", "maxMessageBytes", "fetchTimeoutMs", "inlineTextChars",
-            "transcription");
     private static final int MAX = Integer.MAX_VALUE;
 
     private AttachmentsBinder() {
@@ -30,10 +28,11 @@ final class AttachmentsBinder {
         int inline = section.integer("inlineTextChars", d.inlineTextChars(), 0, MAX);
         AttachmentSettings.Transcription transcription = null;
         if (section.has("transcription")) {
-            Section t = section.section("transcription", "baseUrl", "model", "apiKey", "timeoutMs");
+            Section t = section.section(ConfigKeys.TRANSCRIPTION);
             String baseUrl = t.string("baseUrl", null);
             String model = t.string("model", null);
-            Duration transcriptionTimeout = t.duration("timeoutMs", Duration.ofSeconds(60));
+            String apiKey = t.string("apiKey", ""); // read (and checked) whatever else is wrong
+            Duration transcriptionTimeout = t.duration("timeoutMs", AttachmentSettings.DEFAULT_TRANSCRIPTION_TIMEOUT);
             boolean ok = true;
             if (baseUrl == null || !(baseUrl.startsWith("http://") || baseUrl.startsWith("https://"))) {
                 t.problem("baseUrl", "required: an http or https URL like https://api.openai.com/v1 (requests go to "
@@ -49,8 +48,7 @@ final class AttachmentsBinder {
                 ok = false;
             }
             if (ok) {
-                transcription = new AttachmentSettings.Transcription(baseUrl, model, t.string("apiKey", ""),
-                        transcriptionTimeout);
+                transcription = new AttachmentSettings.Transcription(baseUrl, model, apiKey, transcriptionTimeout);
             }
         }
         return new AttachmentSettings(file, message, timeout, inline, transcription);

@@ -22,6 +22,7 @@ public record AttachmentSettings(long maxFileBytes, long maxMessageBytes, Durati
     public static final long DEFAULT_MAX_MESSAGE_BYTES = 50L << 20;
     public static final Duration DEFAULT_FETCH_TIMEOUT = Duration.ofSeconds(30);
     public static final int DEFAULT_INLINE_TEXT_CHARS = 20_000;
+    public static final Duration DEFAULT_TRANSCRIPTION_TIMEOUT = Duration.ofSeconds(60);
     public static final AttachmentSettings DEFAULTS = new AttachmentSettings(DEFAULT_MAX_FILE_BYTES,
             DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_FETCH_TIMEOUT, DEFAULT_INLINE_TEXT_CHARS, null);
 
@@ -79,7 +80,7 @@ public record AttachmentSettings(long maxFileBytes, long maxMessageBytes, Durati
                 throw new IllegalArgumentException("attachments.transcription.model must not be empty (e.g. whisper-1)");
             }
             apiKey = apiKey == null ? "" : apiKey.strip();
-            timeout = timeout == null ? Duration.ofSeconds(60) : timeout;
+            timeout = timeout == null ? DEFAULT_TRANSCRIPTION_TIMEOUT : timeout;
         }
 
         /** {@code <baseUrl>/audio/transcriptions}, with no doubled slash. */
