@@ -48,14 +48,10 @@ final class ConfigBinder {
 
     private static GatewayConfig gateway(Section gateway) {
         GatewayConfig d = GatewayConfig.DEFAULTS;
-        Section http = gateway.section("http", "enabled", "bind", "port");
         Section admission = gateway.section("admission", "maxPendingRuns");
         return new GatewayConfig(
                 dataDir(gateway, d.dataDir()),
-                new GatewayConfig.Http(
-                        http.bool("enabled", d.http().enabled()),
-                        nonBlank(http, "bind", d.http().bind()),
-                        http.integer("port", d.http().port(), 0, 65535)),
+                HttpBinder.bind(gateway.section("http", HttpBinder.KEYS.toArray(String[]::new))),
                 new GatewayConfig.Admission(
                         admission.integer("maxPendingRuns", d.admission().maxPendingRuns(), 0, MAX)),
                 gateway.duration("shutdownGraceMs", d.shutdownGrace()),
