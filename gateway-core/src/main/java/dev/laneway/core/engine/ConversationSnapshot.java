@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.QueueMode;
+import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import java.time.Instant;
 
@@ -14,7 +15,9 @@ import java.time.Instant;
  * @param queued         messages waiting for a turn (followups, an interrupting successor, inbound buffers)
  * @param mode           the queue mode of the oldest queued message, or null when nothing is queued
  * @param oldestQueuedAt when the oldest queued message was received, or null when nothing is queued
+ * @param route          where a notice to the conversation goes: the active run's, else the oldest queued
+ *                       message's; null with only inbound-debounce buffers
  */
 public record ConversationSnapshot(SessionKey session, String state, boolean running, int queued, QueueMode mode,
-                                   Instant oldestQueuedAt) {
+                                   Instant oldestQueuedAt, Route route) {
 }

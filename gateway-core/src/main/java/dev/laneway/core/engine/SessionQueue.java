@@ -680,7 +680,8 @@ final class SessionQueue {
                     + (inbound == null ? 0 : inbound.messageCount());
             return new ConversationSnapshot(key, state.id(), active != null, queued,
                     oldest == null ? null : oldest.mode(),
-                    oldest == null || oldest.tickets().isEmpty() ? null : oldest.tickets().getFirst().message().receivedAt());
+                    oldest == null || oldest.tickets().isEmpty() ? null : oldest.tickets().getFirst().message().receivedAt(),
+                    active != null ? active.route : oldest == null ? null : oldest.route());
         });
     }
 

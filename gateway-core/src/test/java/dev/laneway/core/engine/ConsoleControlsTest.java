@@ -45,6 +45,7 @@ class ConsoleControlsTest {
         assertEquals(2, one.queued());
         assertEquals(h.gateway.effectiveSettings(KEY, "test").mode(), one.mode());
         assertEquals(oldest, one.oldestQueuedAt());
+        assertEquals("chat", one.route().chatId(), "a notice goes to the conversation's chat");
 
         h.agent.lastRun().complete("done");
         h.advance(Duration.ofSeconds(5)); // the drain runs the two queued messages
