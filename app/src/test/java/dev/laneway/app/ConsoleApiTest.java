@@ -207,6 +207,7 @@ class ConsoleApiTest {
 
             JsonNode later = events.next("snapshot");
             assertTrue(later.get("at").asLong() >= first.get("at").asLong());
+            assertTrue(later.get("chart").size() <= 5, "after the first snapshot, only the last points: " + later.get("chart"));
             events.snapshot(snapshot -> {
                 long ended = 0;
                 for (JsonNode point : snapshot.get("chart")) {

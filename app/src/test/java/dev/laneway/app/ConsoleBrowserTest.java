@@ -114,7 +114,28 @@ class ConsoleBrowserTest {
     }
 
     private static String text(String id) {
-        return browser.findElement(By.id(id)).getText();
+        return text(By.id(id));
+    }
+
+    /** The element's text; empty while the page is replacing it (a table redrawn between find and read). */
+    private static String text(By element) {
+        try {
+            return browser.findElement(element).getText();
+        } catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException e) {
+            return "";
+        }
+    }
+
+    /** Clicks the element, finding it again if the page redrew it in between. */
+    private static void click(By element) {
+        Await.until("a click on " + element, WAIT, () -> {
+            try {
+                browser.findElement(element).click();
+                return true;
+            } catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException e) {
+                return false;
+            }
+        });
     }
 
     /** The browser's console messages since the last call (reading them empties the browser's buffer). */
@@ -145,8 +166,8 @@ class ConsoleBrowserTest {
             Await.until("the conversation with its queue shows", WAIT, () -> text("stat-busy").equals("1")
                     && browser.findElements(By.cssSelector("#conversations tbody tr")).size() == 1
                     && text("conversations").contains("followup"));
-            WebElement conversation = browser.findElement(By.cssSelector("#conversations tbody tr"));
-            assertTrue(conversation.getText().contains("console:"), conversation.getText());
+            String conversation = text(By.cssSelector("#conversations tbody tr"));
+            assertTrue(conversation.contains("console:"), conversation);
 
             app.awaitLine("echo: third", WAIT);
             Await.until("three dispositions show", WAIT, () -> text("stat-dispositions").equals("3"));
@@ -160,6 +181,8 @@ class ConsoleBrowserTest {
             Await.until("the charts and the counters move", WAIT, () -> text("stat-ended").equals("3")
                     && !text("peak-throughput").equals("0")
                     && browser.findElements(By.cssSelector("#chart-throughput polyline")).size() == 2);
+            Path shot = Path.of("target", "console.png"); // for a person to look at; nothing reads it
+            Files.write(shot, ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
             Await.until("the conversation is gone once answered", WAIT, () -> text("stat-busy").equals("0"));
 
             List<Long> latencies = new ArrayList<>();
@@ -177,8 +200,9 @@ class ConsoleBrowserTest {
         try (InProcessApp app = new InProcessApp(yaml(0), Map.of()).start()) {
             consoleErrors();
             open(app);
-            Await.until("the job shows", WAIT, () -> !browser.findElements(By.cssSelector("#jobs tr[data-job=nightly] button")).isEmpty());
-            browser.findElement(By.cssSelector("#jobs tr[data-job=nightly] button")).click();
+            By jobButton = By.cssSelector("#jobs tr[data-job=nightly] button");
+            Await.until("the job shows", WAIT, () -> text(jobButton).equals("Pause"));
+            click(jobButton);
             Await.until("the refusal shows", WAIT, () -> text("notice").startsWith("Refused:"));
             assertEquals("Refused: this needs the admin token: send the header Authorization: Bearer"
                     + " <gateway.http.adminToken>", text("notice"));
@@ -188,16 +212,15 @@ class ConsoleBrowserTest {
                     "only the refused request itself: " + refusedErrors);
 
             browser.findElement(By.id("token")).sendKeys(ConsoleApiTest.TOKEN);
-            browser.findElement(By.id("token-use")).click();
+            click(By.id("token-use"));
             Await.until("the token is taken", WAIT, () -> text("notice").startsWith("Token set"));
-            browser.findElement(By.cssSelector("#jobs tr[data-job=nightly] button")).click();
+            click(jobButton);
             Await.until("the pause is done", WAIT, () -> text("notice").equals("Done: pause job nightly."));
             assertTrue(job(app).get("paused").asBoolean());
-            Await.until("the job shows as paused", WAIT, () -> browser.findElement(By.cssSelector("#jobs tr[data-job=nightly]"))
-                    .getText().contains("paused") && browser.findElement(By.cssSelector("#jobs tr[data-job=nightly] button"))
-                    .getText().equals("Resume"));
+            Await.until("the job shows as paused", WAIT, () -> text(By.cssSelector("#jobs tr[data-job=nightly]"))
+                    .contains("paused") && text(jobButton).equals("Resume"));
 
-            browser.findElement(By.id("show-text")).click();
+            click(By.id("show-text"));
             Await.until("the stream is back", WAIT, () -> text("conn").equals("live"));
             app.type("visible to the operator");
             app.awaitLine("echo: visible to the operator", WAIT);

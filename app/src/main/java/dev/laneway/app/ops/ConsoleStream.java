@@ -13,7 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +42,7 @@ final class ConsoleStream implements AutoCloseable {
     /** How many recent dispositions a console gets when it connects. */
     static final int BACKLOG = 50;
 
-    private final Supplier<ConsoleView> views;
+    private final Function<Boolean, ConsoleView> views; // true: every chart point, for a console's first snapshot
     private final DispositionFeed feed;
     private final ConsoleHistory history;
     private final Scheduler scheduler;
@@ -56,7 +56,7 @@ final class ConsoleStream implements AutoCloseable {
     private boolean closed;                      // guarded by lock
     private Cancellable ticker = Cancellable.NONE; // guarded by lock
 
-    ConsoleStream(Supplier<ConsoleView> views, DispositionFeed feed, ConsoleHistory history, Scheduler scheduler,
+    ConsoleStream(Function<Boolean, ConsoleView> views, DispositionFeed feed, ConsoleHistory history, Scheduler scheduler,
                   Executor executor) {
         this.views = views;
         this.feed = feed;
@@ -108,7 +108,7 @@ final class ConsoleStream implements AutoCloseable {
     void publish() {
         String json;
         try {
-            json = Json.line(views.get());
+            json = Json.line(views.apply(false));
         } catch (RuntimeException e) {
             log.warn("ops: the console's snapshot could not be built", e);
             return;
@@ -150,7 +150,7 @@ final class ConsoleStream implements AutoCloseable {
         watchers.incrementAndGet();
         try (OutputStream out = exchange.getResponseBody()) {
             write(out, "retry: 2000\n\n");
-            write(out, event("snapshot", Json.line(views.get())));
+            write(out, event("snapshot", Json.line(views.apply(true))));
             long seq = Math.max(0, feed.last() - BACKLOG);
             seq = sendDispositions(out, seq, withText);
             long seen;

@@ -28,7 +28,8 @@ import java.util.Map;
  * @param conversations   the busy sessions, those with the most queued first, at most {@value #CONVERSATIONS}
  * @param jobs            the scheduled jobs as {@code GET /status} lists them (paused ones marked)
  * @param channels        channel name -> connected
- * @param chart           the last minutes, one point a second
+ * @param chart           the last minutes, one point a second: all of them in a console's first snapshot,
+ *                        the last {@value #RECENT_POINTS} in the others (a console merges them by {@code at})
  */
 record ConsoleView(long at, int busySessions, int pendingMessages, List<LaneSnapshot> lanes, SchedulerView scheduler,
                    List<Provider> providers, List<Conversation> conversations, List<StatusView.Job> jobs,
@@ -36,6 +37,8 @@ record ConsoleView(long at, int busySessions, int pendingMessages, List<LaneSnap
 
     /** How many conversations a snapshot lists at most. */
     static final int CONVERSATIONS = 100;
+    /** How many chart points a snapshot after the first carries: a console that missed a few still gets them. */
+    static final int RECENT_POINTS = 5;
 
     /** A provider pool as {@code GET /status} shows it, with the 429s that paused it since start. */
     record Provider(String name, int limit, int maxConcurrent, int running, int waiting, String pausedUntil,
@@ -50,13 +53,15 @@ record ConsoleView(long at, int busySessions, int pendingMessages, List<LaneSnap
     record Conversation(String session, String state, boolean running, int queued, String mode, Long oldestWaitSeconds) {
     }
 
+    /** @param allPoints every chart point kept, else the last {@value #RECENT_POINTS} */
     static ConsoleView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs, List<PoolSnapshot> pools,
-                          MeterRegistry registry, ConsoleHistory history, Instant now) {
+                          MeterRegistry registry, ConsoleHistory history, Instant now, boolean allPoints) {
+        List<ConsoleHistory.Point> points = history.points();
         StatusView status = StatusView.of(gateway, channels, List.of(), List.of());
         return new ConsoleView(now.toEpochMilli(), status.busySessions(), status.pendingMessages(), status.lanes(),
                 status.scheduler(), pools.stream().map(pool -> provider(pool, registry)).toList(),
                 conversations(gateway, now), jobs.stream().map(StatusView.Job::of).toList(), status.channels(),
-                history.points());
+                allPoints ? points : points.subList(Math.max(0, points.size() - RECENT_POINTS), points.size()));
     }
 
     private static Provider provider(PoolSnapshot pool, MeterRegistry registry) {

@@ -55,8 +55,8 @@ public final class OperatorConsole implements AutoCloseable {
         this.token = AdminToken.of(adminToken);
         this.admin = new AdminActions(token, gateway, controls);
         ConsoleHistory history = new ConsoleHistory(clock, feed, metrics.registry());
-        this.stream = new ConsoleStream(() -> ConsoleView.of(gateway, channels.get(), jobs.get(), pools.get(),
-                metrics.registry(), history, clock.instant()), feed, history, scheduler, executor);
+        this.stream = new ConsoleStream(allPoints -> ConsoleView.of(gateway, channels.get(), jobs.get(), pools.get(),
+                metrics.registry(), history, clock.instant(), allPoints), feed, history, scheduler, executor);
         assets.put("/", asset("index.html", "text/html; charset=utf-8"));
         assets.put("/console.js", asset("console.js", "text/javascript; charset=utf-8"));
         assets.put("/console.css", asset("console.css", "text/css; charset=utf-8"));

@@ -5,7 +5,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const ROWS = 100;
-  const state = { token: sessionStorage.getItem('laneway.adminToken') || '', showText: false, seen: 0, ctrl: null };
+  const CHART = 300;
+  const state = { token: sessionStorage.getItem('laneway.adminToken') || '', showText: false, seen: 0, ctrl: null, chart: [] };
 
   function cell(text, cls) {
     const td = document.createElement('td');
@@ -14,8 +15,18 @@
     return td;
   }
 
-  function fill(tableId, rows) {
+  // Rebuilds a table only when what it shows changed, so a button is not replaced under the pointer.
+  function fill(tableId, data, toRows, empty) {
     const body = $(tableId).tBodies[0];
+    const key = JSON.stringify(data);
+    if (body.dataset.key === key) return;
+    body.dataset.key = key;
+    const rows = toRows(data);
+    if (rows.length === 0 && empty) {
+      const td = cell(empty, 'empty');
+      td.colSpan = $(tableId).tHead.rows[0].cells.length;
+      rows.push(row(td));
+    }
     body.replaceChildren(...rows);
   }
 
@@ -70,36 +81,46 @@
     $('stat-busy').textContent = v.busySessions;
     $('stat-pending').textContent = v.pendingMessages;
     $('stat-main').textContent = v.scheduler.running + ' / ' + v.scheduler.waiting;
-    $('stat-ended').textContent = v.chart.reduce((sum, p) => sum + p.messages, 0);
+
     $('stat-channels').textContent = Object.entries(v.channels).map(([name, up]) => name + (up ? ' ✓' : ' ✗')).join(' ') || '–';
-    fill('lanes', v.lanes.map((l) => row(cell(l.name), cell(l.cap, 'num'), cell(l.active, 'num'), cell(l.queued, 'num'))));
-    fill('classes', Object.entries(v.scheduler.classes).map(([name, load]) =>
+    fill('lanes', v.lanes, (lanes) => lanes.map((l) => row(cell(l.name), cell(l.cap, 'num'), cell(l.active, 'num'), cell(l.queued, 'num'))));
+    fill('classes', v.scheduler.classes, (classes) => Object.entries(classes).map(([name, load]) =>
       row(cell(name), cell(load.running, 'num'), cell(load.waiting, 'num'))));
-    fill('providers', v.providers.map((p) => row(cell(p.name), cell(p.limit || 'none', 'num'), cell(p.running, 'num'),
-      cell(p.waiting, 'num'), cell(p.rateLimited, 'num'), cell(p.circuit, p.circuit === 'closed' ? '' : 'circuit-open'))));
-    fill('conversations', v.conversations.map((c) => {
-      const tr = row(cell(c.session), cell(c.state), cell(c.queued, 'num'), cell(c.mode),
-        cell(c.oldestWaitSeconds === null ? null : c.oldestWaitSeconds + ' s', 'num'));
+    fill('providers', v.providers, (providers) => providers.map((p) => row(cell(p.name), cell(p.limit || 'none', 'num'), cell(p.running, 'num'),
+      cell(p.waiting, 'num'), cell(p.rateLimited, 'num'), cell(p.circuit, p.circuit === 'closed' ? '' : 'circuit-open'))),
+      'no provider pools (only openai agents have them)');
+    const waited = (c) => (c.oldestWaitSeconds === null ? '–' : c.oldestWaitSeconds + ' s');
+    // the waits tick every second: they are updated in place, the rows (and their buttons) stay
+    fill('conversations', v.conversations.map((c) => ({ ...c, oldestWaitSeconds: c.oldestWaitSeconds === null })),
+      () => v.conversations.map((c) => {
+      const tr = row(cell(c.session), cell(c.state), cell(c.queued, 'num'), cell(c.mode), cell(waited(c), 'num'));
       const actions = button('Stop', 'conversations/stop', { session: c.session });
       const clear = button('Clear queue', 'conversations/clear', { session: c.session });
       actions.append(...clear.childNodes);
       tr.append(actions);
       tr.dataset.session = c.session;
       return tr;
-    }));
-    fill('jobs', v.jobs.map((j) => {
+    }), 'no busy conversation');
+    const conversationRows = $('conversations').tBodies[0].rows;
+    v.conversations.forEach((c, i) => { conversationRows[i].cells[4].textContent = waited(c); });
+    fill('jobs', v.jobs, (jobs) => jobs.map((j) => {
       const tr = row(cell(j.id), cell(j.target), cell(j.schedule), cell(j.paused ? 'paused' : time(j.nextFire), j.paused ? 'paused' : ''),
         cell(time(j.lastFire)), cell(j.skippedBusy, 'num'),
         j.paused ? button('Resume', 'jobs/resume', { id: j.id }) : button('Pause', 'jobs/pause', { id: j.id }));
       tr.dataset.job = j.id;
       return tr;
-    }));
-    const points = v.chart;
+    }), 'no scheduled jobs');
+    // the first snapshot carries every point kept, the later ones the last few: merged by time
+    const last = state.chart.length ? state.chart[state.chart.length - 1].at : 0;
+    state.chart.push(...v.chart.filter((p) => p.at > last));
+    if (state.chart.length > CHART) state.chart.splice(0, state.chart.length - CHART);
+    const points = state.chart;
     if (points.length > 0) {
       $('peak-throughput').textContent = draw('chart-throughput',
         [points.map((p) => p.messages), points.map((p) => p.runs)], ['s1', 's2']);
       $('peak-wait').textContent = Math.round(draw('chart-wait', [points.map((p) => p.queueWaitMs)], ['s3']));
     }
+    $('stat-ended').textContent = points.reduce((sum, p) => sum + p.messages, 0);
   }
 
   function disposition(d) {
@@ -162,6 +183,7 @@
     const ctrl = new AbortController();
     state.ctrl = ctrl;
     $('dispositions').tBodies[0].replaceChildren();
+    state.chart = []; // the first snapshot of the new stream brings them all again
     read(ctrl).catch(() => undefined).finally(() => {
       if (ctrl.signal.aborted) return;
       setConn('reconnecting…', 'down');
