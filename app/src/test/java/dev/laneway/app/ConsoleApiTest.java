@@ -285,6 +285,46 @@ class ConsoleApiTest {
     }
 
     @Test
+    void providerPools_showTheirLimit_inUse_429s_andCircuit() throws Exception {
+        try (FakeModelServer model = new FakeModelServer()) {
+            String yaml = """
+                    gateway: { dataDir: %s, http: { bind: 127.0.0.1, port: 0 } }
+                    providers:
+                      hosted:
+                        baseUrl: %s
+                        apiKey: sk-console-test
+                        model: test-model
+                        maxConcurrent: 2
+                        circuit: { failures: 2, window: 60s, openFor: 1h }
+                    agents:
+                      list:
+                        assistant: { provider: openai, endpoint: hosted, maxRetries: 0 }
+                    """.formatted(dir.resolve("data"), model.baseUrl());
+            try (InProcessApp app = new InProcessApp(yaml, Map.of()).start();
+                 EventReader events = events(app, "", null)) {
+                JsonNode pool = events.next("snapshot").get("providers").get(0);
+                assertEquals("hosted", pool.get("name").asText());
+                assertEquals(2, pool.get("limit").asInt());
+                assertEquals(0, pool.get("running").asInt());
+                assertEquals(0, pool.get("rateLimited").asInt());
+                assertEquals("closed", pool.get("circuit").asText());
+
+                model.failWith(429);
+                app.type("slow down");
+                app.awaitLineStartingWith("⚠️ Sorry, something went wrong while answering.", WAIT);
+                events.snapshot(snapshot -> snapshot.get("providers").get(0).get("rateLimited").asInt() == 1);
+
+                model.failWith(503);
+                app.type("first");
+                app.awaitLineStartingWith("⚠️ Sorry, something went wrong while answering.", WAIT);
+                app.type("second");
+                app.awaitLineStartingWith("⚠️ Sorry, something went wrong while answering.", WAIT);
+                events.snapshot(snapshot -> snapshot.get("providers").get(0).get("circuit").asText().equals("open"));
+            }
+        }
+    }
+
+    @Test
     void clearQueue_leavesTheRunAlone_andStop_endsIt() throws Exception {
         try (InProcessApp app = new InProcessApp(yaml(TOKEN, 60_000), Map.of()).start();
              EventReader events = events(app, "", null)) {
