@@ -1,6 +1,5 @@
 package dev.laneway.config;
 
-import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -12,9 +11,6 @@ import java.util.regex.Pattern;
  */
 final class HttpBinder {
 
-    /** The keys of {@code gateway.http}. */
-    static final List<String> KEYS = List.of("enabled", "bind", "port", "adminToken");
-
     /** The shortest admin token accepted: guessing it must be hopeless. */
     static final int MIN_TOKEN_LENGTH = 16;
 
@@ -23,11 +19,12 @@ final class HttpBinder {
     private HttpBinder() {
     }
 
+    /** @param http the section read as {@link ConfigKeys#HTTP_SERVER} */
     static GatewayConfig.Http bind(Section http) {
-        GatewayConfig.Http d = GatewayConfig.Http.DEFAULTS;
-        boolean enabled = http.bool("enabled", d.enabled());
-        String bind = ConfigBinder.nonBlank(http, "bind", d.bind());
-        int port = http.integer("port", d.port(), 0, 65535);
+        KeySpec.Obj spec = ConfigKeys.HTTP_SERVER;
+        boolean enabled = http.bool(spec.leaf("enabled"));
+        String bind = ConfigBinder.nonBlank(http, "bind", (String) spec.leaf("bind").defaultValue());
+        int port = http.integer(spec.leaf("port"));
         Secret token = new Secret(http.string("adminToken", "").strip());
         if (!token.isEmpty() && token.value().length() < MIN_TOKEN_LENGTH) {
             http.problem("adminToken", "must be at least " + MIN_TOKEN_LENGTH + " characters long (it has "
