@@ -1,5 +1,6 @@
 package dev.laneway.core.store;
 
+import dev.laneway.core.fleet.Lease;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -59,6 +60,18 @@ public interface MessageJournal extends AutoCloseable {
      * gateway then keeps the record itself and calls again later, with backoff.
      */
     void settled(long seq, boolean answered);
+
+    /**
+     * {@link #settled(long, boolean)} for a message of a run that holds a fleet lease: a store shared
+     * by a fleet writes the record only while {@code fence} is still the session's current lease
+     * (checked atomically with the write), so an instance whose lease expired can neither record an
+     * answer nor end a message that the lease's new holder will run (docs/architecture.md §7.1). A
+     * record refused that way is dropped and its message stays pending. A store of one instance
+     * ignores the fence.
+     */
+    default void settled(long seq, boolean answered, Lease fence) {
+        settled(seq, answered);
+    }
 
     /** Every appended, unsettled entry, in sequence order. */
     List<JournalEntry> pending();

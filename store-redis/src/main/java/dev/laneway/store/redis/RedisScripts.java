@@ -54,6 +54,34 @@ final class RedisScripts {
             return 1
             """);
 
+    /** Error prefix of a fenced settle whose lease is no longer the session's current one. */
+    static final String FENCED = "LANEWAY_FENCED";
+
+    /**
+     * {@link #SETTLE}, only while the session's lease still carries the settling run's fencing token
+     * (docs/architecture.md §7.1): the check and the write are one step on the server, so an
+     * instance whose lease expired (a pause, a lost connection) can neither record an answer nor end
+     * a message that the lease's new holder runs. KEYS: journal, pending, pending-keys, answered,
+     * lease. ARGV: seq, '1' when answered, settled at (epoch ms), token. Refused (an error starting
+     * with {@link #FENCED}, nothing changed) when the lease is gone or has another token.
+     */
+    static final Script SETTLE_FENCED = new Script("settle-fenced", """
+            #!lua
+            local token = redis.call('HGET', KEYS[5], 'token')
+            if token ~= ARGV[4] then
+              return redis.error_reply('LANEWAY_FENCED the lease ' .. KEYS[5] .. ' is no longer held with token ' .. ARGV[4])
+            end
+            local entry = redis.call('HGET', KEYS[1], ARGV[1])
+            if not entry then return 0 end
+            local key = cjson.decode(entry)['key']
+            if type(key) ~= 'string' then key = nil end
+            if key and ARGV[2] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], key) end
+            redis.call('HDEL', KEYS[1], ARGV[1])
+            redis.call('ZREM', KEYS[2], ARGV[1])
+            if key and redis.call('HGET', KEYS[3], key) == ARGV[1] then redis.call('HDEL', KEYS[3], key) end
+            return 1
+            """);
+
     /**
      * Whether a message key is known: pending, or answered at or after the cutoff. KEYS:
      * pending-keys, answered. ARGV: key, cutoff (epoch ms).
@@ -78,7 +106,7 @@ final class RedisScripts {
             return n
             """);
 
-    static final List<Script> ALL = List.of(APPEND, SETTLE, SEEN, EXPIRE);
+    static final List<Script> ALL = List.of(APPEND, SETTLE, SETTLE_FENCED, SEEN, EXPIRE);
 
     /** A script and its SHA-1 (what {@code EVALSHA} names it by). */
     record Script(String name, String source, String sha) {

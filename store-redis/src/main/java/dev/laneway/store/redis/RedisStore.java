@@ -2,6 +2,7 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.store.DurableStore;
@@ -237,11 +238,30 @@ public final class RedisStore implements DurableStore {
 
     @Override
     public void settled(long seq, boolean answered) {
+        settled(seq, answered, null, 0);
+    }
+
+    /**
+     * Fenced: written only while {@code fence} is still its session's lease (docs/architecture.md
+     * §7.1); refused otherwise, the message staying pending for the lease's new holder. A lease of
+     * token 0 (one instance) is not fenced.
+     */
+    @Override
+    public void settled(long seq, boolean answered, Lease fence) {
+        if (fence == null || !fence.fenced()) {
+            settled(seq, answered, null, 0);
+        } else {
+            settled(seq, answered, keys.lease(fence.session().value()), fence.token());
+        }
+    }
+
+    private void settled(long seq, boolean answered, String leaseKey, long token) {
         String key = keyBySeq.remove(seq);
         if (key != null) {
             endingKeys.put(key, new Ending(seq, answered));
         }
-        CompletableFuture<Void> done = writer.submit(new RedisOp.Settle(seq, answered, options.clock().millis(), key));
+        CompletableFuture<Void> done = writer.submit(
+                new RedisOp.Settle(seq, answered, options.clock().millis(), key, leaseKey, token));
         if (done.isCompletedExceptionally()) {
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
         }
@@ -431,6 +451,24 @@ public final class RedisStore implements DurableStore {
         }
     }
 
+    /** The fleet's key layout (for the fleet's coordination, {@link RedisFleetMember}). */
+    RedisKeys keys() {
+        return keys;
+    }
+
+    /**
+     * Runs a query on a pooled connection, for the fleet's coordination: one round trip, counted
+     * with the reads; a failure throws {@link StoreException} naming the URL.
+     */
+    <T> T query(Function<Jedis, T> query) {
+        return read(query);
+    }
+
+    /** Runs a script by SHA, loading it when the server does not know it yet. */
+    static Object evalScript(Jedis jedis, RedisScripts.Script script, List<String> keyList, List<String> args) {
+        return evalsha(jedis, script, keyList, args);
+    }
+
     private <T> T read(Function<Jedis, T> query) {
         ensureOpen();
         reads.incrementAndGet();
@@ -498,6 +536,15 @@ public final class RedisStore implements DurableStore {
         public void failed(RedisOp op, Throwable error) {
             switch (op) {
                 case RedisOp.Append append -> forgetAppend(append.seq(), append.key());
+                case RedisOp.Settle settle when RedisWriter.isFenced(error) -> {
+                    log.warn("store: the end of message {} was not recorded: this instance no longer holds the lease"
+                            + " of its session (fencing token {}); the message stays pending for the lease's holder",
+                            settle.seq(), settle.token());
+                    if (settle.key() != null) {
+                        keyBySeq.putIfAbsent(settle.seq(), settle.key());
+                    }
+                    forgetEnding(settle);
+                }
                 case RedisOp.Settle settle -> {
                     log.debug("store: the end of message {} could not be recorded ({}); it stays pending and runs"
                             + " again after a restart", settle.seq(), error.toString());
