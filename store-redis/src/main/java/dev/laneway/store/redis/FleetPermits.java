@@ -1,6 +1,7 @@
 package dev.laneway.store.redis;
 
 import java.util.ArrayList;
+import dev.laneway.core.fleet.FleetPermitSource;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -82,6 +83,18 @@ public final class FleetPermits {
         }
         held.add(member);
         return Optional.of(new Permit(name, member));
+    }
+
+    /** These permits as the core's {@link FleetPermitSource}, for {@code FleetAllowance} to gate a scheduler with. */
+    public FleetPermitSource source() {
+        return () -> {
+            Optional<Permit> taken = tryAcquire();
+            if (taken.isEmpty()) {
+                return null;
+            }
+            Permit permit = taken.get();
+            return () -> release(permit);
+        };
     }
 
     /** Gives a permit back (best effort: one Redis cannot take back expires by itself). */

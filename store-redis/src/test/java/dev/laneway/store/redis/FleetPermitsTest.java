@@ -1,8 +1,16 @@
 package dev.laneway.store.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.fleet.FleetAllowance;
+import dev.laneway.core.lane.LanePermit;
+import dev.laneway.core.scheduling.Claim;
+import dev.laneway.core.scheduling.MainScheduler;
+import dev.laneway.core.scheduling.PriorityClass;
+import dev.laneway.core.scheduling.SchedulingObserver;
+import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.store.Fixtures;
@@ -10,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,6 +74,35 @@ class FleetPermitsTest {
         assertTrue(mainB.tryAcquire().isPresent(), "the released permit is free for any instance");
         assertEquals(0, mainA.heldHere());
         assertEquals(2, mainB.heldHere());
+    }
+
+    @Test
+    void twoInstancesMainSchedulers_gatedByRedisPermits_keepTheFleetCap() {
+        Instance a = instance(FleetTiming.DEFAULTS);
+        Instance b = instance(FleetTiming.DEFAULTS);
+        MainScheduler mainA = gatedMain(a, 2);
+        MainScheduler mainB = gatedMain(b, 2);
+        CompletableFuture<LanePermit> a1 = mainA.acquire(new Claim(PriorityClass.NORMAL, "t", "a1"));
+        CompletableFuture<LanePermit> b1 = mainB.acquire(new Claim(PriorityClass.NORMAL, "t", "b1"));
+        CompletableFuture<LanePermit> b2 = mainB.acquire(new Claim(PriorityClass.NORMAL, "t", "b2"));
+        assertTrue(a1.isDone() && b1.isDone());
+        assertFalse(b2.isDone(), "two runs in the fleet: B's second waits though B's own cap has room");
+        assertEquals(2, a.member().permits("main", 2).inUse());
+
+        a1.join().close();
+        b.clock().advance(RETRY);
+        assertTrue(b2.isDone(), "A's permit went back to Redis and B took it at its retry");
+        assertEquals(2, b.member().permits("main", 2).heldHere());
+    }
+
+    private static final Duration RETRY = Duration.ofMillis(250);
+
+    private static MainScheduler gatedMain(Instance instance, int fleetCap) {
+        MainScheduler main = new MainScheduler(SchedulingSettings.defaults(), 8, instance.clock(), Duration.ofMinutes(1),
+                SchedulingObserver.NONE);
+        FleetAllowance.gate(main, instance.member().permits("main", fleetCap).source(), Runnable::run, instance.clock(),
+                RETRY);
+        return main;
     }
 
     @Test
