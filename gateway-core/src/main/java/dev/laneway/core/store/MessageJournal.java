@@ -1,5 +1,6 @@
 package dev.laneway.core.store;
 
+import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -75,6 +76,27 @@ public interface MessageJournal extends AutoCloseable {
 
     /** Every appended, unsettled entry, in sequence order. */
     List<JournalEntry> pending();
+
+    /**
+     * The pending entries of one session, in sequence order: what a fleet's lease holder picks up
+     * (docs/behaviour.md §17). The default filters {@link #pending()}.
+     */
+    default List<JournalEntry> pendingOf(SessionKey session) {
+        return pending().stream().filter(entry -> entry.session().equals(session.value())).toList();
+    }
+
+    /**
+     * Whether sequence numbers are handed out by the journal ({@link #nextSequence}), shared by a
+     * fleet's instances, rather than counted on from {@link #lastSequence} by this process.
+     */
+    default boolean sharesSequence() {
+        return false;
+    }
+
+    /** The next sequence number of the fleet (only when {@link #sharesSequence}); may block for a round trip. */
+    default long nextSequence() {
+        throw new UnsupportedOperationException("this journal does not hand out sequence numbers");
+    }
 
     /** Whether a message with this key was appended (pending, or answered within the retention). */
     boolean seen(String messageKey);

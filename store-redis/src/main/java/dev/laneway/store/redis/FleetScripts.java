@@ -118,7 +118,36 @@ final class FleetScripts {
             return now
             """);
 
-    static final List<RedisScripts.Script> ALL = List.of(ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
+    /**
+     * Tells a session's lease holder that its messages wait: XADD of the session to the holder's nudge
+     * stream (capped near 10,000 entries). KEYS: lease. ARGV: the fleet's key prefix, session.
+     * Returns the holder, or false when nobody holds the lease.
+     */
+    static final RedisScripts.Script NUDGE = new RedisScripts.Script("nudge", """
+            #!lua
+            local holder = redis.call('HGET', KEYS[1], 'instance')
+            if not holder then return false end
+            redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2])
+            return holder
+            """);
+
+    /**
+     * Sessions with pending messages whose lease nobody holds, oldest first. KEYS: pending-sessions.
+     * ARGV: the fleet's key prefix, how many sessions to look at (from the oldest), how many to return.
+     */
+    static final RedisScripts.Script UNLEASED = new RedisScripts.Script("unleased", """
+            #!lua flags=no-writes
+            local result = {}
+            for _, session in ipairs(redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
+              if redis.call('EXISTS', ARGV[1] .. 'lease:' .. session) == 0 then
+                result[#result + 1] = session
+                if #result >= tonumber(ARGV[3]) then break end
+              end
+            end
+            return result
+            """);
+
+    static final List<RedisScripts.Script> ALL = List.of(NUDGE, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
             ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT);
 
     private FleetScripts() {

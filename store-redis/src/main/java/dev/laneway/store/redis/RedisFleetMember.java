@@ -1,7 +1,10 @@
 package dev.laneway.store.redis;
 
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Fleet;
 import dev.laneway.core.fleet.SessionLeases;
+import java.time.Duration;
+import java.util.function.Consumer;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.store.StoreException;
 import java.time.InstantSource;
@@ -32,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * (the scheduled beat) and {@code closed}; {@code permits} is a concurrent map; leases and permits
  * guard themselves.
  */
-public final class RedisFleetMember implements AutoCloseable {
+public final class RedisFleetMember implements Fleet, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisFleetMember.class);
 
@@ -51,6 +54,7 @@ public final class RedisFleetMember implements AutoCloseable {
     private Scheduler.Cancellable next = Scheduler.Cancellable.NONE; // guarded by beatLock
     private boolean closed; // guarded by beatLock
     private boolean unreachable; // guarded by beatLock: the last beat could not reach Redis
+    private NudgeListener nudges; // guarded by beatLock
 
     private RedisFleetMember(RedisStore store, String id, FleetTiming timing, InstantSource clock, Scheduler scheduler,
                              Executor executor) {
@@ -79,6 +83,7 @@ public final class RedisFleetMember implements AutoCloseable {
                 Objects.requireNonNull(clock, "clock"), Objects.requireNonNull(scheduler, "scheduler"),
                 Objects.requireNonNull(executor, "executor"));
         member.heartbeatOnly();
+        store.shareSequence();
         member.beatLock.lock();
         try {
             member.scheduleLocked();
@@ -95,11 +100,53 @@ public final class RedisFleetMember implements AutoCloseable {
         return id;
     }
 
+    @Override
+    public String instanceId() {
+        return id;
+    }
+
+    @Override
+    public void nudge(SessionKey session) {
+        store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.NUDGE, List.of(keys.lease(session.value())),
+                List.of(keys.prefix(), session.value())));
+    }
+
+    @Override
+    public void onNudge(Consumer<SessionKey> handler) {
+        beatLock.lock();
+        try {
+            if (closed || nudges != null) {
+                throw new IllegalStateException("nudges are already read (or the member left)");
+            }
+            nudges = new NudgeListener(store, keys.nudges(id), id, handler);
+            nudges.start();
+        } finally {
+            beatLock.unlock();
+        }
+    }
+
+    @Override
+    public List<SessionKey> unleased(int limit) {
+        List<?> sessions = (List<?>) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.UNLEASED,
+                List.of(keys.pendingSessions()), List.of(keys.prefix(), "1000", Integer.toString(limit))));
+        List<SessionKey> keys = new ArrayList<>(sessions.size());
+        for (Object session : sessions) {
+            keys.add(SessionKey.of(String.valueOf(session)));
+        }
+        return keys;
+    }
+
+    @Override
+    public Duration sweepEvery() {
+        return timing.renewEvery();
+    }
+
     public FleetTiming timing() {
         return timing;
     }
 
     /** The session leases, taken and renewed for this instance. */
+    @Override
     public SessionLeases leases() {
         return leases;
     }
@@ -172,6 +219,7 @@ public final class RedisFleetMember implements AutoCloseable {
     /** Leaves the fleet: no more beats, every lease and permit given back, the instance removed. Idempotent. */
     @Override
     public void close() {
+        NudgeListener listener;
         beatLock.lock();
         try {
             if (closed) {
@@ -179,12 +227,14 @@ public final class RedisFleetMember implements AutoCloseable {
             }
             closed = true;
             next.cancel();
+            listener = nudges;
             leases.releaseAll();
             permits.values().forEach(FleetPermits::releaseAll);
             try {
                 store.query(jedis -> {
                     jedis.del(keys.instance(id));
                     jedis.zrem(keys.instances(), id);
+                    jedis.del(keys.nudges(id));
                     return null;
                 });
             } catch (StoreException e) {
@@ -192,6 +242,9 @@ public final class RedisFleetMember implements AutoCloseable {
             }
         } finally {
             beatLock.unlock();
+        }
+        if (listener != null) {
+            listener.close();
         }
         log.info("fleet: instance {} left fleet {}", id, keys.fleet());
     }

@@ -18,6 +18,9 @@ package dev.laneway.store.redis;
  * laneway:{F}:overrides          hash    session key -> /queue override JSON
  * laneway:{F}:history:&lt;session&gt;  list    history entry JSON, oldest first, trimmed to the cap
  * laneway:{F}:fires              hash    job id -> last fire (ISO-8601 instant, to the nanosecond)
+ * laneway:{F}:session-pending:&lt;session&gt;  zset  the session's pending seqs (its index, for a fleet)
+ * laneway:{F}:pending-sessions   zset    sessions with pending messages, scored by their oldest seq
+ * laneway:{F}:nudges:&lt;id&gt;        stream  sessions with messages for instance id (consumer group "laneway")
  * laneway:{F}:fence              string  the last fencing token handed out (INCR; never lowered)
  * laneway:{F}:lease:&lt;session&gt;    hash    instance, token: who may run the session; expires (PX) unless renewed
  * laneway:{F}:instance:&lt;id&gt;      hash    a live instance (started, host); expires unless its heartbeat renews it
@@ -86,6 +89,21 @@ final class RedisKeys {
 
     String fires() {
         return prefix + "fires";
+    }
+
+    /** The pending seqs of one session, scored by seq. */
+    String sessionPending(String session) {
+        return prefix + "session-pending:" + session;
+    }
+
+    /** The sessions with pending messages, scored by their oldest pending seq. */
+    String pendingSessions() {
+        return prefix + "pending-sessions";
+    }
+
+    /** An instance's nudge stream: sessions with messages for it to pick up. */
+    String nudges(String instance) {
+        return prefix + "nudges:" + instance;
     }
 
     String fence() {

@@ -14,8 +14,12 @@ sealed interface RedisOp {
         return true;
     }
 
-    /** @param key the message key, or null; @param json the entry as {@link RedisCodec#entry} writes it */
-    record Append(long seq, String key, String json) implements RedisOp { }
+    /**
+     * @param key     the message key, or null
+     * @param json    the entry as {@link RedisCodec#entry} writes it
+     * @param session the entry's session (its index in the fleet, docs/architecture.md §7.1)
+     */
+    record Append(long seq, String key, String json, String session) implements RedisOp { }
 
     /**
      * @param key      the message key when the store knows it (for its seen-key memory), else null

@@ -91,10 +91,15 @@ public final class RedisStore implements DurableStore {
     // session key -> future of the latest queued history write of that session (removed once done)
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean sharedSequence; // set once, when the instance joins its fleet
+    private final HostAndPort address;
+    private final JedisClientConfig clientConfig;
     private final AtomicLong reads = new AtomicLong();
 
     private RedisStore(RedisTarget target, RedisKeys keys, StoreOptions options, JedisPool pool, Jedis writeConnection,
-                       RedisWriter.Connector connector, long lastSequence) {
+                       RedisWriter.Connector connector, long lastSequence, HostAndPort address, JedisClientConfig config) {
+        this.address = address;
+        this.clientConfig = config;
         this.target = target;
         this.keys = keys;
         this.options = options;
@@ -126,7 +131,7 @@ public final class RedisStore implements DurableStore {
             Persistence persistence = Persistence.of(first);
             pool = new JedisPool(poolConfig(), address, config);
             RedisWriter.Connector reconnect = () -> reconnect(address, config, target, keys, options);
-            RedisStore store = new RedisStore(target, keys, options, pool, first, reconnect, last);
+            RedisStore store = new RedisStore(target, keys, options, pool, first, reconnect, last, address, config);
             store.writer.start();
             log.info("store: opened Redis at {} for fleet {}{} (last sequence {}; persistence: {})", target.redactedUrl(),
                     target.fleet(), created ? ", a new fleet" : "", last, persistence.describe());
@@ -229,7 +234,7 @@ public final class RedisStore implements DurableStore {
             keyBySeq.put(seq, key);
         }
         lastSequence.accumulateAndGet(seq, Math::max);
-        CompletableFuture<Void> done = writer.submit(new RedisOp.Append(seq, key, RedisCodec.entry(entry)));
+        CompletableFuture<Void> done = writer.submit(new RedisOp.Append(seq, key, RedisCodec.entry(entry), entry.session()));
         if (done.isCompletedExceptionally()) {
             forgetAppend(seq, key); // closed: never queued
         }
@@ -294,6 +299,48 @@ public final class RedisStore implements DurableStore {
             }
             return entries;
         });
+    }
+
+    /** The pending entries of one session, from its index (docs/architecture.md §7.1). */
+    @Override
+    public List<JournalEntry> pendingOf(SessionKey session) {
+        String index = keys.sessionPending(session.value());
+        return read(jedis -> {
+            List<String> seqs = jedis.zrange(index, 0, -1);
+            List<JournalEntry> entries = new ArrayList<>(seqs.size());
+            if (seqs.isEmpty()) {
+                return entries;
+            }
+            List<String> values = jedis.hmget(keys.journal(), seqs.toArray(String[]::new));
+            for (int i = 0; i < seqs.size(); i++) {
+                if (values.get(i) != null) {
+                    JournalEntry entry = RedisCodec.entry(values.get(i), keys.journal() + " field " + seqs.get(i));
+                    if (entry.messageKey() != null) {
+                        keyBySeq.putIfAbsent(entry.seq(), entry.messageKey());
+                    }
+                    entries.add(entry);
+                }
+            }
+            return entries;
+        });
+    }
+
+    /** Fleet mode: sequence numbers come from the fleet's counter ({@code INCR seq}), one round trip each. */
+    @Override
+    public boolean sharesSequence() {
+        return sharedSequence;
+    }
+
+    @Override
+    public long nextSequence() {
+        long next = read(jedis -> jedis.incr(keys.seq()));
+        lastSequence.accumulateAndGet(next, Math::max);
+        return next;
+    }
+
+    /** Called when this store's instance joins its fleet: sequence numbers are shared from then on. */
+    void shareSequence() {
+        sharedSequence = true;
     }
 
     /**
@@ -462,6 +509,14 @@ public final class RedisStore implements DurableStore {
      */
     <T> T query(Function<Jedis, T> query) {
         return read(query);
+    }
+
+    /**
+     * A connection of its own (not from the pool), for a blocking read ({@code XREADGROUP BLOCK}) that
+     * would hold a pooled one for seconds; the caller closes it. Its socket timeout is the store's.
+     */
+    Jedis dedicatedConnection() {
+        return connect(address, clientConfig, target);
     }
 
     /** Runs a script by SHA, loading it when the server does not know it yet. */

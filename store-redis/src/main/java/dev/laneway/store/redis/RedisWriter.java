@@ -301,17 +301,19 @@ final class RedisWriter implements AutoCloseable {
     private List<Response<?>> queue(Transaction t, RedisOp op) {
         return switch (op) {
             case RedisOp.Append append -> List.of(t.evalsha(RedisScripts.APPEND.sha(),
-                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.seq()),
-                    List.of(Long.toString(append.seq()), append.json(), append.key() == null ? "" : append.key())));
+                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.seq(),
+                            keys.sessionPending(append.session()), keys.pendingSessions()),
+                    List.of(Long.toString(append.seq()), append.json(), append.key() == null ? "" : append.key(),
+                            append.session())));
             case RedisOp.Settle settle -> settle.fenced()
                     ? List.of(t.evalsha(RedisScripts.SETTLE_FENCED.sha(),
                             List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered(), settle.leaseKey()),
                             List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0",
-                                    Long.toString(settle.atMillis()), Long.toString(settle.token()))))
+                                    Long.toString(settle.atMillis()), keys.prefix(), Long.toString(settle.token()))))
                     : List.of(t.evalsha(RedisScripts.SETTLE.sha(),
                             List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered()),
                             List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0",
-                                    Long.toString(settle.atMillis()))));
+                                    Long.toString(settle.atMillis()), keys.prefix())));
             case RedisOp.AppendHistory history -> {
                 String key = keys.history(history.session());
                 String[] values = history.entries().stream().map(RedisCodec::history).toArray(String[]::new);
