@@ -26,6 +26,9 @@ import dev.laneway.core.jobs.ScheduledJob;
 import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.DurableStore;
+import dev.laneway.store.redis.FleetTiming;
+import dev.laneway.store.redis.RedisFleetMember;
+import dev.laneway.store.redis.RedisStore;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -58,6 +61,7 @@ final class GatewayApp {
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final DurableStore store;
+    private final RedisFleetMember fleet; // null unless the store is Redis (docs/behaviour.md §17)
     private final ProviderPools pools;
     private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
@@ -74,7 +78,10 @@ final class GatewayApp {
         this.config = config;
         InstantSource clock = InstantSource.system();
         this.store = StoreSetup.open(config);
+        RedisFleetMember member = null;
         try {
+            member = store instanceof RedisStore redis
+                    ? RedisFleetMember.join(redis, FleetTiming.DEFAULTS, clock, scheduler, executor) : null;
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             List<String> named = jobAgentNames(config);
@@ -94,6 +101,9 @@ final class GatewayApp {
                     .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
                     .observer(metrics);
+            if (member != null) {
+                builder.fleet(member).fleetMain(member.permits("main", config.agents().maxConcurrent()).source());
+            }
             channels.forEach(builder::channel);
             jobAgents.forEach(builder::jobAgent);
             this.gateway = builder.build();
@@ -106,9 +116,13 @@ final class GatewayApp {
                     jobs::status, pools::snapshots))
                     : null;
         } catch (RuntimeException e) {
+            if (member != null) {
+                member.close();
+            }
             store.close();
             throw e;
         }
+        this.fleet = member;
     }
 
     /** The scheduled jobs that post to a conversation, for the chat's {@code /status}. */
@@ -208,6 +222,9 @@ final class GatewayApp {
         } finally {
             if (ops != null) {
                 ops.stop();
+            }
+            if (fleet != null) {
+                fleet.close(); // gives the leases back: other instances take the sessions over at once
             }
             scheduler.close();
             executor.shutdownNow();
