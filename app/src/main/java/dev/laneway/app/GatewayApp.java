@@ -113,7 +113,7 @@ final class GatewayApp {
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
-                    jobs::status, pools::snapshots))
+                    store::reachable, jobs::status, pools::snapshots))
                     : null;
         } catch (RuntimeException e) {
             if (member != null) {

@@ -25,6 +25,7 @@ public final class OpsEndpoints {
     private final BooleanSupplier storeOpen;
     private final Supplier<List<JobStatus>> jobs;
     private final Supplier<List<PoolSnapshot>> providers;
+    private final BooleanSupplier storeReachable;
 
     /**
      * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity});
@@ -48,6 +49,14 @@ public final class OpsEndpoints {
      */
     public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
                         BooleanSupplier storeOpen, Supplier<List<JobStatus>> jobs, Supplier<List<PoolSnapshot>> providers) {
+        this(gateway, metrics, channels, storeOpen, () -> true, jobs, providers);
+    }
+
+    /** @param storeReachable false while the open store cannot reach its server (Redis down): {@code /readyz} 503 */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen, BooleanSupplier storeReachable, Supplier<List<JobStatus>> jobs,
+                        Supplier<List<PoolSnapshot>> providers) {
+        this.storeReachable = Objects.requireNonNull(storeReachable, "storeReachable");
         this.jobs = Objects.requireNonNull(jobs, "jobs");
         this.providers = Objects.requireNonNull(providers, "providers");
         this.gateway = Objects.requireNonNull(gateway, "gateway");
@@ -72,7 +81,8 @@ public final class OpsEndpoints {
     }
 
     OpsResponse readiness() {
-        Readiness readiness = Readiness.of(gateway.shuttingDown(), storeOpen.getAsBoolean(), channels.get());
+        Readiness readiness = Readiness.of(gateway.shuttingDown(), storeOpen.getAsBoolean(),
+                storeReachable.getAsBoolean(), channels.get());
         return OpsResponse.json(readiness.ready() ? 200 : 503, readiness);
     }
 

@@ -199,11 +199,13 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
                     }
                     return null;
                 });
+                store.heartbeatReached(true);
                 if (unreachable) {
                     unreachable = false;
                     log.info("fleet: instance {} reaches Redis again", id);
                 }
             } catch (StoreException | ClassCastException e) {
+                store.heartbeatReached(false);
                 if (!unreachable) {
                     unreachable = true;
                     log.error("fleet: instance {} could not renew its heartbeat, leases and permits ({}); leases not"

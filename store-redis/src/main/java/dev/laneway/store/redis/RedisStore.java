@@ -92,6 +92,7 @@ public final class RedisStore implements DurableStore {
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean sharedSequence; // set once, when the instance joins its fleet
+    private volatile boolean heartbeatFailing; // written by the fleet's beat
     private final HostAndPort address;
     private final JedisClientConfig clientConfig;
     private final AtomicLong reads = new AtomicLong();
@@ -215,6 +216,17 @@ public final class RedisStore implements DurableStore {
     @Override
     public boolean isOpen() {
         return !closed.get();
+    }
+
+    /** False while the writer is in an outage or the fleet's last heartbeat could not reach Redis. */
+    @Override
+    public boolean reachable() {
+        return !writer.inOutage() && !heartbeatFailing;
+    }
+
+    /** The fleet's beat says whether it reached Redis (docs/behaviour.md §9.7). */
+    void heartbeatReached(boolean reached) {
+        heartbeatFailing = !reached;
     }
 
     @Override

@@ -94,7 +94,7 @@ final class RedisWriter implements AutoCloseable {
     private final Thread thread;
     private final AtomicLong commits = new AtomicLong();
     private Jedis jedis; // writer thread only (after start)
-    private boolean outage; // writer thread only
+    private volatile boolean outage; // written by the writer thread only; read by readiness
     private Instant nextExpiry; // writer thread only
     private final List<Queued> retrying = new ArrayList<>(); // writer thread only; futures still open
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
@@ -131,6 +131,11 @@ final class RedisWriter implements AutoCloseable {
             gate.readLock().unlock();
         }
         return done;
+    }
+
+    /** Whether the connection was lost and no write has reached Redis since. */
+    boolean inOutage() {
+        return outage;
     }
 
     /** Transactions Redis acknowledged so far (group commits, single retries). */

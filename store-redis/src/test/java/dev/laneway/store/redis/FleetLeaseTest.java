@@ -170,7 +170,10 @@ class FleetLeaseTest {
                         log.lines().toString());
             }
             assertEquals(0, a.member().leasesHeld());
+            assertFalse(a.store().reachable(), "readiness: the store cannot reach Redis");
             own.restart();
+            a.clock().advance(timing.renewEvery());
+            assertTrue(a.store().reachable(), "the next beat reached Redis again");
             a.member().close();
         }
     }
