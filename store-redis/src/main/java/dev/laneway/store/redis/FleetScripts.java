@@ -147,8 +147,34 @@ final class FleetScripts {
             return result
             """);
 
+    /**
+     * Puts pending entries into their sessions' indexes, for entries appended before the index existed
+     * (a Redis store written by an older Laneway, docs/architecture.md §7.1). KEYS: journal. ARGV: the
+     * key prefix, then seqs from {@code pending}. An entry already settled (gone from the journal) is
+     * skipped; a session's score in {@code pending-sessions} only ever moves down to its oldest seq.
+     * Idempotent. Returns how many seqs were newly indexed.
+     */
+    static final RedisScripts.Script INDEX_PENDING = new RedisScripts.Script("index-pending", """
+            #!lua
+            local added = 0
+            for i = 2, #ARGV do
+              local entry = redis.call('HGET', KEYS[1], ARGV[i])
+              if entry then
+                local session = cjson.decode(entry)['session']
+                if type(session) == 'string' then
+                  added = added + redis.call('ZADD', ARGV[1] .. 'session-pending:' .. session, 'NX', ARGV[i], ARGV[i])
+                  local current = redis.call('ZSCORE', ARGV[1] .. 'pending-sessions', session)
+                  if not current or tonumber(ARGV[i]) < tonumber(current) then
+                    redis.call('ZADD', ARGV[1] .. 'pending-sessions', ARGV[i], session)
+                  end
+                end
+              end
+            end
+            return added
+            """);
+
     static final List<RedisScripts.Script> ALL = List.of(NUDGE, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
-            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT);
+            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING);
 
     private FleetScripts() {
     }

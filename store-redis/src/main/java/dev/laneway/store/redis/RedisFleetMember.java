@@ -84,6 +84,10 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
                 Objects.requireNonNull(executor, "executor"));
         member.heartbeatOnly();
         store.shareSequence();
+        long indexed = store.indexPending();
+        if (indexed > 0) {
+            log.info("fleet: indexed {} pending message(s) written before the session index existed", indexed);
+        }
         member.beatLock.lock();
         try {
             member.scheduleLocked();

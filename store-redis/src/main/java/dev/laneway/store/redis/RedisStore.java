@@ -376,6 +376,33 @@ public final class RedisStore implements DurableStore {
         return next;
     }
 
+    /**
+     * Puts every pending entry into its session's index (docs/architecture.md §7.1): a fleet finds
+     * pending messages only through the indexes, and entries appended by a Laneway older than them
+     * are in {@code pending} alone, so without this they would never run after an upgrade. Reads
+     * {@code pending} in chunks; each chunk is one script. Returns how many entries were newly indexed.
+     */
+    long indexPending() {
+        flush();
+        return read(jedis -> {
+            long added = 0;
+            for (long start = 0; ; start += PENDING_CHUNK) {
+                List<String> seqs = jedis.zrange(keys.pending(), start, start + PENDING_CHUNK - 1);
+                if (seqs.isEmpty()) {
+                    break;
+                }
+                List<String> args = new ArrayList<>(seqs.size() + 1);
+                args.add(keys.prefix());
+                args.addAll(seqs);
+                added += (Long) evalScript(jedis, FleetScripts.INDEX_PENDING, List.of(keys.journal()), args);
+                if (seqs.size() < PENDING_CHUNK) {
+                    break;
+                }
+            }
+            return added;
+        });
+    }
+
     /** Called when this store's instance joins its fleet: sequence numbers are shared from then on. */
     void shareSequence() {
         sharedSequence = true;

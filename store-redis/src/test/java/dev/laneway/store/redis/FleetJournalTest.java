@@ -75,6 +75,32 @@ class FleetJournalTest {
     }
 
     @Test
+    void pendingMessagesWrittenBeforeTheIndexExisted_areIndexedWhenAnInstanceJoins() {
+        RedisStore older = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(Fixtures.clock()));
+        older.append(entry(1, ADA)).join();
+        older.append(entry(2, BOB)).join();
+        older.append(entry(3, ADA)).join();
+        older.settled(3, true);
+        older.flush();
+        RedisKeys keys = older.keys();
+        older.close();
+        try (redis.clients.jedis.Jedis redis = server.client()) { // as an older Laneway left them: no index
+            redis.del(keys.sessionPending(ADA.value()), keys.sessionPending(BOB.value()), keys.pendingSessions());
+        }
+
+        Instance a = instance();
+
+        assertEquals(List.of(1L), a.store().pendingOf(ADA).stream().map(JournalEntry::seq).toList(),
+                "the settled entry stays out");
+        assertEquals(List.of(2L), a.store().pendingOf(BOB).stream().map(JournalEntry::seq).toList());
+        assertEquals(List.of(ADA, BOB), a.member().unleased(10), "a takeover finds both, oldest first");
+        instance(); // a second instance joining indexes nothing twice
+        a.store().settled(1, true);
+        a.store().flush();
+        assertEquals(List.of(BOB), a.member().unleased(10));
+    }
+
+    @Test
     void aMessageWhoseEndThisInstanceQueued_isNotPickedUpAgain_beforeRedisHasTheEnd() throws Exception {
         Instance a = instance();
         a.store().append(entry(1, ADA)).join();
