@@ -12,6 +12,7 @@ import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
 import dev.laneway.core.channel.Redactor;
 import dev.laneway.core.channel.SendFailure;
+import dev.laneway.core.channel.Streaming;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -154,6 +155,22 @@ public final class TelegramChannel implements ChannelAdapter {
     @Override
     public void send(Route route, String text) throws SendFailure {
         sender.send(route, text);
+    }
+
+    /** Streams answers as {@code channels.telegram.streaming} says: send, then edit (docs/behaviour.md §16, D135). */
+    @Override
+    public Streaming streaming(Route route) {
+        return settings.streaming();
+    }
+
+    @Override
+    public String post(Route route, String text) throws SendFailure {
+        return sender.post(route, text);
+    }
+
+    @Override
+    public void edit(Route route, String messageId, String text) throws SendFailure {
+        sender.edit(route, messageId, text);
     }
 
     @Override
