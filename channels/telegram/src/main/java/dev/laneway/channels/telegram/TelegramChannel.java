@@ -157,10 +157,25 @@ public final class TelegramChannel implements ChannelAdapter {
         sender.send(route, text);
     }
 
-    /** Streams answers as {@code channels.telegram.streaming} says: send, then edit (docs/behaviour.md §16, D135). */
+    /**
+     * In a group, a live answer changes at most once per this long: a group takes about 20 messages
+     * and edits a minute, so a faster stream would spend the minute's budget and hold back its own
+     * final text (docs/behaviour.md §16.1).
+     */
+    static final Duration GROUP_STREAMING_INTERVAL = Duration.ofSeconds(3);
+
+    /**
+     * Streams answers as {@code channels.telegram.streaming} says: send, then edit (docs/behaviour.md
+     * §16, D135); in a group at most once per {@link #GROUP_STREAMING_INTERVAL}.
+     */
     @Override
     public Streaming streaming(Route route) {
-        return settings.streaming();
+        Streaming streaming = settings.streaming();
+        if (streaming.on() && TelegramSender.isGroup(route.chatId())
+                && streaming.minEditInterval().compareTo(GROUP_STREAMING_INTERVAL) < 0) {
+            return Streaming.every(GROUP_STREAMING_INTERVAL);
+        }
+        return streaming;
     }
 
     @Override

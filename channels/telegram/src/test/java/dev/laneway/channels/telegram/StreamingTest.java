@@ -88,6 +88,19 @@ class StreamingTest {
     }
 
     @Test
+    void inAGroup_theLiveAnswerChangesAtMostEveryThreeSeconds_withinTheGroupsTwentyAMinute() throws Exception {
+        TelegramChannel channel = new TelegramChannel(TelegramSettings.of(new dev.laneway.config.Secret(FakeBotApi.TOKEN),
+                java.net.URI.create("http://127.0.0.1:9")));
+        assertEquals(Streaming.every(Duration.ofSeconds(1)),
+                channel.streaming(new dev.laneway.core.Route("telegram", "default", "42", null, "1")));
+        assertEquals(Streaming.every(Duration.ofSeconds(3)),
+                channel.streaming(new dev.laneway.core.Route("telegram", "default", "-1001", null, "1")));
+        TelegramChannel off = new TelegramChannel(TelegramSettings.of(new dev.laneway.config.Secret(FakeBotApi.TOKEN),
+                java.net.URI.create("http://127.0.0.1:9")).withStreaming(Streaming.OFF));
+        assertEquals(Streaming.OFF, off.streaming(new dev.laneway.core.Route("telegram", "default", "-1001", null, "1")));
+    }
+
+    @Test
     void stopMidStream_leavesThePartialTextMarkedStopped() throws Exception {
         try (Rig rig = Rig.start()) {
             rig.api.dm(Tg.ANN, "go");
