@@ -73,7 +73,7 @@ public final class TelegramChannel implements ChannelAdapter {
 
     public static final String NAME = UpdateConverter.CHANNEL;
     static final List<BotCommand> COMMANDS = List.of(
-            new BotCommand("queue", "Show or change how messages wait while I am busy"),
+            new BotCommand("queue", "How messages wait while I am busy; /queue status or /queue cancel for yours"),
             new BotCommand("status", "Queue settings and what is running"),
             new BotCommand("stop", "Stop the current answer and clear the queue"),
             new BotCommand("new", "Start a new conversation"));
