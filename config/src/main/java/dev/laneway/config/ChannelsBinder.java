@@ -16,59 +16,63 @@ final class ChannelsBinder {
     }
 
     static ChannelsConfig bind(Section channels) {
-        Telegram telegram = telegram(channels.section("telegram", "enabled", "token", "apiUrl", "allowFrom", "groups",
-                "streaming", "streamingInterval"));
-        Discord discord = discord(channels.section("discord", "enabled", "token", "apiUrl", "gatewayUrl", "allowFrom",
-                "guilds", "streaming", "streamingInterval"));
-        Slack slack = slack(channels.section("slack", "enabled", "botToken", "appToken", "apiUrl", "allowFrom",
-                "channels", "streaming", "streamingInterval"));
+        Telegram telegram = telegram(channels.section(ConfigKeys.TELEGRAM));
+        Discord discord = discord(channels.section(ConfigKeys.DISCORD));
+        Slack slack = slack(channels.section(ConfigKeys.SLACK));
         boolean anyOther = telegram.enabled() || discord.enabled() || slack.enabled();
-        Section console = channels.section("console", "enabled");
+        Section console = channels.section(ConfigKeys.CHANNELS.obj("console"));
         return new ChannelsConfig(new ChannelsConfig.Console(console.bool("enabled", !anyOther)), telegram, discord, slack);
     }
 
     private static Telegram telegram(Section s) {
-        boolean enabled = s.bool("enabled", false);
+        KeySpec.Obj spec = ConfigKeys.TELEGRAM;
+        boolean enabled = s.bool(spec.leaf("enabled"));
         return new Telegram(
                 enabled,
                 token(s, "token", enabled, "TELEGRAM_BOT_TOKEN"),
                 Urls.serverRoot(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP, Telegram.API_URL_ROOT_ONLY),
-                s.stringList("allowFrom"),
-                s.section("groups", "requireMention").bool("requireMention", true),
-                streaming(s, Telegram.DEFAULT_STREAMING));
+                s.stringList(spec.leaf("allowFrom")),
+                mentions(s, spec.obj("groups")),
+                streaming(s, spec, Telegram.DEFAULT_STREAMING));
     }
 
     private static Discord discord(Section s) {
-        boolean enabled = s.bool("enabled", false);
+        KeySpec.Obj spec = ConfigKeys.DISCORD;
+        boolean enabled = s.bool(spec.leaf("enabled"));
         return new Discord(
                 enabled,
                 token(s, "token", enabled, "DISCORD_BOT_TOKEN"),
-                Urls.url(s, "apiUrl", Discord.DEFAULT_API_URL, Urls.HTTP),
-                Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, Urls.WEBSOCKET),
-                s.stringList("allowFrom"),
-                s.section("guilds", "requireMention").bool("requireMention", true),
-                streaming(s, Discord.DEFAULT_STREAMING));
+                Urls.url(s, "apiUrl", Discord.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
+                Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, spec.leaf("gatewayUrl").words()),
+                s.stringList(spec.leaf("allowFrom")),
+                mentions(s, spec.obj("guilds")),
+                streaming(s, spec, Discord.DEFAULT_STREAMING));
     }
 
     private static Slack slack(Section s) {
-        boolean enabled = s.bool("enabled", false);
+        KeySpec.Obj spec = ConfigKeys.SLACK;
+        boolean enabled = s.bool(spec.leaf("enabled"));
         return new Slack(
                 enabled,
                 token(s, "botToken", enabled, "SLACK_BOT_TOKEN"),
                 token(s, "appToken", enabled, "SLACK_APP_TOKEN"),
-                Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, Urls.HTTP),
-                s.stringList("allowFrom"),
-                s.section("channels", "requireMention").bool("requireMention", true),
-                streaming(s, Slack.DEFAULT_STREAMING));
+                Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
+                s.stringList(spec.leaf("allowFrom")),
+                mentions(s, spec.obj("channels")),
+                streaming(s, spec, Slack.DEFAULT_STREAMING));
     }
 
+    /** {@code groups}, {@code guilds} or {@code channels}: {@code requireMention}. */
+    private static boolean mentions(Section s, KeySpec.Obj spec) {
+        return s.section(spec).bool(spec.leaf("requireMention"));
+    }
     /**
      * {@code streaming: on | off} and {@code streamingInterval} (the least time between two changes
      * of one live answer, at least 200 ms) of a platform channel (docs/behaviour.md §16).
      */
-    private static Streaming streaming(Section s, Streaming defaults) {
-        boolean on = s.onOff("streaming", defaults.on());
-        Duration interval = s.duration("streamingInterval", defaults.minEditInterval());
+    private static Streaming streaming(Section s, KeySpec.Obj spec, Streaming defaults) {
+        boolean on = s.onOff(spec.leaf("streaming").name(), defaults.on());
+        Duration interval = s.duration(spec.leaf("streamingInterval"));
         if (interval.compareTo(MIN_STREAMING_INTERVAL) < 0) {
             s.problems().add(s.pathOf("streamingInterval"), s.keyPos("streamingInterval"),
                     "must be at least 200ms (a platform limits edits per chat), got " + interval.toMillis() + "ms");
@@ -77,7 +81,7 @@ final class ChannelsBinder {
         return new Streaming(on, interval);
     }
 
-    private static final Duration MIN_STREAMING_INTERVAL = Duration.ofMillis(200);
+    static final Duration MIN_STREAMING_INTERVAL = Duration.ofMillis(200);
 
     /**
      * A token, required when the channel is enabled. The problem points at the token's key, or
