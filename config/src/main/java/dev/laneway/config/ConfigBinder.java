@@ -44,16 +44,11 @@ final class ConfigBinder {
 
     private static GatewayConfig gateway(Section gateway) {
         KeySpec.Obj spec = ConfigKeys.GATEWAY;
-        KeySpec.Obj httpSpec = ConfigKeys.HTTP_SERVER;
         KeySpec.Obj admissionSpec = spec.obj("admission");
-        Section http = gateway.section(httpSpec);
         Section admission = gateway.section(admissionSpec);
         return new GatewayConfig(
                 dataDir(gateway, Path.of((String) spec.leaf("dataDir").defaultValue())),
-                new GatewayConfig.Http(
-                        http.bool(httpSpec.leaf("enabled")),
-                        nonBlank(http, "bind", (String) httpSpec.leaf("bind").defaultValue()),
-                        http.integer(httpSpec.leaf("port"))),
+                HttpBinder.bind(gateway.section(ConfigKeys.HTTP_SERVER)),
                 new GatewayConfig.Admission(admission.integer(admissionSpec.leaf("maxPendingRuns"))),
                 gateway.duration(spec.leaf("shutdownGraceMs")),
                 StoreBinder.bind(gateway.section(ConfigKeys.STORE)));

@@ -45,7 +45,9 @@ final class ConfigKeys {
     static final Obj HTTP_SERVER = obj("http", "the ops server: health, readiness, metrics, status",
             bool("enabled", GatewayConfig.Http.DEFAULTS.enabled(), "serve the ops endpoints"),
             text("bind", GatewayConfig.Http.DEFAULTS.bind(), "the address the ops server listens on"),
-            integer("port", GatewayConfig.Http.DEFAULTS.port(), 0, 65535, "the ops port (0: any free port)"));
+            integer("port", GatewayConfig.Http.DEFAULTS.port(), 0, 65535, "the ops port (0: any free port)"),
+            secret("adminToken", "the token the console's admin actions need, at least 16 characters (write"
+                    + " ${LANEWAY_ADMIN_TOKEN}); required when bind is not a loopback address (docs/behaviour.md §18)"));
     static final Obj STORE = obj("store", "where sessions, history and queued messages live",
             word("kind", "sqlite", List.of("sqlite", "redis"), List.of(), "sqlite (in dataDir) or redis"),
             leaf("url", Type.URL, null, null, null, List.of("redis", "rediss"),

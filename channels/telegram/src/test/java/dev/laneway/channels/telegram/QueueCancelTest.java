@@ -29,6 +29,7 @@ class QueueCancelTest {
             assertEquals(Disposition.STOPPED, rig.dispositions.of(Integer.toString(second)));
             assertEquals(Disposition.STOPPED, rig.dispositions.of(Integer.toString(third)));
             run.complete("the first answer");
+            Await.until("the first answer", () -> rig.api.screen(Tg.ANN.id()).size() == 3);
             rig.awaitQuiet();
             assertEquals(1, rig.scripted().runs().size(), "the cancelled messages never ran");
             assertEquals(List.of("the first answer"), rig.api.screen(Tg.ANN.id()).subList(2, 3));
