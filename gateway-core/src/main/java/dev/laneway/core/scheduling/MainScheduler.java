@@ -41,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * ({@link #acquireFirst}). A lower cap takes no slot back: runs holding one keep it, and nobody is
  * granted one until fewer than the cap are held.
  *
+ * <p>In a fleet the scheduler can be gated ({@link #gateBy}): then it grants no more slots at once
+ * than its allowance, the fleet-wide permits this instance holds (docs/architecture.md §7.1). It
+ * still decides who is next, by classes and fair share as above; the allowance only says whether
+ * a grant may happen now. The gate's owner ({@code FleetAllowance}) hears when the demand changes,
+ * takes or gives back fleet permits outside the lock, and adds to or trims the allowance here.
+ * Ungated (one instance) the allowance is unlimited and nothing is told.
+ *
  * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
  * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
  * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
@@ -77,6 +84,16 @@ public final class MainScheduler {
     private int tenantsAfterSweep;
     private final Map<String, Waiter> bySession = new HashMap<>();
     private long meanRunMillis;
+    /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
+    private int allowance = Integer.MAX_VALUE;
+    /** Told (outside the lock) when the demand may have changed; null when not gated. Set once, before use. */
+    private volatile DemandListener demandListener;
+
+    /** The gate's owner: told, outside the scheduler's lock, that the demand for slots may have changed. */
+    @FunctionalInterface
+    public interface DemandListener {
+        void demandChanged();
+    }
 
     public MainScheduler(SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
                          SchedulingObserver observer) {
@@ -119,6 +136,85 @@ public final class MainScheduler {
     /** The lane name its permits carry ({@code main}, or a provider pool's). */
     public String name() {
         return name;
+    }
+
+    /** The slots that may be held now: the cap, or fewer while gated by a smaller allowance. Under the lock. */
+    private int limitLocked() {
+        return Math.min(cap, allowance);
+    }
+
+    /**
+     * Gates grants by an allowance that starts at 0 (see the class comment): {@code listener} is told
+     * whenever the demand may have changed. Call once, before the scheduler is used.
+     */
+    public void gateBy(DemandListener listener) {
+        lock.lock();
+        try {
+            allowance = 0;
+            demandListener = java.util.Objects.requireNonNull(listener, "listener");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gated: how many more slots the waiting runs could use than the allowance gives (0 when none). */
+    public int allowanceWanted() {
+        lock.lock();
+        try {
+            return Math.max(0, Math.min(cap, running + waiting) - allowance);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gated: {@code more} slots may be held (fleet permits taken); hands them to waiters at once. */
+    public void addAllowance(int more) {
+        List<Grant> grants;
+        lock.lock();
+        try {
+            allowance += more;
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
+    }
+
+    /**
+     * Gated: lowers the allowance to what the runs holding and waiting for slots need (never below
+     * the slots held) and returns by how much, so the owner gives that many fleet permits back. One
+     * step under the lock, so no grant can take a slot whose permit is being given back.
+     */
+    public int trimAllowance() {
+        lock.lock();
+        try {
+            int needed = Math.max(running, Math.min(cap, running + waiting));
+            int spare = allowance - needed;
+            if (spare <= 0) {
+                return 0;
+            }
+            allowance = needed;
+            return spare;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gated: the allowance now (fleet permits held); unlimited when not gated. */
+    public int allowance() {
+        lock.lock();
+        try {
+            return allowance;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void demandChanged() {
+        DemandListener listener = demandListener;
+        if (listener != null) {
+            listener.demandChanged();
+        }
     }
 
     private static int backgroundLimitOf(int cap, SchedulingSettings settings) {
@@ -196,7 +292,7 @@ public final class MainScheduler {
         Permit permit;
         lock.lock();
         try {
-            if (running >= cap || waiting > 0 || clock.millis() < pausedUntilMillis) {
+            if (running >= limitLocked() || waiting > 0 || clock.millis() < pausedUntilMillis) {
                 return null;
             }
             Tenant tenant = tenantOf(claim);
@@ -262,6 +358,9 @@ public final class MainScheduler {
             }
         });
         complete(grants);
+        if (!waiter.future.isDone()) {
+            demandChanged();
+        }
         return waiter.future;
     }
 
@@ -269,7 +368,7 @@ public final class MainScheduler {
     public boolean freeNow() {
         lock.lock();
         try {
-            return running < cap && waiting == 0 && clock.millis() >= pausedUntilMillis;
+            return running < limitLocked() && waiting == 0 && clock.millis() >= pausedUntilMillis;
         } finally {
             lock.unlock();
         }
@@ -437,7 +536,7 @@ public final class MainScheduler {
     /** Hands free slots to waiters, by class, rotation and caps (see the class comment). */
     private List<Grant> dispatchLocked(long now) {
         List<Grant> grants = null;
-        while (running < cap && waiting > 0 && now >= pausedUntilMillis) {
+        while (running < limitLocked() && waiting > 0 && now >= pausedUntilMillis) {
             promoteAged(now);
             Waiter next = pickLocked();
             if (next == null) {
@@ -509,6 +608,7 @@ public final class MainScheduler {
         } finally {
             lock.unlock();
         }
+        demandChanged();
     }
 
     private void release(Permit permit) {
@@ -527,6 +627,7 @@ public final class MainScheduler {
             lock.unlock();
         }
         complete(grants);
+        demandChanged();
     }
 
     /** Completes the grants' futures (outside the lock); a cancelled one gives its slot straight back. */
