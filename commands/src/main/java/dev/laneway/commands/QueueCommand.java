@@ -18,6 +18,14 @@ public sealed interface QueueCommand {
     record Reset() implements QueueCommand {
     }
 
+    /** {@code /queue status}: the sender's queued messages with their places (docs/behaviour.md §6.9). */
+    record Status() implements QueueCommand {
+    }
+
+    /** {@code /queue cancel} (the sender's queued messages) or {@code /queue cancel all} (everyone's; admins). */
+    record Cancel(boolean everyone) implements QueueCommand {
+    }
+
     /** Settings tokens, all valid: {@code override} holds exactly the fields the command named. */
     record Set(QueueOverride override) implements Settings {
         public Set {

@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  *   <li>no words: {@link QueueCommand.Show};</li>
  *   <li>exactly one word, {@code default}, {@code reset} or {@code clear}:
  *       {@link QueueCommand.Reset} (elsewhere these words are ordinary words);</li>
+ *   <li>{@code status} alone: {@link QueueCommand.Status}; {@code cancel} alone or {@code cancel all}:
+ *       {@link QueueCommand.Cancel} (docs/behaviour.md §6.9);</li>
  *   <li>the first word is not a setting: a standalone command that was not understood:
  *       {@link QueueCommand.Invalid} listing every word that is not a setting as
  *       {@code Unrecognized queue mode "<raw>".} and every invalid value with its own text.
@@ -55,6 +57,14 @@ public final class QueueCommandParser {
         }
         if (words.size() == 1 && isResetWord(words.getFirst().raw())) {
             return new QueueCommand.Reset();
+        }
+        String first = words.getFirst().raw().toLowerCase(Locale.ROOT);
+        if (words.size() == 1 && first.equals("status")) {
+            return new QueueCommand.Status();
+        }
+        if (first.equals("cancel") && (words.size() == 1
+                || (words.size() == 2 && words.get(1).raw().equalsIgnoreCase("all")))) {
+            return new QueueCommand.Cancel(words.size() == 2);
         }
         List<Setting> settings = new ArrayList<>();
         for (Token word : words) {

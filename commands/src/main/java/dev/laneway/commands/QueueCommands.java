@@ -27,7 +27,18 @@ final class QueueCommands {
             case QueueCommand.Invalid invalid ->
                     reply(context.authorized() ? invalid.message() : Replies.QUEUE_DENIED);
             case QueueCommand.Inline inline -> inline(inline, context);
+            case QueueCommand.Status status -> reply(Replies.queued(control.queued(context.session(), message, false)));
+            case QueueCommand.Cancel cancel -> cancel(cancel, message, context);
         };
+    }
+
+    /** Anyone may cancel their own queued messages; everyone's needs authority (docs/behaviour.md §6.9). */
+    private static CommandDecision cancel(QueueCommand.Cancel cancel, InboundMessage message, CommandContext context) {
+        if (cancel.everyone() && !context.authorized()) {
+            return reply(Replies.CANCEL_DENIED);
+        }
+        int count = context.control().cancelQueued(context.session(), message, cancel.everyone());
+        return reply(Replies.cancelled(count, cancel.everyone()));
     }
 
     /** The effective settings; in a group, with a sender's part of the cap (docs/behaviour.md §5.4). */

@@ -69,6 +69,45 @@ final class Replies {
         return NO_ENTRY + "You are not allowed to use /" + command + " here.";
     }
 
+    static final String INFO = "\u2139\uFE0F ";
+    static final String NOTHING_QUEUED = INFO + "You have no messages waiting in the queue.";
+    static final String CANCEL_DENIED = NO_ENTRY + "You are not allowed to cancel other people's messages here.";
+    /** The longest preview of a queued message in {@code /queue status}. */
+    static final int PREVIEW = 40;
+
+    /**
+     * {@code /queue status}: {@code ℹ️ You have 2 message(s) waiting: #1 "hello", #4 "and this".}
+     * (a preview longer than 40 characters ends in {@code …}), or {@link #NOTHING_QUEUED}.
+     */
+    static String queued(List<dev.laneway.core.command.QueuedMessage> queued) {
+        if (queued.isEmpty()) {
+            return NOTHING_QUEUED;
+        }
+        List<String> parts = new ArrayList<>();
+        for (dev.laneway.core.command.QueuedMessage message : queued) {
+            parts.add("#" + message.position() + " \"" + preview(message.text()) + "\"");
+        }
+        return INFO + "You have " + queued.size() + " message(s) waiting: " + String.join(", ", parts) + ".";
+    }
+
+    private static String preview(String text) {
+        String flat = text.strip().replaceAll("\\s+", " ");
+        if (flat.length() <= PREVIEW) {
+            return flat;
+        }
+        int end = Character.isHighSurrogate(flat.charAt(PREVIEW - 1)) ? PREVIEW - 1 : PREVIEW;
+        return flat.substring(0, end) + "…";
+    }
+
+    /** {@code /queue cancel}: how many were dropped; {@link #NOTHING_QUEUED} when none of one's own. */
+    static String cancelled(int count, boolean everyone) {
+        if (everyone) {
+            return GEAR + "Cancelled " + count + " queued message(s) in this conversation; they will not be answered.";
+        }
+        return count == 0 ? NOTHING_QUEUED
+                : GEAR + "Cancelled " + count + " queued message(s) of yours; they will not be answered.";
+    }
+
     /** {@code /stop}: {@code ⚙️ Agent was aborted.}, plus the cleared count when there was any. */
     static String stopped(int cleared) {
         String reply = GEAR + "Agent was aborted.";

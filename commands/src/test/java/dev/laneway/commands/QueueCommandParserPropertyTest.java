@@ -100,6 +100,8 @@ class QueueCommandParserPropertyTest {
             case QueueCommand.Set set -> assertFalse(set.override().isEmpty());
             case QueueCommand.Show show -> { }
             case QueueCommand.Reset reset -> { }
+            case QueueCommand.Status status -> { }
+            case QueueCommand.Cancel cancel -> { }
         }
     }
 

@@ -49,6 +49,24 @@ final class RecordingControl implements GatewayControl {
         stored = override.isEmpty() ? null : override;
     }
 
+    /** What {@link #queued} answers. */
+    List<dev.laneway.core.command.QueuedMessage> queued = List.of();
+    /** What {@link #cancelQueued} answers. */
+    int cancelled;
+
+    @Override
+    public List<dev.laneway.core.command.QueuedMessage> queued(SessionKey session,
+                                                               dev.laneway.core.InboundMessage sender, boolean everyone) {
+        calls.add("queued(" + session + ", " + sender.senderId() + ", " + everyone + ")");
+        return queued;
+    }
+
+    @Override
+    public int cancelQueued(SessionKey session, dev.laneway.core.InboundMessage sender, boolean everyone) {
+        calls.add("cancelQueued(" + session + ", " + sender.senderId() + ", " + everyone + ")");
+        return cancelled;
+    }
+
     @Override
     public int stop(SessionKey session) {
         calls.add("stop(" + session + ")");

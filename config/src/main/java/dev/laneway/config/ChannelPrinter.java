@@ -24,18 +24,28 @@ final class ChannelPrinter {
                         "token", telegram.token(),
                         "apiUrl", url(telegram.apiUrl()),
                         "allowFrom", telegram.allowFrom(),
-                        "groups", map("requireMention", telegram.groupsRequireMention())),
+                        "groups", map("requireMention", telegram.groupsRequireMention()),
+                        "streaming", onOff(telegram.streaming()),
+                        "streamingInterval", ConfigPrinter.millis(telegram.streaming().minEditInterval())),
                 "discord", map("enabled", discord.enabled(),
                         "token", discord.token(),
                         "allowFrom", discord.allowFrom(),
                         "guilds", map("requireMention", discord.guildsRequireMention()),
                         "apiUrl", url(discord.apiUrl()),
-                        "gatewayUrl", url(discord.gatewayUrl())),
+                        "gatewayUrl", url(discord.gatewayUrl()),
+                        "streaming", onOff(discord.streaming()),
+                        "streamingInterval", ConfigPrinter.millis(discord.streaming().minEditInterval())),
                 "slack", map("enabled", slack.enabled(),
                         "botToken", slack.botToken(),
                         "appToken", slack.appToken(),
                         "apiUrl", url(slack.apiUrl()),
                         "allowFrom", slack.allowFrom(),
-                        "channels", map("requireMention", slack.channelsRequireMention())));
+                        "channels", map("requireMention", slack.channelsRequireMention()),
+                        "streaming", onOff(slack.streaming()),
+                        "streamingInterval", ConfigPrinter.millis(slack.streaming().minEditInterval())));
+    }
+
+    private static String onOff(dev.laneway.core.channel.Streaming streaming) {
+        return streaming.on() ? "on" : "off";
     }
 }

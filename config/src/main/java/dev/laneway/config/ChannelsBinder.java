@@ -3,6 +3,8 @@ package dev.laneway.config;
 import dev.laneway.config.ChannelsConfig.Discord;
 import dev.laneway.config.ChannelsConfig.Slack;
 import dev.laneway.config.ChannelsConfig.Telegram;
+import dev.laneway.core.channel.Streaming;
+import java.time.Duration;
 
 /**
  * Binds {@code channels:}. An enabled channel needs its token; the console is on by default
@@ -30,7 +32,8 @@ final class ChannelsBinder {
                 token(s, "token", enabled, "TELEGRAM_BOT_TOKEN"),
                 Urls.serverRoot(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP, Telegram.API_URL_ROOT_ONLY),
                 s.stringList(spec.leaf("allowFrom")),
-                mentions(s, spec.obj("groups")));
+                mentions(s, spec.obj("groups")),
+                streaming(s, spec, Telegram.DEFAULT_STREAMING));
     }
 
     private static Discord discord(Section s) {
@@ -42,7 +45,8 @@ final class ChannelsBinder {
                 Urls.url(s, "apiUrl", Discord.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
                 Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, spec.leaf("gatewayUrl").words()),
                 s.stringList(spec.leaf("allowFrom")),
-                mentions(s, spec.obj("guilds")));
+                mentions(s, spec.obj("guilds")),
+                streaming(s, spec, Discord.DEFAULT_STREAMING));
     }
 
     private static Slack slack(Section s) {
@@ -54,13 +58,31 @@ final class ChannelsBinder {
                 token(s, "appToken", enabled, "SLACK_APP_TOKEN"),
                 Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
                 s.stringList(spec.leaf("allowFrom")),
-                mentions(s, spec.obj("channels")));
+                mentions(s, spec.obj("channels")),
+                streaming(s, spec, Slack.DEFAULT_STREAMING));
     }
 
     /** {@code groups}, {@code guilds} or {@code channels}: {@code requireMention}. */
     private static boolean mentions(Section s, KeySpec.Obj spec) {
         return s.section(spec).bool(spec.leaf("requireMention"));
     }
+    /**
+     * {@code streaming: on | off} and {@code streamingInterval} (the least time between two changes
+     * of one live answer, at least 200 ms) of a platform channel (docs/behaviour.md §16).
+     */
+    private static Streaming streaming(Section s, KeySpec.Obj spec, Streaming defaults) {
+        boolean on = s.onOff(spec.leaf("streaming").name(), defaults.on());
+        Duration interval = s.duration(spec.leaf("streamingInterval"));
+        if (interval.compareTo(MIN_STREAMING_INTERVAL) < 0) {
+            s.problems().add(s.pathOf("streamingInterval"), s.keyPos("streamingInterval"),
+                    "must be at least 200ms (a platform limits edits per chat), got " + interval.toMillis() + "ms");
+            interval = defaults.minEditInterval();
+        }
+        return new Streaming(on, interval);
+    }
+
+    static final Duration MIN_STREAMING_INTERVAL = Duration.ofMillis(200);
+
     /**
      * A token, required when the channel is enabled. The problem points at the token's key, or
      * at {@code enabled} when the key is missing; it is not repeated after a missing variable.

@@ -1,6 +1,8 @@
 package dev.laneway.config;
 
+import dev.laneway.core.channel.Streaming;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,9 +40,19 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param apiUrl               the Bot API server, {@code scheme://host[:port]} and nothing more
      * @param allowFrom            sender ids; empty = everyone
      * @param groupsRequireMention {@code groups.requireMention}
+     * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      */
     public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
-                           boolean groupsRequireMention) {
+                           boolean groupsRequireMention, Streaming streaming) {
+
+        /** Streaming on, one change a second (Telegram's one message a second per chat). */
+        public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
+
+        /** With the default streaming. */
+        public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
+                        boolean groupsRequireMention) {
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, DEFAULT_STREAMING);
+        }
 
         public static final URI DEFAULT_API_URL = URI.create("https://api.telegram.org");
         public static final Telegram DEFAULTS = new Telegram(false, Secret.NONE, DEFAULT_API_URL, List.of(), true);
@@ -54,6 +66,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
                 throw new IllegalArgumentException("channels.telegram.apiUrl: " + problem);
             });
             allowFrom = List.copyOf(allowFrom);
+            Objects.requireNonNull(streaming, "streaming");
         }
     }
 
@@ -64,9 +77,19 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param gatewayUrl           the WebSocket gateway URL (ws/wss)
      * @param allowFrom            sender ids; empty = everyone
      * @param guildsRequireMention {@code guilds.requireMention}
+     * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      */
     public record Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
-                          boolean guildsRequireMention) {
+                          boolean guildsRequireMention, Streaming streaming) {
+
+        /** Streaming on, one change a second (Discord allows about five edits per five seconds in a channel). */
+        public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
+
+        /** With the default streaming. */
+        public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
+                       boolean guildsRequireMention) {
+            this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, DEFAULT_STREAMING);
+        }
 
         public static final URI DEFAULT_API_URL = URI.create("https://discord.com/api/v10");
         public static final URI DEFAULT_GATEWAY_URL = URI.create("wss://gateway.discord.gg");
@@ -78,6 +101,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             Objects.requireNonNull(apiUrl, "apiUrl");
             Objects.requireNonNull(gatewayUrl, "gatewayUrl");
             allowFrom = List.copyOf(allowFrom);
+            Objects.requireNonNull(streaming, "streaming");
         }
     }
 
@@ -86,9 +110,19 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      *
      * @param allowFrom              sender ids; empty = everyone
      * @param channelsRequireMention {@code channels.requireMention}
+     * @param streaming              {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      */
     public record Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
-                        boolean channelsRequireMention) {
+                        boolean channelsRequireMention, Streaming streaming) {
+
+        /** Streaming on, one change every 2 s ({@code chat.update} is Tier 3: about 50 a minute per workspace). */
+        public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(2));
+
+        /** With the default streaming. */
+        public Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
+                     boolean channelsRequireMention) {
+            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, DEFAULT_STREAMING);
+        }
 
         public static final URI DEFAULT_API_URL = URI.create("https://slack.com/api/");
         public static final Slack DEFAULTS = new Slack(false, Secret.NONE, Secret.NONE, DEFAULT_API_URL, List.of(), true);
@@ -98,6 +132,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             Objects.requireNonNull(appToken, "appToken");
             Objects.requireNonNull(apiUrl, "apiUrl");
             allowFrom = List.copyOf(allowFrom);
+            Objects.requireNonNull(streaming, "streaming");
         }
     }
 }

@@ -171,7 +171,8 @@ final class ConfigKeys {
             leaf("apiUrl", Type.URL, ChannelsConfig.Telegram.DEFAULT_API_URL.toString(), null, null, HTTP,
                     "the Bot API server's root"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
-            obj("groups", "in groups", bool("requireMention", true, "answer only when mentioned")));
+            obj("groups", "in groups", bool("requireMention", true, "answer only when mentioned")),
+            streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING));
     static final Obj DISCORD = obj("discord", "the Discord bot",
             bool("enabled", false, "run the Discord channel"),
             secret("token", "the bot token (write ${DISCORD_BOT_TOKEN})"),
@@ -180,14 +181,16 @@ final class ConfigKeys {
             leaf("gatewayUrl", Type.URL, ChannelsConfig.Discord.DEFAULT_GATEWAY_URL.toString(), null, null,
                     Urls.WEBSOCKET, "the gateway websocket"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
-            obj("guilds", "in guilds", bool("requireMention", true, "answer only when mentioned")));
+            obj("guilds", "in guilds", bool("requireMention", true, "answer only when mentioned")),
+            streaming(), streamingInterval(ChannelsConfig.Discord.DEFAULT_STREAMING));
     static final Obj SLACK = obj("slack", "the Slack app",
             bool("enabled", false, "run the Slack channel"),
             secret("botToken", "the bot token xoxb-... (write ${SLACK_BOT_TOKEN})"),
             secret("appToken", "the app-level token xapp-... for Socket Mode (write ${SLACK_APP_TOKEN})"),
             leaf("apiUrl", Type.URL, ChannelsConfig.Slack.DEFAULT_API_URL.toString(), null, null, HTTP, "the Web API"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
-            obj("channels", "in channels", bool("requireMention", true, "answer only when mentioned")));
+            obj("channels", "in channels", bool("requireMention", true, "answer only when mentioned")),
+            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING));
     static final Obj CHANNELS = obj("channels", "the chat platforms",
             obj("console", "the terminal chat",
                     bool("enabled", null, "default: on only when no other channel is enabled")),
@@ -322,6 +325,17 @@ final class ConfigKeys {
         all.addAll(b);
         all.addAll(c);
         return all;
+    }
+
+    /** {@code streaming: on | off} of a platform channel (docs/behaviour.md §16). */
+    private static Leaf streaming() {
+        // YAML reads an unquoted on / off as a boolean; the binder also takes the quoted words
+        return bool("streaming", true, "on or off: show answers while they are written (send, then edit)");
+    }
+
+    private static Leaf streamingInterval(dev.laneway.core.channel.Streaming defaults) {
+        return duration("streamingInterval", defaults.minEditInterval(),
+                "the least time between two changes of one live answer (at least 200ms)");
     }
 
     private static Obj obj(String name, String about, KeySpec... keys) {

@@ -225,6 +225,25 @@ final class Section {
         return value.orElse(defaultValue);
     }
 
+    /** {@code on} or {@code off} (also {@code true} or {@code false}, and YAML's booleans). */
+    boolean onOff(String key, boolean defaultValue) {
+        ScalarNode s = scalar(key, "on or off");
+        if (s == null) {
+            return defaultValue;
+        }
+        if (s.kind() == Kind.BOOL) {
+            return (Boolean) s.value();
+        }
+        return switch (s.text().trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> {
+                problem(key, "must be on or off, got " + YamlNode.describe(s));
+                yield defaultValue;
+            }
+        };
+    }
+
     int integer(String key, int defaultValue, int min, int max) {
         Integer value = optionalInteger(key, min, max);
         return value == null ? defaultValue : value;

@@ -28,6 +28,35 @@ public interface ChannelAdapter {
     void send(Route route, String text) throws Exception;
 
     /**
+     * Whether answers to {@code route}'s chat are streamed, and how often its live message may
+     * change (docs/behaviour.md §16). Asked once per run, off any session lock; a channel that
+     * streams implements {@link #post} and {@link #edit}. Default: {@link Streaming#OFF}.
+     */
+    default Streaming streaming(Route route) {
+        return Streaming.OFF;
+    }
+
+    /**
+     * Sends one message, like {@link #send}, and returns the platform's id for it, so that
+     * {@link #edit} can change it later; null when the message cannot be edited. Failures as for
+     * {@link #send}. Default: {@link #send}, and null.
+     */
+    default String post(Route route, String text) throws Exception {
+        send(route, text);
+        return null;
+    }
+
+    /**
+     * Replaces the text of the message {@code messageId} (one {@link #post} returned) with
+     * {@code text}, formatted as {@link #send} formats it, at most {@code maxTextLength} characters.
+     * Once: a {@link SendFailure} says what happened (a 429 pauses the chat and the outbox then
+     * sends the rest of the answer as new messages). Default: refused.
+     */
+    default void edit(Route route, String messageId, String text) throws Exception {
+        throw SendFailure.refused(name() + " cannot edit messages");
+    }
+
+    /**
      * How long the outbox must wait before it sends the next message to {@code route}'s chat, to
      * keep to the platform's rate (zero: now). Asked once before each message; the answer books
      * that message's slot, so the outbox then sends it without asking again. The wait costs no

@@ -43,6 +43,45 @@ public final class TextChunker {
     }
 
     /**
+     * One chunk as {@link #split} renders it, with {@code end}: where in the text its own part ends
+     * (the text after it, less leading whitespace, is the next chunk's). For a live answer, which
+     * must know how much of its text a message already shows (docs/behaviour.md §16).
+     */
+    public record Chunk(String text, int end) {
+    }
+
+    /** {@link #split}, with each chunk's end in the text; the same chunks, in the same order. */
+    public static List<Chunk> chunks(String text, int limit) {
+        if (limit >= 16 && text.length() <= limit) {
+            return text.isBlank() ? List.of() : List.of(new Chunk(text, text.length()));
+        }
+        List<Chunk> chunks = new ArrayList<>();
+        for (Piece piece : pieces(text, limit)) {
+            String chunk = piece.render(text);
+            if (!chunk.isBlank()) {
+                chunks.add(new Chunk(chunk, piece.end()));
+            }
+        }
+        return chunks;
+    }
+
+    /**
+     * When {@code position} lies inside a fenced code block of {@code text}, the line that opened
+     * it (so a text continued from there can reopen it), else null.
+     */
+    public static String openFenceAt(String text, int position) {
+        int opener = -1;
+        for (int i = text.indexOf(FENCE); i >= 0 && i < position; i = text.indexOf(FENCE, i + FENCE.length())) {
+            opener = opener < 0 ? i : -1;
+        }
+        if (opener < 0) {
+            return null;
+        }
+        int lineEnd = text.indexOf('\n', opener);
+        return lineEnd < 0 || lineEnd > position ? FENCE : text.substring(opener, lineEnd).stripTrailing();
+    }
+
+    /**
      * The start of {@code text} that fits in {@code limit} characters, for a text cut short: cut at
      * the best boundary, like a chunk, but a code fence open at the cut is closed there rather than
      * moved to a next chunk (there is none). Reads at most {@code limit + 1} characters of the text.

@@ -4,6 +4,7 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import java.util.List;
 import java.util.Optional;
 
 /** The gateway operations chat commands use. Every method returns at once. */
@@ -30,6 +31,24 @@ public interface GatewayControl {
      * (even of a run that has ended); returns how many queued messages were cleared.
      */
     int stop(SessionKey session);
+
+    /**
+     * {@code /queue status} (docs/behaviour.md §6.9): the messages of {@code sender}'s sender waiting in
+     * the session's queue, oldest first, each with its place in the queue; with {@code everyone}, every
+     * sender's. Default: none.
+     */
+    default List<QueuedMessage> queued(SessionKey session, InboundMessage sender, boolean everyone) {
+        return List.of();
+    }
+
+    /**
+     * {@code /queue cancel} (docs/behaviour.md §6.9): drops the messages of {@code sender}'s sender (with
+     * {@code everyone}: every sender's) from the session's queue; they are not answered. The active run
+     * goes on. Returns how many were dropped. Default: none.
+     */
+    default int cancelQueued(SessionKey session, InboundMessage sender, boolean everyone) {
+        return 0;
+    }
 
     /** Starts a fresh conversation history for the session. */
     void newConversation(SessionKey session);

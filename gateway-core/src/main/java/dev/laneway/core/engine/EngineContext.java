@@ -6,6 +6,8 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.channel.Streaming;
+import dev.laneway.core.Route;
 import dev.laneway.core.fleet.Fleet;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.store.MessageJournal;
@@ -48,6 +50,8 @@ final class EngineContext {
     private final Function<String, Agent> jobAgents;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
+    // channel name -> the channel, for what is asked per run (streaming)
+    private final Map<String, ChannelAdapter> channels;
     final GatewayObserver observer;
     final MessageJournal journal;
     /** Set on shutdown: no new run starts; unfinished messages stay pending in the journal. */
@@ -96,6 +100,7 @@ final class EngineContext {
         this.admission = admission;
         this.agents = agents;
         Map<String, ChannelAdapter> named = Map.copyOf(channels);
+        this.channels = named;
         this.observer = observer;
         this.journal = journal;
         Map<String, ChannelCapabilities> read = new HashMap<>();
@@ -117,6 +122,26 @@ final class EngineContext {
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler, this.fleet), idle, named, capabilities);
         this.steering = new Steering(settings.steerScope(), notices, settlement);
         this.interrupts = new Interrupts(notices, settlement);
+    }
+
+    /**
+     * Whether a run's answer to {@code route} streams (docs/behaviour.md §16), as its channel says;
+     * off when the channel is unknown or cannot say. Calls the channel: never under a session lock.
+     */
+    Streaming streaming(Route route) {
+        ChannelAdapter channel = channels.get(route.channel());
+        if (channel == null) {
+            return Streaming.OFF;
+        }
+        try {
+            Streaming streaming = channel.streaming(route);
+            return streaming == null ? Streaming.OFF : streaming;
+        } catch (Throwable e) {
+            Fatal.rethrowIfFatal(e);
+            log.warn("channel {} could not say whether it streams answers; this run's answer is not streamed: {}",
+                    route.channel(), e.toString());
+            return Streaming.OFF;
+        }
     }
 
     /**

@@ -371,6 +371,36 @@ final class FollowupQueue {
     }
 
     /**
+     * {@code /queue cancel} (docs/behaviour.md §6.9): takes the items {@code which} selects off the
+     * queue and hands them back, oldest first; the others keep their order, the overflow summaries and
+     * the drop notices owed stay.
+     */
+    List<QueuedItem> cancel(java.util.function.Predicate<QueuedItem> which) {
+        if (order == null || order.isEmpty()) {
+            return List.of();
+        }
+        List<QueuedItem> all = order.clear();
+        queuedByAudience = Map.of();
+        soleAudience = null;
+        soleCount = 0;
+        messages = 0;
+        List<QueuedItem> cancelled = new ArrayList<>();
+        for (QueuedItem item : all) {
+            if (which.test(item)) {
+                cancelled.add(item);
+            } else {
+                order.add(item);
+                counted(item);
+            }
+        }
+        if (isEmpty()) {
+            firstQueuedAt = null;
+            lastQueuedAt = null;
+        }
+        return cancelled;
+    }
+
+    /**
      * For a shutdown, which drains nothing more: forgets the overflow summaries (their turns will
      * not run) and hands back the drop notices owed. Queued items stay.
      */

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * outbox reports a reply it could not deliver to the run's {@link Delivery}.
  * What each delivered reply answers (the run's messages, the first time, and the steers it names)
  * counts as answered from then on ({@link Answers}): the record of a reply that names no steer
- * rides right behind it in the outbox. Streamed deltas and tool steps are not
- * shown by any channel yet, so they are dropped here.
+ * rides right behind it in the outbox. When the run's chat streams ({@code live} is not null,
+ * docs/behaviour.md §16), deltas and tool steps go to its {@link LiveAnswer}, and a reply completes
+ * the live reply the deltas began instead of being sent anew; otherwise they are dropped here.
  *
  * <p>A run's answer is bounded: once its replies reach {@code maxAnswerChars} characters, the reply
  * that crosses the bound is cut (at the best boundary before it, a code fence closed there), the
@@ -43,6 +44,7 @@ final class GatedRunEvents implements RunEvents {
     private final Runnable onRetry;
     private final Answers answers;
     private final BooleanSupplier stillWanted;
+    private final LiveAnswer live; // null: the answer is not streamed
     // characters of this run's answer handed to the outbox, or CUT once it reached its bound (nothing
     // more is sent); changed through ANSWERED only
     private volatile long answered;
@@ -71,6 +73,13 @@ final class GatedRunEvents implements RunEvents {
 
     GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
             Answers answers) {
+        this(run, launch, session, outbox, maxAnswerChars, onRetry, answers, null);
+    }
+
+    /** With the run's live answer ({@code live}, may be null: not streamed). */
+    GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
+            Answers answers, LiveAnswer live) {
+        this.live = live;
         this.run = run;
         this.launch = launch;
         this.session = session;
@@ -84,6 +93,25 @@ final class GatedRunEvents implements RunEvents {
     @Override
     public void retrying(String reason) {
         onRetry.run();
+        if (live != null && !aborted()) {
+            live.restart();
+        }
+    }
+
+    @Override
+    public void delta(String text) {
+        long sent = answered;
+        if (live == null || text == null || text.isEmpty() || sent == CUT || aborted()) {
+            return;
+        }
+        live.delta(text, maxAnswerChars - sent);
+    }
+
+    @Override
+    public void toolStep(String tool, String status) {
+        if (live != null && tool != null && answered != CUT && !aborted()) {
+            live.tool(tool, status);
+        }
     }
 
     @Override
@@ -122,11 +150,15 @@ final class GatedRunEvents implements RunEvents {
             }
         }
         if (head == null) {
-            outbox.answer(run.route, session, text, stillWanted, run.delivery, record);
+            if (live == null || !live.finish(text, record)) {
+                outbox.answer(run.route, session, text, stillWanted, run.delivery, record);
+            }
         } else if (crossed) {
             log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the"
                     + " rest is cut", run.id, session, maxAnswerChars);
-            outbox.answer(run.route, session, head, stillWanted, run.delivery, null);
+            if (live == null || !live.finish(head, null)) {
+                outbox.answer(run.route, session, head, stillWanted, run.delivery, null);
+            }
             outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted, run.delivery, record);
         } else if (record != null) {
             outbox.afterDelivered(run.route, record); // nothing more is sent: it follows what went before

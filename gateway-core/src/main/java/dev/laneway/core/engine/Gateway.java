@@ -6,6 +6,7 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.QueuedMessage;
 import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
@@ -191,6 +192,18 @@ public final class Gateway implements InboundSink, GatewayControl {
         ctx.outbox.stopAnswers(session); // what is left of its answers is not sent, even of a run that has ended
         SessionQueue queue = ctx.sessions.get(session);
         return queue == null ? 0 : queue.stop();
+    }
+
+    @Override
+    public List<QueuedMessage> queued(SessionKey session, InboundMessage sender, boolean everyone) {
+        SessionQueue queue = ctx.sessions.get(session);
+        return queue == null ? List.of() : queue.queuedOf(everyone ? null : QueuedItem.senderKey(sender));
+    }
+
+    @Override
+    public int cancelQueued(SessionKey session, InboundMessage sender, boolean everyone) {
+        SessionQueue queue = ctx.sessions.get(session);
+        return queue == null ? 0 : queue.cancelQueued(everyone ? null : QueuedItem.senderKey(sender));
     }
 
     /**

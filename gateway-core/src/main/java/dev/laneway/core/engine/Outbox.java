@@ -79,6 +79,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Outbox {
 
+    /** Platform calls one update of a live answer makes at most before the next update (its last one: all). */
+    static final int LIVE_CALLS_PER_UPDATE = 2;
     /** Retries of one chunk before the outbox gives up on it. */
     static final int MAX_RETRIES = 8;
     /** The longest one chunk waits in total (429 pauses and backoffs) before the outbox gives up on it. */
@@ -175,6 +177,19 @@ final class Outbox {
     }
 
     /**
+     * Queues an update of a live answer's {@code segment} (docs/behaviour.md §16): when its turn
+     * comes, the segment's messages are brought to what it holds then, one platform call at a time,
+     * each paced like a chunk. {@code complete}: the segment's last update, which does everything
+     * left (an earlier one does at most {@link #LIVE_CALLS_PER_UPDATE} calls and leaves the rest
+     * to the next); a failure to deliver it is reported to {@code delivery} (may be null).
+     * {@code session} (null: {@link #stopAnswers} leaves it alone) and {@code then} as for an answer.
+     */
+    void live(Route route, SessionKey session, LiveSegment segment, BooleanSupplier stillWanted, Delivery delivery,
+              boolean complete, Runnable then) {
+        enqueue(new LiveUpdate(route, session, segment, stillWanted, delivery, complete, then));
+    }
+
+    /**
      * {@code /stop}: what is left of {@code session}'s answers is not sent: those still queued are
      * skipped when their turn comes, and the one being sent stops before its next chunk (the chat's
      * owner removes them: it alone touches the head of the queue). Notices are kept.
@@ -185,8 +200,8 @@ final class Outbox {
             try {
                 for (ChatQueue queue : stripe.queues.values()) {
                     for (Outgoing item = queue.head; item != null; item = item.next) {
-                        if (item instanceof Reply reply && session.equals(reply.session)) {
-                            reply.stopped = true;
+                        if (item instanceof Sending sending && session.equals(sending.session)) {
+                            sending.stopped = true;
                         }
                     }
                 }
@@ -412,7 +427,7 @@ final class Outbox {
             } finally {
                 stripe.lock.unlock();
             }
-            Reply reply = next instanceof Reply r && r.then != null ? r : null;
+            Sending reply = next instanceof Sending r && r.then != null ? r : null;
             Step step = reply != null && reply.sent ? runContained(reply.then, reply.route) : deliverContained(next);
             switch (step) {
                 case Step.Done done -> {
@@ -541,6 +556,7 @@ final class Outbox {
                 yield Step.DONE;
             }
             case Reply reply -> deliverReply(reply);
+            case LiveUpdate live -> deliverLive(live);
         };
     }
 
@@ -570,6 +586,94 @@ final class Outbox {
             }
         }
         return Step.DONE;
+    }
+
+    /**
+     * Brings a live answer's messages to what its segment holds now, one call at a time, each paced;
+     * a {@link Step.Wait} or {@link Step.Pause} resumes it later. An edit that is refused or rate
+     * limited degrades the segment (the rest goes as new messages once the reply is complete); a
+     * 429 also pauses the chat as for a chunk.
+     */
+    private Step deliverLive(LiveUpdate live) {
+        ChannelAdapter channel = channel(live.route);
+        if (channel == null) {
+            return Step.DONE;
+        }
+        if (!live.taken) {
+            live.taken = true;
+            live.segment.taken(clock.instant()); // a change from now on arranges the next update
+        }
+        int limit = channel.capabilities().maxTextLength();
+        while (true) {
+            if (live.stopped || !live.stillWanted.getAsBoolean()) {
+                return Step.DONE;
+            }
+            if (!live.complete && live.calls >= LIVE_CALLS_PER_UPDATE) {
+                return Step.DONE;
+            }
+            LiveSegment.Op op = live.segment.next(limit);
+            if (op == null) {
+                if (live.complete) {
+                    live.segment.shownWhole();
+                }
+                return Step.DONE;
+            }
+            if (!live.paced) {
+                live.paced = true;
+                Duration wait = pace(channel, live.route);
+                if (wait.isPositive()) {
+                    return new Step.Wait(wait);
+                }
+            }
+            Step failed = apply(channel, live, op);
+            if (failed != null) {
+                return failed;
+            }
+        }
+    }
+
+    /** Makes one platform call of a live answer. Null: on to the next; else what the drain does next. */
+    private Step apply(ChannelAdapter channel, LiveUpdate live, LiveSegment.Op op) {
+        Route route = live.route;
+        try {
+            switch (op) {
+                case LiveSegment.Op.Post post -> live.segment.done(post, channel.post(route, post.text()));
+                case LiveSegment.Op.Edit edit -> {
+                    channel.edit(route, edit.id(), edit.text());
+                    live.segment.done(edit, edit.id());
+                }
+            }
+            observer.sent(route.channel());
+            live.callDone();
+            return null;
+        } catch (Throwable e) {
+            Fatal.rethrowIfFatal(e);
+            SendFailure failure = failureOf(e);
+            if (failure.kind() == SendFailure.Kind.OUTCOME_UNKNOWN) {
+                log.warn("{} to {} chat {} got no answer in time ({}); it may well have gone through, so it is not"
+                        + " made again", op instanceof LiveSegment.Op.Edit ? "an edit" : "a send", route.channel(),
+                        route.chatId(), failure.getMessage());
+                live.segment.done(op, null);
+                live.callDone();
+                return null;
+            }
+            if (op instanceof LiveSegment.Op.Edit && failure.kind() != SendFailure.Kind.UNAVAILABLE) {
+                // refused or rate limited: no more edits of this answer; the rest goes as new messages
+                live.segment.degrade();
+                log.info("an edit of a live answer in {} chat {} failed ({}); the rest of the answer goes as new"
+                        + " messages", route.channel(), route.chatId(), failure.getMessage());
+                if (failure.kind() == SendFailure.Kind.REFUSED) {
+                    live.paced = false; // the slot was spent on the refused edit
+                    return null;
+                }
+            }
+            if (!live.complete && failure.kind() == SendFailure.Kind.REFUSED) {
+                log.warn("a live answer's update to {} chat {} failed ({}); its last update tries again",
+                        route.channel(), route.chatId(), failure.getMessage());
+                return Step.DONE;
+            }
+            return failure.kind() == SendFailure.Kind.REFUSED ? giveUp(live, failure) : retryOrGiveUp(live, failure);
+        }
     }
 
     private static Duration pace(ChannelAdapter channel, Route route) {
@@ -621,7 +725,7 @@ final class Outbox {
         }
     }
 
-    private Step retryOrGiveUp(Reply reply, SendFailure failure) {
+    private Step retryOrGiveUp(Sending reply, SendFailure failure) {
         Duration wait = failure.retryAfter() != null ? failure.retryAfter() : backoff.delay(reply.retries + 1);
         if (reply.retries >= MAX_RETRIES || reply.waited.plus(wait).compareTo(RETRY_BUDGET) > 0) {
             return giveUp(reply, failure);
@@ -644,7 +748,7 @@ final class Outbox {
      * metric; the rest of the reply is not sent. A run's reply marks its {@link Delivery} failed,
      * so the messages it answers stay pending and run again after a restart.
      */
-    private Step giveUp(Reply reply, SendFailure failure) {
+    private Step giveUp(Sending reply, SendFailure failure) {
         Route route = reply.route;
         if (heldBehindShutdown(route)) {
             log.warn("send to {} chat {} was cut off by the shutdown ({}); the message it answers stays pending"
@@ -680,7 +784,7 @@ final class Outbox {
                 return false;
             }
             for (Outgoing item = queue.head; item != null; item = item.next) {
-                if (item instanceof AfterDelivered || (item instanceof Reply reply && reply.then != null)) {
+                if (item instanceof AfterDelivered || (item instanceof Sending reply && reply.then != null)) {
                     return true;
                 }
             }
@@ -713,7 +817,7 @@ final class Outbox {
     }
 
     /** What waits in a chat's queue: a link of it (each is queued once, in one chat). */
-    private abstract static sealed class Outgoing permits Reply, AfterDelivered {
+    private abstract static sealed class Outgoing permits Sending, AfterDelivered {
         final Route route;
         final Chat chat; // the chat it goes to, its queue's key
         Outgoing next;   // the one behind it in its chat's queue; guarded by the stripe's lock
@@ -776,38 +880,72 @@ final class Outbox {
     }
 
     /**
-     * A reply to send, unless it is no longer wanted when its turn comes. The progress fields are
-     * touched only by the chat's owner.
+     * Something to send (a reply, or an update of a live answer), unless it is no longer wanted
+     * when its turn comes. The progress fields are touched only by the chat's owner.
      */
-    private static final class Reply extends Outgoing {
-        final String text;
+    private abstract static sealed class Sending extends Outgoing permits Reply, LiveUpdate {
         final BooleanSupplier stillWanted;
         final SessionKey session; // the run's session for an answer, which /stop may stop; null for a notice
         final Delivery delivery; // null for a notice
-        final Runnable then;      // runs once the reply is done with, as an action queued right behind it; or null
+        final Runnable then;      // runs once it is done with, as an action queued right behind it; or null
         volatile boolean stopped; // /stop: nothing more of it is sent
         boolean sent;            // done with (sent, dropped or given up): {@code then} is what is left of it
-        List<String> chunks;     // split when its turn first comes
-        int next;                // the chunk to send next
-        boolean paced;           // the channel booked the next chunk's slot
-        int retries;             // of the next chunk
-        Duration waited = Duration.ZERO; // by the next chunk, in retry waits
+        boolean paced;           // the channel booked the next call's slot
+        int retries;             // of the next call
+        Duration waited = Duration.ZERO; // by the next call, in retry waits
 
-        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery,
-              Runnable then) {
+        Sending(Route route, BooleanSupplier stillWanted, SessionKey session, Delivery delivery, Runnable then) {
             super(route);
-            this.then = then;
-            this.text = text;
             this.stillWanted = stillWanted;
             this.session = session;
             this.delivery = delivery;
+            this.then = then;
+        }
+
+        /** The next call starts afresh: its slot is not booked, it has not been retried. */
+        void callDone() {
+            paced = false;
+            retries = 0;
+            waited = Duration.ZERO;
+        }
+    }
+
+    /** A reply to send, in chunks. */
+    private static final class Reply extends Sending {
+        final String text;
+        List<String> chunks;     // split when its turn first comes
+        int next;                // the chunk to send next
+
+        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery,
+              Runnable then) {
+            super(route, stillWanted, session, delivery, then);
+            this.text = text;
         }
 
         void chunkSent() {
             next++;
-            paced = false;
-            retries = 0;
-            waited = Duration.ZERO;
+            callDone();
+        }
+    }
+
+    /** An update of a live answer (docs/behaviour.md §16). */
+    private static final class LiveUpdate extends Sending {
+        final LiveSegment segment;
+        final boolean complete; // the segment's last update: it does everything left
+        boolean taken;          // its turn came: the segment knows
+        int calls;              // platform calls made
+
+        LiveUpdate(Route route, SessionKey session, LiveSegment segment, BooleanSupplier stillWanted,
+                   Delivery delivery, boolean complete, Runnable then) {
+            super(route, stillWanted, session, delivery, then);
+            this.segment = segment;
+            this.complete = complete;
+        }
+
+        @Override
+        void callDone() {
+            super.callDone();
+            calls++;
         }
     }
 
@@ -854,7 +992,7 @@ final class Outbox {
         int items() {
             int count = 0;
             for (Outgoing item = head; item != null; item = item.next) {
-                count += item instanceof Reply reply && reply.then != null && !reply.sent ? 2 : 1;
+                count += item instanceof Sending reply && reply.then != null && !reply.sent ? 2 : 1;
             }
             return count;
         }

@@ -222,6 +222,8 @@ final class Run {
     volatile boolean delivered;
     /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
     final Delivery delivery = new Delivery();
+    /** The current attempt's streamed answer, or null (docs/behaviour.md §16); guarded by the session lock. */
+    LiveAnswer live;
 
     /** A run answered by one agent, with no fallback (tests). */
     Run(String id, Turn turn, Instant createdAt, Claim claim) {

@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.Streaming;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
@@ -226,6 +227,14 @@ final class RunDriver {
             run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, launch, timeout));
             return null;
         });
+        Streaming streaming = ctx.streaming(run.route);
+        LiveAnswer live = streaming.on() ? new LiveAnswer(run.route, key, ctx.outbox, ctx.scheduler, ctx.clock,
+                streaming.minEditInterval(), () -> !run.silenced() && run.launch == start.launch(), run.delivery,
+                ctx.settings.maxAnswerChars()) : null;
+        lock.underLock(() -> {
+            run.live = live;
+            return null;
+        });
         var events = new GatedRunEvents(run, start.launch(), key, ctx.outbox, ctx.settings.maxAnswerChars(),
                 () -> ctx.observer.agentRetried(name), new GatedRunEvents.Answers() {
                     @Override
@@ -237,7 +246,7 @@ final class RunDriver {
                     public void answered(List<SteerMessage> steers) {
                         lock.locked(fx -> steering.answered(run, steers, fx));
                     }
-                });
+                }, live);
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = lock.underLock(() -> {
@@ -368,6 +377,7 @@ final class RunDriver {
      * settle, retry or the next turn.
      */
     private void end(Run run, RunOutcome outcome, Effects fx) {
+        endLive(run, outcome, fx);
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
         Instant now = ctx.clock.instant();
@@ -408,6 +418,21 @@ final class RunDriver {
         ends.requeue(steering.resolve(run, outcome, fx));
         ends.ended(run, new RunEnd.Settled(run.disposition), fx);
         fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
+    }
+
+    /**
+     * The attempt's live answer (docs/behaviour.md §16): a reply left unfinished gets its mark, before
+     * any notice about the run (lock held; the outbox is called in the effects).
+     */
+    private void endLive(Run run, RunOutcome outcome, Effects fx) {
+        LiveAnswer live = run.live;
+        if (live == null) {
+            return;
+        }
+        run.live = null;
+        boolean stopped = run.abortCause == Run.AbortCause.STOP || run.abortCause == Run.AbortCause.INTERRUPT;
+        boolean aborted = run.silenced() || outcome instanceof RunOutcome.Aborted;
+        fx.add(() -> live.end(stopped ? LiveAnswer.STOPPED : LiveAnswer.INTERRUPTED, aborted));
     }
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {

@@ -4,6 +4,7 @@ import dev.laneway.core.Disposition;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.command.QueuedMessage;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.time.Scheduler.Cancellable;
@@ -658,6 +659,53 @@ final class SessionQueue {
     }
 
     /** Queued messages (followups, an interrupting successor, inbound buffers). */
+    /**
+     * {@code /queue status} (docs/behaviour.md §6.9): the queued messages of the sender named by
+     * {@code senderKey} (null: everyone's), each with its place among every message waiting for a
+     * turn (1 = next), in arrival order.
+     */
+    List<QueuedMessage> queuedOf(String senderKey) {
+        return lock.underLock(() -> {
+            List<QueuedMessage> found = new ArrayList<>();
+            if (followups == null) {
+                return found;
+            }
+            int position = 0;
+            for (QueuedItem item : followups.items()) {
+                for (Ticket ticket : item.tickets()) {
+                    position++;
+                    if (senderKey == null || senderKey.equals(item.senderKey())) {
+                        found.add(new QueuedMessage(position, ticket.message().text()));
+                    }
+                }
+            }
+            return found;
+        });
+    }
+
+    /**
+     * {@code /queue cancel} (docs/behaviour.md §6.9): drops the queued messages of the sender named by
+     * {@code senderKey} (null: everyone's); they end {@code STOPPED} and are not answered. The active
+     * run goes on. Returns how many messages were dropped.
+     */
+    int cancelQueued(String senderKey) {
+        return lock.lockedGet(fx -> {
+            if (state == State.RETIRED || followups == null) {
+                return 0;
+            }
+            List<QueuedItem> cancelled = followups.cancel(item -> senderKey == null || senderKey.equals(item.senderKey()));
+            int count = interrupts.discard(new FollowupQueue.Cleared(cancelled, List.of()), Disposition.STOPPED,
+                    new HashSet<>(), fx);
+            if (active == null && noFollowups() && successor == null && state == State.DRAINING) {
+                drainTimer.cancel();
+                drainTimer = Cancellable.NONE;
+                moveTo(restingState());
+                retireIfIdle(fx);
+            }
+            return count;
+        });
+    }
+
     int queuedMessages() {
         return lock.underLock(() -> (followups == null ? 0 : followups.messageCount())
                 + (successor == null ? 0 : successor.tickets().size())

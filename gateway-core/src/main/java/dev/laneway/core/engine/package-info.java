@@ -44,7 +44,10 @@
  *       has delivered what came before it), the listeners and metrics, and the channel's
  *       {@code settled} hook follow. A notice about a message is queued before its settle.</li>
  *   <li><b>Send</b> (executor, one drain task per chat). The {@link Outbox} sends each chat's replies
- *       in order, chunked at the channel's limit, and runs the actions queued behind them. It holds
+ *       in order, chunked at the channel's limit, and runs the actions queued behind them. A chat
+ *       that streams gets its run's deltas as a {@link LiveAnswer}: each reply is a {@link LiveSegment}
+ *       whose updates (send, then edit) wait in the same queue, paced like chunks (docs/behaviour.md
+ *       §16). It holds
  *       a channel's replies until {@link ChannelStarter} has started it, and everything at shutdown.</li>
  * </ol>
  *

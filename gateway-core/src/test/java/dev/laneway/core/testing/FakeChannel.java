@@ -4,6 +4,8 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.SendFailure;
+import dev.laneway.core.channel.Streaming;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +45,12 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile java.util.function.Consumer<String> onSend = text -> { };
     private volatile Runnable duringStart = () -> { };
     private volatile Runnable duringTyping = () -> { };
+    private volatile Streaming streaming = Streaming.OFF;
+    private final AtomicInteger nextMessageId = new AtomicInteger(1);
+    // message id -> what it shows now; in the order the messages were posted
+    private final java.util.Map<String, String> screen = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
+    private final List<String> calls = new CopyOnWriteArrayList<>();
+    private final Queue<Exception> editFailures = new ConcurrentLinkedQueue<>();
 
     public FakeChannel(String name) {
         this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true, true));
@@ -90,6 +98,59 @@ public final class FakeChannel implements ChannelAdapter {
         sent.add(new Sent(route, text));
         progress.add("send " + text);
         onSend.accept(text);
+    }
+
+    @Override
+    public Streaming streaming(Route route) {
+        return streaming;
+    }
+
+    /** Sends as {@link #send} does and returns the new message's id ({@code p1}, {@code p2}, ...). */
+    @Override
+    public String post(Route route, String text) throws Exception {
+        send(route, text);
+        String id = "p" + nextMessageId.getAndIncrement();
+        screen.put(id, text);
+        calls.add("post " + id + " " + text);
+        return id;
+    }
+
+    @Override
+    public void edit(Route route, String messageId, String text) throws Exception {
+        calls.add("edit " + messageId + " " + text);
+        Exception failure = editFailures.poll();
+        if (failure != null) {
+            throw failure;
+        }
+        if (!screen.containsKey(messageId)) {
+            throw SendFailure.refused("no message " + messageId);
+        }
+        screen.put(messageId, text);
+        progress.add("edit " + messageId + " " + text);
+    }
+
+    /** Streams answers from now on ({@link Streaming#OFF}: not). */
+    public FakeChannel streaming(Streaming value) {
+        streaming = value;
+        return this;
+    }
+
+    /** The next edits throw these, one each, in order (each is still recorded in {@link #calls}). */
+    public FakeChannel failNextEdits(Exception... failures) {
+        editFailures.addAll(List.of(failures));
+        return this;
+    }
+
+    /** Every post and edit tried, in order: {@code post <id> <text>}, {@code edit <id> <text>}. */
+    public List<String> calls() {
+        return List.copyOf(calls);
+    }
+
+    /** What the posted messages show now, in the order they were posted (plain sends are not included). */
+    public List<String> screen() {
+        synchronized (screen) {
+            return List.copyOf(screen.values());
+        }
     }
 
     @Override

@@ -234,6 +234,24 @@ public final class ScriptedAgent implements Agent {
             return this;
         }
 
+        /** Streams {@code text} as a delta of the reply being written. */
+        public ScriptedRun delta(String text) {
+            events.delta(text);
+            return this;
+        }
+
+        /** Reports a tool step ({@code started}, {@code done}, ...). */
+        public ScriptedRun toolStep(String tool, String status) {
+            events.toolStep(tool, status);
+            return this;
+        }
+
+        /** Reports that the model call is being tried again. */
+        public ScriptedRun retrying(String reason) {
+            events.retrying(reason);
+            return this;
+        }
+
         /**
          * The model saw every steer so far and answers them with {@code text}, and the run goes on
          * (as an agent does when steers came in while it wrote its answer): the reply reports them answered.

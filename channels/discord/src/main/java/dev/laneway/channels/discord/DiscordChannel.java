@@ -11,6 +11,7 @@ import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.Redactor;
 import dev.laneway.core.channel.SendFailure;
+import dev.laneway.core.channel.Streaming;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
@@ -141,6 +142,25 @@ public final class DiscordChannel implements ChannelAdapter {
     @Override
     public void typing(Route route) throws SendFailure {
         outbound().typing(route);
+    }
+
+    /**
+     * Streams answers as {@code channels.discord.streaming} says, by send then edit (docs/behaviour.md
+     * §16); not the answer to a slash command, which goes through its interaction.
+     */
+    @Override
+    public Streaming streaming(Route route) {
+        return Addresses.interactionId(route.replyToMessageId()).isPresent() ? Streaming.OFF : config.streaming();
+    }
+
+    @Override
+    public String post(Route route, String text) throws SendFailure {
+        return outbound().post(route, text);
+    }
+
+    @Override
+    public void edit(Route route, String messageId, String text) throws SendFailure {
+        outbound().edit(route, messageId, text);
     }
 
     @Override

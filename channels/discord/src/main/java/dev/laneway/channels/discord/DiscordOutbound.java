@@ -101,6 +101,39 @@ final class DiscordOutbound {
         }
     }
 
+    /**
+     * As {@link #send}, returning the new message's id so a live answer can edit it
+     * (docs/behaviour.md §16); null for an answer through an interaction (not streamed).
+     */
+    String post(Route route, String text) throws SendFailure {
+        if (text.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("a Discord message holds at most " + MAX_TEXT + " characters, got "
+                    + text.length() + " (the outbox chunks replies)");
+        }
+        try {
+            Message sent = sendOne(route, text);
+            return sent == null ? null : sent.getId();
+        } catch (RuntimeException e) {
+            forgetDm(route);
+            throw failure(e);
+        }
+    }
+
+    /** Replaces the text of the bot's message {@code messageId}; JDA waits out a 429 itself. */
+    void edit(Route route, String messageId, String text) throws SendFailure {
+        if (text.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("a Discord message holds at most " + MAX_TEXT + " characters, got "
+                    + text.length());
+        }
+        try {
+            channel(route).editMessageById(messageId, text).setAllowedMentions(NO_MENTIONS)
+                    .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+        } catch (RuntimeException e) {
+            forgetDm(route);
+            throw failure(e);
+        }
+    }
+
     void typing(Route route) throws SendFailure {
         try {
             channel(route).sendTyping().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
@@ -125,12 +158,13 @@ final class DiscordOutbound {
         return SendFailure.refused(detail);
     }
 
-    private void sendOne(Route route, String text) throws SendFailure {
+    /** Sends one message; the message Discord made, or null for an answer through an interaction. */
+    private Message sendOne(Route route, String text) throws SendFailure {
         Optional<String> interactionId = Addresses.interactionId(route.replyToMessageId());
         Optional<PendingInteractions.Pending<InteractionHook>> pending = interactionId.flatMap(interactions::answering);
         if (pending.isPresent()) {
             answerInteraction(route, interactionId.get(), pending.get(), text);
-            return;
+            return null;
         }
         MessageCreateAction action = channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS);
         String replyTo = route.replyToMessageId();
@@ -139,10 +173,11 @@ final class DiscordOutbound {
             ping = !alreadyPinged(replyTo);
             action = action.setMessageReference(replyTo).mentionRepliedUser(ping).failOnInvalidReply(false);
         }
-        action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+        Message sent = action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
         if (ping) {
             rememberPing(replyTo);
         }
+        return sent;
     }
 
     /**

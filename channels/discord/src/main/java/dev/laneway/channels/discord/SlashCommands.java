@@ -26,6 +26,9 @@ final class SlashCommands {
     static final String STOP = "stop";
     static final String NEW = "new";
 
+    /** {@code /queue}'s option for {@code /queue status} and {@code /queue cancel} (docs/behaviour.md §6.9). */
+    static final String ACTION = "action";
+
     /** {@code /queue}'s options, in the order they are written on the command line. */
     static final List<String> QUEUE_OPTIONS = List.of("mode", "debounce", "cap", "drop");
 
@@ -51,9 +54,13 @@ final class SlashCommands {
                 .addChoice("old", "old")
                 .addChoice("new", "new")
                 .addChoice("summarize", "summarize");
+        OptionData action = new OptionData(OptionType.STRING, ACTION, "Your queued messages (the other options are then ignored)")
+                .addChoice("status: my queued messages", "status")
+                .addChoice("cancel my queued messages", "cancel")
+                .addChoice("cancel everyone's queued messages (admins)", "cancel all");
         return List.of(
                 withContexts(Commands.slash(QUEUE, "Show or change how messages queue while the agent works")
-                        .addOptions(mode, debounce, cap, drop)),
+                        .addOptions(mode, debounce, cap, drop, action)),
                 withContexts(Commands.slash(STATUS, "Queue settings, queue depth and the active run")),
                 withContexts(Commands.slash(STOP, "Abort the active run and clear the queue")),
                 withContexts(Commands.slash(NEW, "Start a fresh conversation")));
@@ -86,6 +93,10 @@ final class SlashCommands {
     }
 
     private static String queueLine(Map<String, String> options) {
+        String action = options.get(ACTION);
+        if (action != null && List.of("status", "cancel", "cancel all").contains(action)) {
+            return "/" + QUEUE + " " + action; // the other options are ignored
+        }
         StringBuilder line = new StringBuilder("/").append(QUEUE);
         for (String option : QUEUE_OPTIONS) {
             String token = oneToken(options.get(option));

@@ -52,7 +52,8 @@ final class DiscordRig implements AutoCloseable {
         ws.startAndAwait();
         rest = new FakeDiscordRest();
         ChannelsConfig.Discord config = new ChannelsConfig.Discord(true, new Secret(TOKEN),
-                URI.create(rest.baseUrl()), URI.create(ws.url()), options.allowFrom, options.requireMention);
+                URI.create(rest.baseUrl()), URI.create(ws.url()), options.allowFrom, options.requireMention,
+                options.streaming);
         systemScheduler = options.scheduler == null ? new SystemScheduler() : null;
         Scheduler scheduler = options.scheduler == null ? systemScheduler : options.scheduler;
         channel = new DiscordChannel(config, options.clock, scheduler);
@@ -194,8 +195,11 @@ final class DiscordRig implements AutoCloseable {
         private InstantSource clock = InstantSource.system();
         private Scheduler scheduler;
         private UnaryOperator<InboundSink> sinkWrapper = sink -> sink;
+        private dev.laneway.core.channel.Streaming streaming = ChannelsConfig.Discord.DEFAULT_STREAMING;
 
         Options requireMention(boolean value) { requireMention = value; return this; }
+        /** {@code channels.discord.streaming} and {@code streamingInterval}. */
+        Options streaming(dev.laneway.core.channel.Streaming value) { streaming = value; return this; }
         Options settings(UnaryOperator<GatewaySettings.Builder> value) { settings = value; return this; }
         Options commands(CommandHandler value) { commands = value; return this; }
         /** {@code channels.discord.allowFrom} as the channel sees it. */

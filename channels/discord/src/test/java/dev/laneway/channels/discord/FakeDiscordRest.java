@@ -43,6 +43,10 @@ final class FakeDiscordRest implements AutoCloseable {
     private final AtomicInteger refusedFollowUps = new AtomicInteger();
     private volatile java.util.concurrent.CountDownLatch refuseCallbacks;
     private volatile boolean rejectToken;
+    private final AtomicInteger rateLimitedEdits = new AtomicInteger();
+    // "<channel id>:<message id>" -> the bot message's content now (posted, then edited), in the order posted
+    private final java.util.Map<String, String> screen =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
     FakeDiscordRest() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -58,6 +62,25 @@ final class FakeDiscordRest implements AutoCloseable {
     /** The next {@code count} message posts are answered 429 with a Retry-After of one second. */
     void rateLimitNext(int count) {
         rateLimited.set(count);
+    }
+
+    /** The next {@code count} message edits are answered 429 (JDA waits it out and tries again). */
+    void rateLimitNextEdits(int count) {
+        rateLimitedEdits.set(count);
+    }
+
+    /** What the bot's messages in {@code channelId} show now (after every edit), in the order posted. */
+    List<String> screen(String channelId) {
+        String prefix = channelId + ":";
+        synchronized (screen) {
+            return screen.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+                    .map(java.util.Map.Entry::getValue).toList();
+        }
+    }
+
+    /** Every edit of a message in {@code channelId}. */
+    List<Request> editsIn(String channelId) {
+        return requests(r -> r.method().equals("PATCH") && r.path().matches("channels/" + channelId + "/messages/\\d+"));
     }
 
     /** The next {@code count} message posts are answered HTTP {@code status} with {@code body}. */
@@ -140,7 +163,20 @@ final class FakeDiscordRest implements AutoCloseable {
                 return;
             }
             String channelId = path.split("/")[1];
-            respond(exchange, 200, DiscordJson.createdMessage(nextId(), channelId, request.json()).toString());
+            String id = nextId();
+            screen.put(channelId + ":" + id, request.json().getString("content", ""));
+            respond(exchange, 200, DiscordJson.createdMessage(id, channelId, request.json()).toString());
+        } else if (request.method().equals("PATCH") && path.matches("channels/\\d+/messages/\\d+")) {
+            if (rateLimitedEdits.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                rateLimit(exchange);
+                return;
+            }
+            String[] parts = path.split("/");
+            if (screen.replace(parts[1] + ":" + parts[3], request.json().getString("content", "")) == null) {
+                respond(exchange, 404, DataObject.empty().put("message", "Unknown Message").put("code", 10008).toString());
+                return;
+            }
+            respond(exchange, 200, DiscordJson.createdMessage(parts[3], parts[1], request.json()).toString());
         } else if (request.is("PUT", "applications/" + DiscordJson.APP_ID + "/commands")) {
             respond(exchange, 200, registered(DataArray.fromJson(request.body())).toString());
         } else if (request.method().equals("POST") && path.matches("interactions/\\d+/[^/]+/callback")) {

@@ -26,6 +26,9 @@ class SlashCommandsTest {
     void queueWithoutOptions_showsTheSettings_andResetIsAMode() {
         assertEquals(Optional.of("/queue"), SlashCommands.commandLine("queue", Map.of()));
         assertEquals(Optional.of("/queue reset"), SlashCommands.commandLine("queue", Map.of("mode", "reset")));
+        assertEquals(Optional.of("/queue status"), SlashCommands.commandLine("queue", Map.of("action", "status")));
+        assertEquals(Optional.of("/queue cancel all"),
+                SlashCommands.commandLine("queue", Map.of("action", "cancel all", "cap", "3")), "the action alone counts");
     }
 
     @Test

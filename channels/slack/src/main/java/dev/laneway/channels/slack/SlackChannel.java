@@ -9,6 +9,7 @@ import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.ChatPacer;
+import dev.laneway.core.channel.Streaming;
 import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.Redactor;
@@ -143,6 +144,26 @@ public final class SlackChannel implements ChannelAdapter {
 
     @Override
     public void send(Route route, String text) throws Exception {
+        post(route, text);
+    }
+
+    /**
+     * Streams answers as {@code channels.slack.streaming} says, by {@code chat.postMessage} then
+     * {@code chat.update} (docs/behaviour.md §16, D135); not the answer to a slash command, which goes
+     * through its {@code response_url}.
+     */
+    @Override
+    public Streaming streaming(Route route) {
+        SlackConnection live = connection;
+        if (live != null && live.slashResponses.target(route.replyToMessageId()).isPresent()) {
+            return Streaming.OFF;
+        }
+        return config.streaming();
+    }
+
+    /** As {@link #send}; returns the posted message's {@code ts} (null for an answer through a response_url). */
+    @Override
+    public String post(Route route, String text) throws Exception {
         SlackConnection live = connection;
         if (live == null) {
             throw new IllegalStateException("the Slack channel is not started; cannot send to " + route.chatId());
@@ -151,13 +172,24 @@ public final class SlackChannel implements ChannelAdapter {
         var slashCommand = live.slashResponses.target(route.replyToMessageId());
         if (slashCommand.isPresent()
                 && live.web.respond(slashCommand.get().url(), mrkdwn, slashCommand.get().ephemeral())) {
-            return;
+            return null;
         }
         // a message, or a slash command whose response_url failed or expired: post in the conversation
-        live.web.postMessage(route.chatId(), route.threadId(), mrkdwn);
+        String ts = live.web.postMessage(route.chatId(), route.threadId(), mrkdwn);
         if (route.threadId() != null && !isDirect(route.chatId())) {
             engagedThreads.add(threadKey(route.chatId(), route.threadId()));
         }
+        return ts;
+    }
+
+    /** {@code chat.update} of the bot's message {@code ts}. */
+    @Override
+    public void edit(Route route, String ts, String text) throws Exception {
+        SlackConnection live = connection;
+        if (live == null) {
+            throw new IllegalStateException("the Slack channel is not started; cannot edit in " + route.chatId());
+        }
+        live.web.updateMessage(route.chatId(), ts, MrkdwnFormatter.format(text));
     }
 
     /** Books the next message's slot in the route's Slack channel; how long the outbox waits before sending it. */

@@ -80,9 +80,21 @@ final class SlackWeb {
      */
     String postMessage(String channel, String threadTs, String mrkdwn) throws SendFailure {
         String what = "chat.postMessage to Slack channel " + channel;
-        ChatPostMessageResponse response;
+        ChatPostMessageResponse response = call(what,
+                () -> methods.chatPostMessage(r -> r.channel(channel).threadTs(threadTs).text(mrkdwn).mrkdwn(true)));
+        return response.getTs();
+    }
+
+    /** Replaces the text of the bot's message {@code ts} ({@code chat.update}), once; failures as for a post. */
+    void updateMessage(String channel, String ts, String mrkdwn) throws SendFailure {
+        call("chat.update in Slack channel " + channel, () -> methods.chatUpdate(r -> r.channel(channel).ts(ts).text(mrkdwn)));
+    }
+
+    /** One Web API call whose failure tells the outbox what to do. */
+    private <T extends SlackApiTextResponse> T call(String what, ApiCallOf<T> call) throws SendFailure {
+        T response;
         try {
-            response = methods.chatPostMessage(r -> r.channel(channel).threadTs(threadTs).text(mrkdwn).mrkdwn(true));
+            response = call.run();
         } catch (SlackApiException e) {
             int code = e.getResponse() == null ? 0 : e.getResponse().code();
             String detail = what + ": HTTP " + code + " " + redactor.redact(e.getResponseBody());
@@ -100,7 +112,12 @@ final class SlackWeb {
         if (!response.isOk()) {
             throw SendFailure.refused(what + " failed: " + redactor.redact(response.getError()));
         }
-        return response.getTs();
+        return response;
+    }
+
+    @FunctionalInterface
+    private interface ApiCallOf<T> {
+        T run() throws IOException, SlackApiException;
     }
 
     /**

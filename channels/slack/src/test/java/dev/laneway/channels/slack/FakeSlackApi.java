@@ -57,6 +57,9 @@ final class FakeSlackApi implements AutoCloseable {
     private volatile int failedPostStatus;
     private volatile String failedPostBody;
     private final AtomicInteger rateLimitedReactions = new AtomicInteger();
+    private final AtomicInteger rateLimitedUpdates = new AtomicInteger();
+    // "<channel>:<ts>" -> the bot message's text now (posted, then updated), in the order posted
+    private final Map<String, String> screen = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
     private final List<Response> responses = new CopyOnWriteArrayList<>();
     private final Map<String, String> botIms = new ConcurrentHashMap<>();
     private final java.util.Set<String> notInChannels = ConcurrentHashMap.newKeySet();
@@ -180,6 +183,21 @@ final class FakeSlackApi implements AutoCloseable {
         users.get(id).addProperty("is_bot", true);
     }
 
+    /** The next {@code times} {@code chat.update} calls are answered 429 with {@code Retry-After: seconds}. */
+    void rateLimitUpdates(int times, int seconds) {
+        retryAfterSeconds = seconds;
+        rateLimitedUpdates.set(times);
+    }
+
+    /** What the bot's messages in {@code channel} show now (after every update), in the order posted. */
+    List<String> screen(String channel) {
+        String prefix = channel + ":";
+        synchronized (screen) {
+            return screen.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).map(Map.Entry::getValue)
+                    .toList();
+        }
+    }
+
     /** The next {@code times} posts are answered 429 with {@code Retry-After: seconds}. */
     void rateLimitPosts(int times, int seconds) {
         retryAfterSeconds = seconds;
@@ -260,7 +278,21 @@ final class FakeSlackApi implements AutoCloseable {
                         body = error("not_in_channel");
                     } else {
                         body.addProperty("channel", params.get("channel"));
-                        body.addProperty("ts", "1800000000." + String.format("%06d", nextTs.getAndIncrement()));
+                        String ts = "1800000000." + String.format("%06d", nextTs.getAndIncrement());
+                        body.addProperty("ts", ts);
+                        screen.put(params.get("channel") + ":" + ts, params.get("text"));
+                    }
+                }
+                case "chat.update" -> {
+                    if (rateLimitedUpdates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        status = 429;
+                        body = error("ratelimited");
+                        exchange.getResponseHeaders().add("Retry-After", String.valueOf(retryAfterSeconds));
+                    } else if (screen.replace(params.get("channel") + ":" + params.get("ts"), params.get("text")) == null) {
+                        body = error("message_not_found");
+                    } else {
+                        body.addProperty("channel", params.get("channel"));
+                        body.addProperty("ts", params.get("ts"));
                     }
                 }
                 case "reactions.add", "reactions.remove" -> {

@@ -49,12 +49,18 @@ final class SlackRig implements AutoCloseable {
 
     private SlackRig(boolean requireMention, List<String> allowFrom,
                      java.util.function.UnaryOperator<SlackOptions> tune) throws Exception {
+        this(requireMention, allowFrom, tune, ChannelsConfig.Slack.DEFAULT_STREAMING);
+    }
+
+    private SlackRig(boolean requireMention, List<String> allowFrom,
+                     java.util.function.UnaryOperator<SlackOptions> tune,
+                     dev.laneway.core.channel.Streaming streaming) throws Exception {
         api = new FakeSlackApi();
         socket = new FakeSocketMode();
         socket.startAndWait();
         api.socketUrl(socket::nextUrl);
         var config = new ChannelsConfig.Slack(true, new Secret("xoxb-test-bot"), new Secret("xapp-test-app"),
-                api.apiUrl(), allowFrom, requireMention);
+                api.apiUrl(), allowFrom, requireMention, streaming);
         channel = new SlackChannel(config, tune.apply(SlackOptions.defaults().withClock(clock)
                 .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))));
     }
@@ -100,6 +106,12 @@ final class SlackRig implements AutoCloseable {
     static SlackRig gateway(boolean requireMention, CommandHandler commands,
                             java.util.function.Consumer<FakeSlackApi> before) throws Exception {
         return gateway(new SlackRig(requireMention, List.of()), commands, before, null);
+    }
+
+    /** The channel with {@code channels.slack.streaming} as given, wired to a real gateway. */
+    static SlackRig gateway(dev.laneway.core.channel.Streaming streaming) throws Exception {
+        return gateway(new SlackRig(true, List.of(), options -> options, streaming), CommandHandler.NONE, api -> { },
+                null);
     }
 
     /** The channel, with {@code ackDeadline}, wired to a real gateway that records accepted messages in {@code journal} (instead of {@link #journal}). */

@@ -17,6 +17,7 @@ import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
 import dev.laneway.core.channel.Redactor;
 import dev.laneway.core.channel.SendFailure;
+import dev.laneway.core.channel.Streaming;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -77,7 +78,7 @@ public final class TelegramChannel implements ChannelAdapter {
 
     public static final String NAME = UpdateConverter.CHANNEL;
     static final List<BotCommand> COMMANDS = List.of(
-            new BotCommand("queue", "Show or change how messages wait while I am busy"),
+            new BotCommand("queue", "How messages wait while I am busy; /queue status or /queue cancel for yours"),
             new BotCommand("status", "Queue settings and what is running"),
             new BotCommand("stop", "Stop the current answer and clear the queue"),
             new BotCommand("new", "Start a new conversation"));
@@ -188,6 +189,37 @@ public final class TelegramChannel implements ChannelAdapter {
     @Override
     public void send(Route route, String text) throws SendFailure {
         sender.send(route, text);
+    }
+
+    /**
+     * In a group, a live answer changes at most once per this long: a group takes about 20 messages
+     * and edits a minute, so a faster stream would spend the minute's budget and hold back its own
+     * final text (docs/behaviour.md §16.1).
+     */
+    static final Duration GROUP_STREAMING_INTERVAL = Duration.ofSeconds(3);
+
+    /**
+     * Streams answers as {@code channels.telegram.streaming} says: send, then edit (docs/behaviour.md
+     * §16, D135); in a group at most once per {@link #GROUP_STREAMING_INTERVAL}.
+     */
+    @Override
+    public Streaming streaming(Route route) {
+        Streaming streaming = settings.streaming();
+        if (streaming.on() && TelegramSender.isGroup(route.chatId())
+                && streaming.minEditInterval().compareTo(GROUP_STREAMING_INTERVAL) < 0) {
+            return Streaming.every(GROUP_STREAMING_INTERVAL);
+        }
+        return streaming;
+    }
+
+    @Override
+    public String post(Route route, String text) throws SendFailure {
+        return sender.post(route, text);
+    }
+
+    @Override
+    public void edit(Route route, String messageId, String text) throws SendFailure {
+        sender.edit(route, messageId, text);
     }
 
     @Override

@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 import org.telegram.telegrambots.meta.api.methods.ParseMode;
 import org.telegram.telegrambots.meta.api.methods.send.SendChatAction;
 import org.telegram.telegrambots.meta.api.methods.send.SendMessage;
+import org.telegram.telegrambots.meta.api.methods.updatingmessages.EditMessageText;
 import org.telegram.telegrambots.meta.api.objects.ReplyParameters;
+import org.telegram.telegrambots.meta.api.objects.message.Message;
 import org.telegram.telegrambots.meta.exceptions.TelegramApiException;
 import org.telegram.telegrambots.meta.exceptions.TelegramApiRequestException;
 import org.telegram.telegrambots.meta.generics.TelegramClient;
@@ -62,11 +64,72 @@ final class TelegramSender {
      * most {@link #MAX_LENGTH} characters; a longer text is refused before anything is sent.
      */
     void send(Route route, String text) throws SendFailure {
+        post(route, text);
+    }
+
+    /** As {@link #send}; returns the new message's id (to edit it: a live answer, docs/behaviour.md §16), or null. */
+    String post(Route route, String text) throws SendFailure {
+        checkLength(text);
+        Message sent = sendOne(route, text);
+        // no message in the answer: it went, but cannot be edited (the live answer sends the rest anew)
+        return sent == null || sent.getMessageId() == null ? null : Integer.toString(sent.getMessageId());
+    }
+
+    /**
+     * Replaces the text of the bot's message {@code messageId} ({@code editMessageText}), as HTML when it
+     * has formatting and again as plain text if Telegram cannot parse it. "Message is not modified"
+     * (the same text again) counts as done.
+     */
+    void edit(Route route, String messageId, String text) throws SendFailure {
+        checkLength(text);
+        Integer id = parseId(messageId);
+        if (id == null) {
+            throw SendFailure.refused("telegram editMessageText: not a message id: " + messageId);
+        }
+        Optional<String> html = TelegramMarkup.toHtml(text);
+        try {
+            try {
+                client.execute(edit(route, id, html.orElse(text), html.isPresent()));
+                return;
+            } catch (TelegramApiRequestException e) {
+                if (html.isEmpty() || !cannotParse(e)) {
+                    throw e;
+                }
+                log.info("telegram: chat {} rejected the formatted edit ({}); editing as plain text", route.chatId(),
+                        redactor.redact(e.getApiResponse()));
+            }
+            client.execute(edit(route, id, text, false));
+        } catch (TelegramApiRequestException e) {
+            if (notModified(e)) {
+                return;
+            }
+            throw failure("editMessageText", e);
+        } catch (TelegramApiException e) {
+            throw failure("editMessageText", e);
+        }
+    }
+
+    private static void checkLength(String text) {
         if (text.length() > MAX_LENGTH) {
             throw new IllegalArgumentException("a Telegram message holds at most " + MAX_LENGTH + " characters, got "
                     + text.length() + " (the outbox chunks replies)");
         }
-        sendOne(route, text);
+    }
+
+    private static EditMessageText edit(Route route, int messageId, String text, boolean html) {
+        EditMessageText.EditMessageTextBuilder<?, ?> builder = EditMessageText.builder()
+                .chatId(route.chatId())
+                .messageId(messageId)
+                .text(text);
+        if (html) {
+            builder.parseMode(ParseMode.HTML);
+        }
+        return builder.build();
+    }
+
+    private static boolean notModified(TelegramApiRequestException e) {
+        return e.getErrorCode() != null && e.getErrorCode() == 400 && e.getApiResponse() != null
+                && e.getApiResponse().toLowerCase(Locale.ROOT).contains("message is not modified");
     }
 
     /** One typing action; a 429 for it pauses the chat in the outbox like one for a message. */
@@ -82,12 +145,11 @@ final class TelegramSender {
         }
     }
 
-    private void sendOne(Route route, String text) throws SendFailure {
+    private Message sendOne(Route route, String text) throws SendFailure {
         Optional<String> html = TelegramMarkup.toHtml(text);
         if (html.isPresent()) {
             try {
-                client.execute(message(route, html.get(), true));
-                return;
+                return client.execute(message(route, html.get(), true));
             } catch (TelegramApiRequestException e) {
                 if (!cannotParse(e)) {
                     throw failure("sendMessage", e);
@@ -99,7 +161,7 @@ final class TelegramSender {
             }
         }
         try {
-            client.execute(message(route, text, false));
+            return client.execute(message(route, text, false));
         } catch (TelegramApiException e) {
             throw failure("sendMessage", e);
         }

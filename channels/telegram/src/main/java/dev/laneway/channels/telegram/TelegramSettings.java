@@ -2,6 +2,7 @@ package dev.laneway.channels.telegram;
 
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
+import dev.laneway.core.channel.Streaming;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Collection;
@@ -30,6 +31,7 @@ import org.telegram.telegrambots.meta.TelegramUrl;
  * @param pollBackoffInitial   first wait after a failed {@code getUpdates}; doubles per failure
  * @param pollBackoffMax       longest wait between {@code getUpdates} attempts
  * @param pacing               outbound rate limits
+ * @param streaming            whether answers stream, and how often a live message may change (docs/behaviour.md §16)
  */
 public record TelegramSettings(
         Secret token,
@@ -41,7 +43,8 @@ public record TelegramSettings(
         Duration adminCacheTtl,
         Duration pollBackoffInitial,
         Duration pollBackoffMax,
-        Pacing pacing) {
+        Pacing pacing,
+        Streaming streaming) {
 
     public static final URI DEFAULT_API_URL = ChannelsConfig.Telegram.DEFAULT_API_URL;
 
@@ -67,54 +70,62 @@ public record TelegramSettings(
             throw new IllegalArgumentException("pollBackoffMax must be >= pollBackoffInitial");
         }
         Objects.requireNonNull(pacing, "pacing");
+        Objects.requireNonNull(streaming, "streaming");
     }
 
     /** Production defaults for a token and a Bot API server. */
     public static TelegramSettings of(Secret token, URI apiUrl) {
         return new TelegramSettings(token, apiUrl, true, Set.of(), Duration.ofSeconds(50), Duration.ofSeconds(4),
-                Duration.ofMinutes(2), Duration.ofSeconds(1), Duration.ofSeconds(30), Pacing.DEFAULTS);
+                Duration.ofMinutes(2), Duration.ofSeconds(1), Duration.ofSeconds(30), Pacing.DEFAULTS,
+                ChannelsConfig.Telegram.DEFAULT_STREAMING);
     }
 
     /** {@code channels.telegram} from the YAML config. */
     public static TelegramSettings fromConfig(ChannelsConfig.Telegram config) {
         return of(config.token(), config.apiUrl())
                 .withGroupsRequireMention(config.groupsRequireMention())
-                .withAllowFrom(config.allowFrom());
+                .withAllowFrom(config.allowFrom())
+                .withStreaming(config.streaming());
     }
 
     public TelegramSettings withGroupsRequireMention(boolean value) {
         return new TelegramSettings(token, apiUrl, value, allowFrom, pollTimeout, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming);
     }
 
     public TelegramSettings withAllowFrom(Collection<String> value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, Set.copyOf(value), pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming);
     }
 
     public TelegramSettings withPollTimeout(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, value, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming);
     }
 
     public TelegramSettings withTypingRefresh(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, value, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming);
     }
 
     public TelegramSettings withAdminCacheTtl(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh, value,
-                pollBackoffInitial, pollBackoffMax, pacing);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming);
     }
 
     public TelegramSettings withPollBackoff(Duration initial, Duration max) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, initial, max, pacing);
+                adminCacheTtl, initial, max, pacing, streaming);
     }
 
     public TelegramSettings withPacing(Pacing value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming);
+    }
+
+    public TelegramSettings withStreaming(Streaming value) {
+        return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value);
     }
 
     /** The SDK's form of {@link #apiUrl}. */

@@ -49,7 +49,7 @@ final class FakeBotApi implements AutoCloseable {
 
     static {
         for (String name : List.of("getMe", "deleteWebhook", "getUpdates", "setMyCommands", "sendMessage",
-                "sendChatAction", "getChatAdministrators", "getChatMember", "getFile")) {
+                "sendChatAction", "getChatAdministrators", "getChatMember", "editMessageText", "getFile")) {
             METHODS.put(name.toLowerCase(Locale.ROOT), name);
         }
     }
@@ -58,6 +58,9 @@ final class FakeBotApi implements AutoCloseable {
     private final Condition updatesChanged = lock.newCondition();
     private final List<Queued> updates = new ArrayList<>();              // every update ever pushed, in order
     private final SendFaults sendFaults = new SendFaults();
+    private final SendFaults editFaults = new SendFaults();
+    // "<chat id>:<message id>" -> the bot message's text now (sent, then edited), in the order sent
+    private final Map<String, String> screen = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
     private final java.util.concurrent.atomic.AtomicInteger rateLimitedAdminLookups =
             new java.util.concurrent.atomic.AtomicInteger();
     private volatile int adminLookupRetryAfter;
@@ -166,6 +169,12 @@ final class FakeBotApi implements AutoCloseable {
     /** The next {@code sendMessage} (to {@code chatId}, or any chat when null) gets a 429. */
     void rateLimitNextSend(String chatId, int retryAfterSeconds) {
         sendFaults.add(new SendFaults.Fault(chatId, false, 429, "Too Many Requests: retry after " + retryAfterSeconds,
+                retryAfterSeconds));
+    }
+
+    /** The next {@code editMessageText} (to {@code chatId}) gets a 429 with {@code retry_after}. */
+    void rateLimitNextEdit(String chatId, int retryAfterSeconds) {
+        editFaults.add(new SendFaults.Fault(chatId, false, 429, "Too Many Requests: retry after " + retryAfterSeconds,
                 retryAfterSeconds));
     }
 
@@ -371,7 +380,8 @@ final class FakeBotApi implements AutoCloseable {
                         + adminLookupRetryAfter, adminLookupRetryAfter));
                 return;
             }
-            SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body) : null;
+            SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body)
+                    : method.equals("editMessageText") ? editFaults.take(body) : null;
             if (fault != null) {
                 calls.add(new Call(method, body, Instant.now(), null));
                 if (fault.page() != null) {
@@ -392,6 +402,7 @@ final class FakeBotApi implements AutoCloseable {
         return switch (method) {
             case "getMe" -> BotApiAnswers.me();
             case "sendMessage" -> sentMessage(body);
+            case "editMessageText" -> editedMessage(body);
             case "getChatAdministrators" -> administrators(body.path("chat_id").asLong());
             case "getFile" -> file(body.path("file_id").asText());
             default -> Tg.JSON.getNodeFactory().booleanNode(true); // deleteWebhook, setMyCommands, sendChatAction
@@ -463,7 +474,32 @@ final class FakeBotApi implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        screen.put(chatId + ":" + id, visibleOf(body));
         return BotApiAnswers.sentMessage(chatId, id, body.path("text").asText());
+    }
+
+    private JsonNode editedMessage(JsonNode body) {
+        String key = body.path("chat_id").asText() + ":" + body.path("message_id").asInt();
+        String text = visibleOf(body);
+        if (screen.replace(key, text) == null) {
+            throw new IllegalStateException("editMessageText of an unknown message " + key);
+        }
+        return BotApiAnswers.sentMessage(body.path("chat_id").asLong(), body.path("message_id").asInt(),
+                body.path("text").asText());
+    }
+
+    private static String visibleOf(JsonNode body) {
+        return new Sent(0, "", body.path("text").asText(),
+                body.hasNonNull("parse_mode") ? body.get("parse_mode").asText() : null, null, null).visible();
+    }
+
+    /** What the bot's messages in {@code chatId} show now (after every edit), as the user sees them, in order. */
+    List<String> screen(long chatId) {
+        String prefix = chatId + ":";
+        synchronized (screen) {
+            return screen.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).map(Map.Entry::getValue)
+                    .toList();
+        }
     }
 
     private ArrayNode administrators(long chatId) {

@@ -1,0 +1,297 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.channel.TextChunker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One reply of a run, shown while the model writes it (docs/behaviour.md §16): the text so far,
+ * the messages that show it, and what the chat's outbox must do next to make them show it. The
+ * display is the text chunked by the one {@link TextChunker} at the channel's limit: message
+ * {@code i} shows chunk {@code i}, so a text that outgrows one message continues in a new one at a
+ * chunk boundary, never inside a code fence. Once the reply is complete ({@link #finish}) the
+ * messages are brought to exactly its chunks, which is what a non-streamed answer sends.
+ *
+ * <p>Degraded: an edit the platform refused or rate limited is not tried again; the messages keep
+ * what they show, and once the reply is complete the rest of it (from where the last message's
+ * text ends, a code fence open there reopened) goes as new messages: nothing lost, nothing twice.
+ *
+ * <p>Concurrency: {@code lock} guards every field. The agent's thread appends ({@link #append},
+ * {@link #finish}); the one thread that owns the chat in the outbox asks {@link #next} and
+ * records what it did ({@link #done}), outside the lock in between; the executor ends it
+ * ({@link #end}). Never held while calling anything else.
+ */
+final class LiveSegment {
+
+    /** The progress line shown while a tool runs: {@code 🔧 current_time…}. */
+    static String toolLine(String tool) {
+        return "🔧 " + tool + "…";
+    }
+
+    /** What the outbox does next for the segment. */
+    sealed interface Op {
+        /** Send {@code text} as a new message. */
+        record Post(String text, int end) implements Op {
+        }
+
+        /** Change message {@code index} (platform id {@code id}) to {@code text}. */
+        record Edit(int index, String id, String text, int end) implements Op {
+        }
+    }
+
+    /** A message the segment sent: its platform id (null: it cannot be edited), text, and where that text ends. */
+    private record Shown(String id, String text, int end) {
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final StringBuilder text = new StringBuilder(); // the reply so far
+    private int room;                // characters the reply may still take (messages.maxAnswerChars)
+    private String complete;         // the whole reply, once known; then text no longer grows
+    private String tool;             // a tool running now (its progress line shows), or null
+    private String mark;             // the run ended before this reply was shown whole: the mark its text gets
+    private final List<Shown> shown = new ArrayList<>();
+    private boolean degraded;        // no more edits: the rest goes as new messages
+    private List<TextChunker.Chunk> rest; // degraded and complete: the rest, chunked
+    private int restSent;
+    private boolean shownWhole;      // the messages show the complete reply (or its mark)
+    private boolean updatePending;   // an update is queued in the outbox or waits on a timer
+    private Instant lastUpdate;      // when the outbox last took an update
+
+    LiveSegment(int room) {
+        this.room = room;
+    }
+
+    /**
+     * Adds streamed text (up to the answer's bound). True when the caller must arrange an update:
+     * none is pending yet.
+     */
+    boolean append(String delta) {
+        lock.lock();
+        try {
+            if (complete != null || mark != null) {
+                return false;
+            }
+            String taken = delta.length() <= room ? delta : delta.substring(0, Math.max(0, room));
+            room -= taken.length();
+            text.append(taken);
+            tool = null;
+            return claimUpdate();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A tool started ({@code name}) or ended (null); true when the caller must arrange an update. */
+    boolean tool(String name) {
+        lock.lock();
+        try {
+            if (complete != null || mark != null || (name == null && tool == null)) {
+                return false;
+            }
+            tool = name;
+            return claimUpdate();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The model call is being tried again: what it wrote so far is replaced by what it writes next. */
+    void restart() {
+        lock.lock();
+        try {
+            if (complete == null) {
+                room += text.length();
+                text.setLength(0);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether anything was streamed into the segment (text or a tool line). */
+    boolean started() {
+        lock.lock();
+        try {
+            return !text.isEmpty() || tool != null || !shown.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The reply is complete: the messages are to show exactly {@code reply}. */
+    void finish(String reply) {
+        lock.lock();
+        try {
+            complete = reply;
+            tool = null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The run ended. A segment not yet shown whole gets {@code mark} after its text: one the run
+     * never finished, and, when {@code aborted}, one whose complete reply was not sent (a stop drops
+     * it). True when an update must show the mark (something of it is shown already).
+     */
+    boolean end(String mark, boolean aborted) {
+        lock.lock();
+        try {
+            if (shownWhole || this.mark != null || (complete != null && !aborted)) {
+                return false;
+            }
+            complete = null;
+            tool = null;
+            this.mark = mark;
+            return !shown.isEmpty() && !degraded;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How long the next update waits: the rest of {@code minInterval} since the last one. */
+    Duration delay(Instant now, Duration minInterval) {
+        lock.lock();
+        try {
+            if (lastUpdate == null) {
+                return Duration.ZERO;
+            }
+            Duration since = Duration.between(lastUpdate, now);
+            return since.compareTo(minInterval) >= 0 ? Duration.ZERO : minInterval.minus(since);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The outbox took an update at {@code now}: a later change arranges a new one. */
+    void taken(Instant now) {
+        lock.lock();
+        try {
+            updatePending = false;
+            lastUpdate = now;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What to do next so the messages show the segment, at {@code limit} characters a message; null: nothing. */
+    Op next(int limit) {
+        lock.lock();
+        try {
+            if (!degraded) {
+                String display = display();
+                List<TextChunker.Chunk> target = TextChunker.chunks(display, limit);
+                for (int i = 0; i < target.size(); i++) {
+                    TextChunker.Chunk chunk = target.get(i);
+                    if (i >= shown.size()) {
+                        return new Op.Post(chunk.text(), chunk.end());
+                    }
+                    Shown message = shown.get(i);
+                    if (!message.text().equals(chunk.text())) {
+                        if (message.id() == null) {
+                            degraded = true; // it cannot be changed: the rest goes as new messages
+                            return next(limit);
+                        }
+                        return new Op.Edit(i, message.id(), chunk.text(), chunk.end());
+                    }
+                }
+                if (settled()) {
+                    // the whole text takes fewer messages than were shown (a retried model call wrote less)
+                    for (int i = target.size(); i < shown.size(); i++) {
+                        Shown message = shown.get(i);
+                        if (message.id() != null && !message.text().equals(EMPTIED)) {
+                            return new Op.Edit(i, message.id(), EMPTIED, message.end());
+                        }
+                    }
+                }
+                return null;
+            }
+            if (complete == null) {
+                return null; // degraded: the rest goes once the reply is complete
+            }
+            if (rest == null) {
+                int covered = shown.isEmpty() ? 0 : Math.min(shown.getLast().end(), complete.length());
+                String tail = complete.substring(covered).stripLeading();
+                String fence = tail.isEmpty() ? null : TextChunker.openFenceAt(complete, covered);
+                rest = TextChunker.chunks(fence == null ? tail : fence + "\n" + tail, limit);
+            }
+            return restSent < rest.size() ? new Op.Post(rest.get(restSent).text(), complete.length()) : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The text a message that no longer has a part of the reply shows. */
+    static final String EMPTIED = "…";
+
+    /** {@code op} went; {@code id}: the new message's platform id (null: unknown or not editable). */
+    void done(Op op, String id) {
+        lock.lock();
+        try {
+            switch (op) {
+                case Op.Post post -> {
+                    if (degraded) {
+                        restSent++;
+                    } else {
+                        shown.add(new Shown(id, post.text(), post.end()));
+                    }
+                }
+                case Op.Edit edit -> shown.set(edit.index(), new Shown(edit.id(), edit.text(), edit.end()));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An edit was refused or rate limited: no more edits; the rest goes as new messages. */
+    void degrade() {
+        lock.lock();
+        try {
+            degraded = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The outbox found nothing left to do after the reply was complete (or marked). */
+    void shownWhole() {
+        lock.lock();
+        try {
+            if (settled()) {
+                shownWhole = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the segment will not change any more: complete, or marked (lock held). */
+    private boolean settled() {
+        return complete != null || mark != null;
+    }
+
+    /** What the messages are to show (lock held). */
+    private String display() {
+        if (complete != null) {
+            return complete;
+        }
+        String body = text.toString();
+        String extra = mark != null ? mark : tool != null ? toolLine(tool) : null;
+        if (extra == null) {
+            return body;
+        }
+        return body.isBlank() ? extra : body.stripTrailing() + "\n\n" + extra;
+    }
+
+    /** Marks an update as pending; true when none was (lock held). */
+    private boolean claimUpdate() {
+        if (updatePending) {
+            return false;
+        }
+        updatePending = true;
+        return true;
+    }
+}
