@@ -411,7 +411,7 @@ final class RunDriver {
             fx.add(() -> ctx.outbox.send(route, notice));
         }
         ends.requeue(steering.resolve(run, outcome, fx));
-        ends.ended(run, new RunEnd.Settled(run.disposition), fx);
+        ends.ended(run, RunEnd.Settled.of(run.disposition), fx);
         fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 
