@@ -1,6 +1,9 @@
 package dev.laneway.app;
 
 import dev.laneway.app.ops.ChannelConnectivity;
+import dev.laneway.app.ops.DispositionFeed;
+import dev.laneway.app.ops.JobControls;
+import dev.laneway.app.ops.OperatorConsole;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
 import dev.laneway.app.ops.OpsServer;
@@ -64,6 +67,7 @@ final class GatewayApp {
     private final Gateway gateway;
     private final ScheduledJobs jobs;
     private final OpsServer ops;
+    private final OperatorConsole console; // null when gateway.http is disabled
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     /**
@@ -83,6 +87,7 @@ final class GatewayApp {
                     new ProviderMeters(metrics.registry()));
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
             Map<String, Agent> jobAgents = jobAgents(config);
+            DispositionFeed feed = new DispositionFeed(clock); // the console's disposition stream (docs/behaviour.md §18)
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
@@ -93,6 +98,7 @@ final class GatewayApp {
                     .journal(store)
                     .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
+                    .listener(feed)
                     .observer(metrics);
             channels.forEach(builder::channel);
             jobAgents.forEach(builder::jobAgent);
@@ -102,8 +108,11 @@ final class GatewayApp {
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
+            this.console = http.enabled() ? new OperatorConsole(http.adminToken().value(), gateway, feed, metrics,
+                    connectivity, jobs::status, JobControls.of(jobs), pools::snapshots, clock, scheduler, executor)
+                    : null;
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
-                    jobs::status, pools::snapshots))
+                    jobs::status, pools::snapshots), console)
                     : null;
         } catch (RuntimeException e) {
             store.close();
@@ -165,6 +174,7 @@ final class GatewayApp {
         jobs.start();
         if (ops != null) {
             ops.start();
+            console.start();
         }
         log.info("laneway {} started: channels={} agent={} ({}) agents={} bindings={} mainLane={} store={}{}",
                 Version.current(), channels.stream().map(ChannelAdapter::name).toList(), agents.defaultAgent(),
