@@ -1,7 +1,9 @@
 package dev.laneway.app;
 
+import dev.laneway.app.files.AgentFiles;
 import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.DispositionFeed;
+import dev.laneway.app.ops.FleetView;
 import dev.laneway.app.ops.JobControls;
 import dev.laneway.app.ops.OperatorConsole;
 import dev.laneway.app.ops.MetricsObserver;
@@ -29,6 +31,10 @@ import dev.laneway.core.jobs.ScheduledJob;
 import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.DurableStore;
+import dev.laneway.store.redis.FleetPermits;
+import dev.laneway.store.redis.FleetTiming;
+import dev.laneway.store.redis.RedisFleetMember;
+import dev.laneway.store.redis.RedisStore;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -61,6 +67,7 @@ final class GatewayApp {
     private final SystemScheduler scheduler = new SystemScheduler();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final DurableStore store;
+    private final RedisFleetMember fleet; // null unless the store is Redis (docs/behaviour.md §17)
     private final ProviderPools pools;
     private final AgentRoster agents;
     private final List<ChannelAdapter> channels = new ArrayList<>();
@@ -78,7 +85,10 @@ final class GatewayApp {
         this.config = config;
         InstantSource clock = InstantSource.system();
         this.store = StoreSetup.open(config);
+        RedisFleetMember member = null;
         try {
+            member = store instanceof RedisStore redis
+                    ? RedisFleetMember.join(redis, FleetTiming.DEFAULTS, clock, scheduler, executor) : null;
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             List<String> named = jobAgentNames(config);
@@ -87,6 +97,8 @@ final class GatewayApp {
                     new ProviderMeters(metrics.registry()));
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
             Map<String, Agent> jobAgents = jobAgents(config);
+            AgentFiles.wire(config.agents().reachable(named).stream().map(agents::agent).toList(), channels,
+                    config.attachments(), config.gateway().dataDir());
             DispositionFeed feed = new DispositionFeed(clock); // the console's disposition stream (docs/behaviour.md §18)
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
@@ -100,6 +112,10 @@ final class GatewayApp {
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
                     .listener(feed)
                     .observer(metrics);
+            FleetPermits mainPermits = member == null ? null : member.permits("main", config.agents().maxConcurrent());
+            if (member != null) {
+                builder.fleet(member).fleetMain(mainPermits.source());
+            }
             channels.forEach(builder::channel);
             jobAgents.forEach(builder::jobAgent);
             this.gateway = builder.build();
@@ -111,13 +127,20 @@ final class GatewayApp {
             this.console = http.enabled() ? new OperatorConsole(http.adminToken().value(), gateway, feed, metrics,
                     connectivity, jobs::status, JobControls.of(jobs), pools::snapshots, clock, scheduler, executor)
                     : null;
+            RedisFleetMember joined = member;
+            Supplier<FleetView> fleetView = joined == null ? () -> null
+                    : () -> FleetView.of(joined, gateway, mainPermits);
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
-                    jobs::status, pools::snapshots), console)
+                    store::reachable, jobs::status, pools::snapshots, fleetView), console)
                     : null;
         } catch (RuntimeException e) {
+            if (member != null) {
+                member.close();
+            }
             store.close();
             throw e;
         }
+        this.fleet = member;
     }
 
     /** The scheduled jobs that post to a conversation, for the chat's {@code /status}. */
@@ -218,6 +241,9 @@ final class GatewayApp {
         } finally {
             if (ops != null) {
                 ops.stop();
+            }
+            if (fleet != null) {
+                fleet.close(); // gives the leases back: other instances take the sessions over at once
             }
             scheduler.close();
             executor.shutdownNow();

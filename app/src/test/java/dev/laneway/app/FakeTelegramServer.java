@@ -49,6 +49,7 @@ final class FakeTelegramServer implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     private final List<JsonNode> updates = new ArrayList<>();  // every update queued, in order
     private final List<Sent> sent = new ArrayList<>();
+    private final java.util.Map<String, byte[]> files = new java.util.concurrent.ConcurrentHashMap<>();
     private int nextUpdateId = 5000;
     private int nextMessageId = 100;
     private int nextBotMessageId = 9000;
@@ -111,6 +112,35 @@ final class FakeTelegramServer implements AutoCloseable {
             ObjectNode chat = JSON.createObjectNode();
             chat.put("id", from.id()).put("type", "private").put("first_name", from.name());
             queue(message(chat, from, text));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A direct message carrying a file (docs/behaviour.md §15.1): {@code field} is {@code document},
+     * {@code voice} or {@code photo}; the server answers {@code getFile} for it and serves
+     * {@code content} at {@code /file/bot<token>/<fileId>}.
+     */
+    void dmFile(Person from, String field, String fileId, String name, String type, byte[] content, String caption) {
+        lock.lock();
+        try {
+            files.put(fileId, content);
+            ObjectNode chat = JSON.createObjectNode();
+            chat.put("id", from.id()).put("type", "private").put("first_name", from.name());
+            ObjectNode message = message(chat, from, null);
+            message.remove("text");
+            ObjectNode file = JSON.createObjectNode().put("file_id", fileId).put("file_unique_id", "u-" + fileId)
+                    .put("file_size", content.length);
+            if (field.equals("photo")) {
+                message.putArray("photo").add(file.put("width", 640).put("height", 480));
+            } else {
+                message.set(field, file.put("mime_type", type).put("file_name", name).put("duration", 2));
+            }
+            if (caption != null) {
+                message.put("caption", caption);
+            }
+            queue(message);
         } finally {
             lock.unlock();
         }
@@ -211,6 +241,15 @@ final class FakeTelegramServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            String filePrefix = "/file/bot" + TOKEN + "/";
+            if (path.startsWith(filePrefix)) {
+                byte[] content = files.get(path.substring(filePrefix.length()));
+                exchange.sendResponseHeaders(content == null ? 404 : 200, content == null ? -1 : content.length);
+                if (content != null) {
+                    exchange.getResponseBody().write(content);
+                }
+                return;
+            }
             String prefix = "/bot" + TOKEN + "/";
             if (!path.startsWith(prefix)) {
                 respond(exchange, 401, JSON.createObjectNode().put("ok", false).put("error_code", 401)
@@ -224,6 +263,8 @@ final class FakeTelegramServer implements AutoCloseable {
                 case "getme" -> me();
                 case "getupdates" -> getUpdates(body);
                 case "sendmessage" -> sendMessage(body);
+                case "getfile" -> JSON.createObjectNode().put("file_id", body.path("file_id").asText())
+                        .put("file_unique_id", "u").put("file_path", body.path("file_id").asText());
                 default -> JSON.getNodeFactory().booleanNode(true);
             };
             ObjectNode answer = JSON.createObjectNode().put("ok", true);

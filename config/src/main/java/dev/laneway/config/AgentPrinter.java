@@ -80,7 +80,9 @@ final class AgentPrinter {
                     "maxTokens", ai.maxTokens(),
                     "maxRetries", ai.maxRetries(),
                     "tools", ai.tools(),
-                    "runTimeoutMs", millis(ai.runTimeout()));
+                    "runTimeoutMs", millis(ai.runTimeout()),
+                    "vision", ai.vision(),
+                    "images", ai.imageUrls() ? "url" : "data-url");
             case CommandSettings command -> map("provider", command.provider(),
                     "command", command.command(),
                     "timeoutMs", millis(command.timeout()),

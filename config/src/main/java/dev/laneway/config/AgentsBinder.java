@@ -131,7 +131,19 @@ final class AgentsBinder {
                 agent.optionalAnyInteger("maxTokens"),
                 agent.anyInteger("maxRetries", (Integer) spec.leaf("maxRetries").defaultValue()),
                 tools.names(),
-                runTimeout(agent));
+                runTimeout(agent),
+                agent.bool("vision", false),
+                imageUrls(agent));
+    }
+
+    /** {@code images: data-url} (the default) or {@code url} (docs/configuration.md §7, docs/behaviour.md §15.2). */
+    private static boolean imageUrls(Section agent) {
+        String images = agent.string("images", "data-url");
+        if (!images.equals("data-url") && !images.equals("url")) {
+            agent.problem("images", "must be data-url or url, got " + YamlNode.quote(images));
+            return false;
+        }
+        return images.equals("url");
     }
 
     /**

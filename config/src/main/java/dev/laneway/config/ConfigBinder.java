@@ -39,7 +39,8 @@ final class ConfigBinder {
                 channels,
                 SchedulingBinder.bind(root.section(ConfigKeys.SCHEDULING)),
                 SchedulesBinder.bind(root, channels, agents),
-                providers.valid());
+                providers.valid(),
+                AttachmentsBinder.bind(root.section(ConfigKeys.ATTACHMENTS)));
     }
 
     private static GatewayConfig gateway(Section gateway) {

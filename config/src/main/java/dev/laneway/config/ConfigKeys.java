@@ -10,6 +10,7 @@ import dev.laneway.config.KeySpec.Variants;
 import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.agent.settings.AgentSettings;
+import dev.laneway.core.agent.settings.AttachmentSettings;
 import dev.laneway.core.agent.settings.CommandSettings;
 import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.agent.settings.ProviderSettings;
@@ -100,7 +101,10 @@ final class ConfigKeys {
             integer("maxTokens", null, 1, MAX, "the most tokens an answer may have"),
             integer("maxRetries", OpenAiSettings.DEFAULT_MAX_RETRIES, 0, OpenAiSettings.MAX_RETRIES,
                     "retries of a failed request"),
-            leaf("tools", Type.STRINGS, null, null, null, OpenAiSettings.KNOWN_TOOLS, "built-in tools the model may call"));
+            leaf("tools", Type.STRINGS, null, null, null, OpenAiSettings.KNOWN_TOOLS, "built-in tools the model may call"),
+            bool("vision", false, "the model takes images (docs/behaviour.md §15.2)"),
+            word("images", "data-url", List.of("data-url", "url"), List.of(),
+                    "how a vision model gets an image: a data URL, or the platform's URL when anyone may fetch it"));
     static final Obj COMMAND = agent("command",
             strings("command", null, "the program and its arguments, e.g. [my-agent, --json]"),
             duration("timeoutMs", CommandSettings.DEFAULT_TIMEOUT, "one call's timeout"));
@@ -253,8 +257,25 @@ final class ConfigKeys {
     static final MapOf PROVIDERS = new MapOf("providers", List.of(), PROVIDER_ENTRY, null, List.of(),
             "named model endpoints whose runs share limits");
 
+    // --- attachments (§16) ---
+    static final Obj TRANSCRIPTION = new Obj("transcription", List.of(
+            leaf("baseUrl", Type.URL, null, null, null, HTTP,
+                    "an OpenAI-compatible API; voice notes go to <baseUrl>/audio/transcriptions"),
+            text("model", null, "the transcription model, e.g. whisper-1"),
+            secret("apiKey", "the API key (write ${NAME})"),
+            duration("timeoutMs", AttachmentSettings.DEFAULT_TRANSCRIPTION_TIMEOUT, "one transcription's timeout")),
+            List.of("baseUrl", "model"), "where voice notes and audio are transcribed (unset: they are not)");
+    static final Obj ATTACHMENTS = obj("attachments", "files, photos and voice notes (docs/behaviour.md §15)",
+            integer("maxFileBytes", (int) AttachmentSettings.DEFAULT_MAX_FILE_BYTES, 1, MAX, "the largest file fetched"),
+            integer("maxMessageBytes", (int) AttachmentSettings.DEFAULT_MAX_MESSAGE_BYTES, 1, MAX,
+                    "the most bytes fetched for one message's files together (at least maxFileBytes)"),
+            duration("fetchTimeoutMs", AttachmentSettings.DEFAULT_FETCH_TIMEOUT, "one file's fetch timeout"),
+            integer("inlineTextChars", AttachmentSettings.DEFAULT_INLINE_TEXT_CHARS, 0, MAX,
+                    "characters of a text file the model gets"),
+            TRANSCRIPTION);
+
     static final Obj ROOT = obj("", "laneway.yaml",
-            GATEWAY, SESSION, LANES, AGENTS, MESSAGES, COMMANDS, CHANNELS, SCHEDULING, SCHEDULES, PROVIDERS);
+            GATEWAY, SESSION, LANES, AGENTS, MESSAGES, COMMANDS, CHANNELS, SCHEDULING, SCHEDULES, PROVIDERS, ATTACHMENTS);
 
     private ConfigKeys() {
     }

@@ -1,5 +1,7 @@
 package dev.laneway.config;
 
+import dev.laneway.core.UrlRedactor;
+import dev.laneway.core.agent.settings.AttachmentSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
@@ -46,11 +48,24 @@ public final class ConfigPrinter {
         put(root, "commands", map("allowFrom", config.commands().allowFrom()));
         put(root, "channels", ChannelPrinter.channels(config.channels()));
         put(root, SchedulesBinder.KEY, config.schedules().stream().map(ConfigPrinter::job).toList());
+        put(root, "attachments", attachments(config.attachments()));
         try {
             return MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot print config", e);
         }
+    }
+
+    /** {@code attachments:} (docs/configuration.md §16); the transcription key is a secret like every key. */
+    private static Map<String, Object> attachments(AttachmentSettings a) {
+        Map<String, Object> out = map("maxFileBytes", a.maxFileBytes(), "maxMessageBytes", a.maxMessageBytes(),
+                "fetchTimeoutMs", a.fetchTimeout().toMillis(), "inlineTextChars", a.inlineTextChars());
+        if (a.transcription() != null) {
+            out.put("transcription", map("baseUrl", UrlRedactor.redact(a.transcription().baseUrl()),
+                    "model", a.transcription().model(), "apiKey", new Secret(a.transcription().apiKey()),
+                    "timeoutMs", a.transcription().timeout().toMillis()));
+        }
+        return out;
     }
 
     private static Map<String, Object> gateway(GatewayConfig gateway) {

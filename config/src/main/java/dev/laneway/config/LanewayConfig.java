@@ -1,5 +1,6 @@
 package dev.laneway.config;
 
+import dev.laneway.core.agent.settings.AttachmentSettings;
 import dev.laneway.core.agent.settings.ProviderSettings;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.SessionScope;
@@ -18,15 +19,17 @@ import java.util.Objects;
  * @param schedules {@code schedules:}, the scheduled jobs in file order (docs/configuration.md §14)
  * @param providers {@code providers:} the named model endpoints and their limits, by name in file order
  *                  (docs/configuration.md §15)
+ * @param attachments {@code attachments:} fetch limits, inlining, transcription (docs/configuration.md §16)
  */
 public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
                             MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
                             SchedulingSettings scheduling, List<ScheduledJob> schedules,
-                            Map<String, ProviderSettings> providers) {
+                            Map<String, ProviderSettings> providers, AttachmentSettings attachments) {
 
     private static final LanewayConfig DEFAULTS = new LanewayConfig(GatewayConfig.DEFAULTS, SessionScope.DEFAULTS,
             LanesConfig.DEFAULTS, AgentsConfig.DEFAULTS, MessagesConfig.DEFAULTS, CommandsConfig.DEFAULTS,
-            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults(), List.of(), Map.of());
+            ChannelsConfig.DEFAULTS, SchedulingSettings.defaults(), List.of(), Map.of(),
+            AttachmentSettings.DEFAULTS);
 
     public LanewayConfig {
         Objects.requireNonNull(gateway, "gateway");
@@ -39,6 +42,16 @@ public record LanewayConfig(GatewayConfig gateway, SessionScope session, LanesCo
         Objects.requireNonNull(scheduling, "scheduling");
         schedules = List.copyOf(schedules);
         providers = Immutable.orderedMap(providers);
+        Objects.requireNonNull(attachments, "attachments");
+    }
+
+    /** A configuration with the default {@code attachments:}. */
+    public LanewayConfig(GatewayConfig gateway, SessionScope session, LanesConfig lanes, AgentsConfig agents,
+                         MessagesConfig messages, CommandsConfig commands, ChannelsConfig channels,
+                         SchedulingSettings scheduling, List<ScheduledJob> schedules,
+                         Map<String, ProviderSettings> providers) {
+        this(gateway, session, lanes, agents, messages, commands, channels, scheduling, schedules, providers,
+                AttachmentSettings.DEFAULTS);
     }
 
     /** A configuration without named providers. */

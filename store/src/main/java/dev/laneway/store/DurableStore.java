@@ -14,6 +14,14 @@ public interface DurableStore extends SessionStore, MessageJournal {
     /** True until {@link #close()} (for readiness checks). */
     boolean isOpen();
 
+    /**
+     * False while the store cannot reach its server (Redis down: its last write or the fleet's last
+     * heartbeat failed), so {@code /readyz} says not ready; always true for a file.
+     */
+    default boolean reachable() {
+        return true;
+    }
+
     /** Waits until every write queued so far is durable (or failed). A no-op once closed. */
     void flush();
 

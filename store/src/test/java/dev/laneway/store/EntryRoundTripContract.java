@@ -104,7 +104,11 @@ public abstract class EntryRoundTripContract {
     }
 
     private static Arbitrary<List<Attachment>> attachments() {
-        return Combinators.combine(text(1, 10), text(0, 30).injectNull(0.3)).as(Attachment::new)
+        // every field, the fetch reference (a signed URL, a file id) included: a queued file survives a restart
+        // in both stores (docs/behaviour.md §15.4)
+        return Combinators.combine(text(1, 10), text(0, 30).injectNull(0.3), text(1, 40).injectNull(0.3),
+                        Arbitraries.longs().between(-1, Long.MAX_VALUE), text(1, 300).injectNull(0.3))
+                .as(Attachment::new)
                 .list().ofMaxSize(4);
     }
 

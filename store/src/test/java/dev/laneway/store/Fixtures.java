@@ -52,7 +52,9 @@ public final class Fixtures {
     public static JournalEntry everyField(long seq) {
         InboundMessage message = new InboundMessage("discord", "second-bot", "guild/123", "thread-9", "u-42",
                 "Zoë 李 🚀", "/queue steer héllo wörld ✓ 𝕏 \u202Eltr\u202C line\nbreak\ttab 'quote\" \\ \u0000nul",
-                List.of(new Attachment("photo", "cat.jpg"), new Attachment("file", null),
+                List.of(new Attachment("photo", "cat.jpg", "image/jpeg", 48_213,
+                                "https://cdn.example/attachments/1/2/cat.jpg?ex=65f&is=65e&hm=abc"),
+                        new Attachment("file", null),
                         new Attachment("voice", "nöte 🎤.ogg")),
                 "1234567890123456789", Instant.parse("2026-02-28T23:59:59.123456789Z"), false, true, true);
         QueueSettings settings = new QueueSettings(QueueMode.STEER_BACKLOG, Duration.ofMillis(1500), 7, DropPolicy.NEW);

@@ -38,6 +38,12 @@ public abstract class JournalContract extends StoreContract {
             assertEquals("me", read.get(1).message().senderName());
             assertEquals(List.of(), read.get(1).message().attachments());
             assertEquals(null, read.get(0).message().attachments().get(1).name());
+            // a queued file keeps what refetching it needs across the restart (docs/behaviour.md §15.4)
+            var photo = read.get(0).message().attachments().get(0);
+            assertEquals("image/jpeg", photo.mediaType());
+            assertEquals(48_213, photo.size());
+            assertEquals("https://cdn.example/attachments/1/2/cat.jpg?ex=65f&is=65e&hm=abc", photo.ref());
+            assertEquals(-1, read.get(0).message().attachments().get(1).size());
         }
     }
 

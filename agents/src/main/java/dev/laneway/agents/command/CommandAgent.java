@@ -1,5 +1,7 @@
 package dev.laneway.agents.command;
 
+import dev.laneway.core.agent.AttachmentLoader;
+import java.nio.file.Path;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
@@ -16,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * {@code provider: command}: runs a program once per turn, the prompt on its stdin; its stdout
  * (trimmed) is the reply, its stderr goes to the log. A timeout or an abort kills the whole
  * process tree; a non-zero exit fails the run. Cannot be steered. The program inherits the
- * gateway's environment and working directory.
+ * gateway's environment and working directory, plus {@code LANEWAY_ATTACHMENTS}: the paths of the
+ * turn's attachments, one per line, in a directory deleted when the run ends (docs/behaviour.md §15.2).
  */
 public final class CommandAgent implements Agent {
 
@@ -25,6 +28,8 @@ public final class CommandAgent implements Agent {
     private final Duration timeout;
     private final Duration runTimeout;
     private final Scheduler scheduler;
+    private volatile AttachmentLoader loader = AttachmentLoader.NONE;
+    private volatile Path filesDir;
 
     /** Times out on the JDK's shared delay thread. */
     public CommandAgent(String name, List<String> command, Duration timeout) {
@@ -45,6 +50,16 @@ public final class CommandAgent implements Agent {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     }
 
+    /**
+     * Fetches attachments with {@code loader} and writes each run's under {@code dir} (docs/behaviour.md
+     * §15.2); set while wiring, before the first run. Until then {@code LANEWAY_ATTACHMENTS} is empty.
+     */
+    public CommandAgent readingFiles(AttachmentLoader loader, Path dir) {
+        this.loader = Objects.requireNonNull(loader, "loader");
+        this.filesDir = Objects.requireNonNull(dir, "dir");
+        return this;
+    }
+
     @Override
     public String name() {
         return name;
@@ -57,7 +72,7 @@ public final class CommandAgent implements Agent {
 
     @Override
     public AgentRun start(RunRequest request, RunEvents events) {
-        CommandRun run = new CommandRun(name, command, request.prompt(), events);
+        CommandRun run = new CommandRun(name, command, request.prompt(), events, request.files(), loader, filesDir);
         Thread.ofVirtual().name("command-" + name + "-" + request.runId()).start(() -> run.execute(timeout, scheduler));
         return run;
     }

@@ -1,5 +1,9 @@
 package dev.laneway.agents.command;
 
+import dev.laneway.agents.files.RunFiles;
+import dev.laneway.core.agent.AttachmentLoader;
+import dev.laneway.core.agent.MessageFiles;
+import java.nio.file.Path;
 import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.RunOutcome;
@@ -39,6 +43,9 @@ final class CommandRun implements AgentRun {
     private final List<String> command;
     private final String prompt;
     private final RunEvents events;
+    private final List<MessageFiles> files;
+    private final AttachmentLoader loader;
+    private final Path filesDir;
     private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
     private final ReentrantLock lock = new ReentrantLock();
     private Process process;   // guarded by lock: null until started
@@ -46,6 +53,18 @@ final class CommandRun implements AgentRun {
     private boolean timedOut;  // guarded by lock
 
     CommandRun(String agent, List<String> command, String prompt, RunEvents events) {
+        this(agent, command, prompt, events, List.of(), AttachmentLoader.NONE, null);
+    }
+
+    /**
+     * @param files  the turn's attachments, written under {@code filesDir} and named in
+     *               {@code LANEWAY_ATTACHMENTS} (docs/behaviour.md §15.2)
+     */
+    CommandRun(String agent, List<String> command, String prompt, RunEvents events, List<MessageFiles> files,
+               AttachmentLoader loader, Path filesDir) {
+        this.files = files;
+        this.loader = loader;
+        this.filesDir = filesDir;
         this.agent = agent;
         this.command = command;
         this.prompt = prompt;
@@ -65,9 +84,26 @@ final class CommandRun implements AgentRun {
     }
 
     private RunOutcome runProcess(Duration timeout, Scheduler scheduler) {
+        if (files.isEmpty() || filesDir == null) {
+            return runProcess(timeout, scheduler, null);
+        }
+        try (RunFiles written = RunFiles.write(loader, files, filesDir)) {
+            if (!written.notices().isEmpty()) {
+                events.reply(String.join("\n", written.notices()));
+            }
+            return runProcess(timeout, scheduler, written);
+        } catch (IOException e) {
+            log.warn("command agent '{}': could not write the run's attachments: {}", agent, e.getClass().getSimpleName());
+            return RunOutcome.Failed.of("cannot write attachments", false);
+        }
+    }
+
+    private RunOutcome runProcess(Duration timeout, Scheduler scheduler, RunFiles written) {
         Process started;
         try {
-            started = new ProcessBuilder(command).start();
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().put(RunFiles.ENV, written == null ? "" : written.envValue());
+            started = builder.start();
         } catch (IOException e) {
             log.warn("command agent '{}': cannot start {}: {}", agent, command, e.getMessage());
             return RunOutcome.Failed.of("cannot start command", false);

@@ -1,5 +1,6 @@
 package dev.laneway.agents.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,6 +29,15 @@ final class Conversation {
 
     /** System prompt (if any), then the stored history, then the turn's prompt. */
     static Conversation start(ObjectMapper mapper, String systemPrompt, List<HistoryEntry> history, String prompt) {
+        return start(mapper, systemPrompt, history, prompt, mapper.getNodeFactory().textNode(prompt));
+    }
+
+    /**
+     * With the turn's content as the model gets it ({@code content}: the prompt with its attachments placed,
+     * {@link ContentParts}); the history keeps the prompt's text, markers and all (docs/behaviour.md §15.2).
+     */
+    static Conversation start(ObjectMapper mapper, String systemPrompt, List<HistoryEntry> history, String prompt,
+                              JsonNode content) {
         Conversation conversation = new Conversation(mapper.createArrayNode());
         if (!systemPrompt.isBlank()) {
             conversation.messages.addObject().put("role", "system").put("content", systemPrompt);
@@ -37,12 +47,18 @@ final class Conversation {
                 conversation.messages.addObject().put("role", entry.role()).put("content", entry.content());
             }
         }
-        conversation.addUser(prompt);
+        conversation.addUser(prompt, content);
         return conversation;
     }
 
     void addUser(String text) {
         messages.addObject().put("role", "user").put("content", text);
+        entries.add(new HistoryEntry("user", text));
+    }
+
+    /** A user message whose content is {@code content}; the history keeps {@code text}. */
+    void addUser(String text, JsonNode content) {
+        messages.addObject().put("role", "user").set("content", content);
         entries.add(new HistoryEntry("user", text));
     }
 

@@ -1,5 +1,6 @@
 package dev.laneway.agents.openai;
 
+import dev.laneway.agents.files.FileReading;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.laneway.agents.pool.ProviderPools;
 import dev.laneway.agents.tool.ToolRegistry;
@@ -34,6 +35,7 @@ public final class OpenAiAgent implements Agent {
     private final ObjectMapper mapper = new ObjectMapper();
     private final ChatClient client;
     private final ConversationTurns turns;
+    private volatile FileParts files;
 
     /**
      * With the built-in tools that {@code settings.tools()} names ({@code current_time} reads
@@ -76,6 +78,16 @@ public final class OpenAiAgent implements Agent {
                 .build();
         this.client = new ChatClient(settings, http, scheduler, Objects.requireNonNull(clock, "clock"), mapper,
                 pools.poolFor(settings), pools.observer());
+        this.files = new FileParts(FileReading.none(), settings, mapper);
+    }
+
+    /**
+     * Reads attachments with {@code reading} (docs/behaviour.md §15.2); set while wiring, before the first
+     * run. Until then every file is "not fetched here".
+     */
+    public OpenAiAgent readingFiles(FileReading reading) {
+        this.files = new FileParts(Objects.requireNonNull(reading, "reading"), settings, mapper);
+        return this;
     }
 
     @Override
@@ -90,7 +102,7 @@ public final class OpenAiAgent implements Agent {
 
     @Override
     public AgentRun start(RunRequest request, RunEvents events) {
-        OpenAiRun run = new OpenAiRun(request, events, settings, store, turns, client, tools, mapper);
+        OpenAiRun run = new OpenAiRun(request, events, settings, store, turns, client, tools, mapper, files);
         Thread.ofVirtual().name("openai-" + settings.name() + "-" + request.runId()).start(run::execute);
         return run;
     }

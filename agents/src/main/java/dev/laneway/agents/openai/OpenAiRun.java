@@ -50,6 +50,7 @@ final class OpenAiRun implements AgentRun {
     private final ChatClient client;
     private final ToolRegistry tools;
     private final ObjectMapper mapper;
+    private final FileParts files;
     private final SteerInbox inbox = new SteerInbox();
     private final RunGuard guard = new RunGuard();
     private final CompletableFuture<RunOutcome> completion = new CompletableFuture<>();
@@ -60,6 +61,13 @@ final class OpenAiRun implements AgentRun {
     /** Begins the run's turn at once, so a {@code /new} from now on keeps this turn out of the new conversation. */
     OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store,
               ConversationTurns turns, ChatClient client, ToolRegistry tools, ObjectMapper mapper) {
+        this(request, events, settings, store, turns, client, tools, mapper,
+                new FileParts(dev.laneway.agents.files.FileReading.none(), settings, mapper));
+    }
+
+    OpenAiRun(RunRequest request, RunEvents events, OpenAiSettings settings, SessionStore store,
+              ConversationTurns turns, ChatClient client, ToolRegistry tools, ObjectMapper mapper, FileParts files) {
+        this.files = files;
         this.request = request;
         this.events = events;
         this.settings = settings;
@@ -104,11 +112,14 @@ final class OpenAiRun implements AgentRun {
         checkAborted();
         List<HistoryEntry> history = settings.maxHistoryMessages() == 0 ? List.of()
                 : store.history(request.session(), settings.maxHistoryMessages());
-        conversation = Conversation.start(mapper, settings.systemPrompt(), history, request.prompt());
+        var content = files.content(request.prompt(), request.files(), request.session(), events);
+        checkAborted();
+        conversation = Conversation.start(mapper, settings.systemPrompt(), history, request.prompt(), content);
         int toolRounds = 0;
         while (true) {
             for (SteerMessage steer : inbox.take()) {
-                conversation.addUser(steer.text());
+                conversation.addUser(steer.text(), files.content(steer.text(),
+                        steer.files() == null ? List.of() : List.of(steer.files()), request.session(), events));
                 inFlight.add(steer);
             }
             boolean toolsAllowed = toolRounds < MAX_TOOL_ROUNDS;

@@ -6,6 +6,7 @@ import static dev.laneway.agents.testing.Runs.steer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.agents.testing.RecordingEvents;
 import dev.laneway.core.agent.AgentRun;
@@ -46,6 +47,37 @@ class CommandAgentTest {
 
         assertEquals(RunOutcome.Completed.clean(), outcome);
         assertEquals(List.of("hello\n  world"), events.replies());
+    }
+
+    @Test
+    void attachments_areFilesNamedInLanewayAttachments_deletedAfterTheRun_andAFailedOneIsANotice() throws Exception {
+        var notes = new dev.laneway.core.Attachment("document", "notes.txt", "text/plain", 5, "notes");
+        var gone = new dev.laneway.core.Attachment("document", "gone.pdf", "application/pdf", 9, "gone");
+        dev.laneway.core.agent.AttachmentLoader loader = message -> message.attachments().stream()
+                .map(a -> a.ref().equals("notes")
+                        ? new dev.laneway.core.agent.LoadedFile(a, "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                "text/plain", null, null)
+                        : dev.laneway.core.agent.LoadedFile.failed(a, "the download failed (HTTP 500)"))
+                .toList();
+        var plain = request("read it");
+        var withFiles = new dev.laneway.core.agent.RunRequest(plain.runId(), plain.session(), plain.prompt(),
+                plain.route(), false, "user", 1, plain.claim(),
+                List.of(new dev.laneway.core.agent.MessageFiles("console", List.of(notes, gone))));
+        Path files = dir.resolve("attachments");
+        RunOutcome outcome = outcome(new CommandAgent("shell", List.of("/bin/sh", "-c",
+                "echo \"$LANEWAY_ATTACHMENTS\"; cat \"$LANEWAY_ATTACHMENTS\""), TIMEOUT, scheduler)
+                .readingFiles(loader, files).start(withFiles, events));
+
+        assertEquals(RunOutcome.Completed.clean(), outcome);
+        assertEquals(2, events.replies().size());
+        assertEquals(dev.laneway.agents.files.FileNotices.notOpened("gone.pdf", "the download failed (HTTP 500)"),
+                events.replies().get(0));
+        String[] lines = events.replies().get(1).split("\n");
+        assertTrue(lines[0].startsWith(files.toString()) && lines[0].endsWith("/notes.txt"), lines[0]);
+        assertEquals("hello", lines[1], "the file held the fetched bytes");
+        try (var left = java.nio.file.Files.list(files)) {
+            assertEquals(0, left.count(), "the run's directory is gone once it ended");
+        }
     }
 
     @Test

@@ -76,8 +76,32 @@ final class FakeOpenAi implements AutoCloseable {
     FakeOpenAi() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/chat/completions", this::handle);
+        server.createContext("/v1/audio/transcriptions", this::transcribe);
         server.setExecutor(executor);
         server.start();
+    }
+
+    /** The transcription endpoint's next answers: a status and, for a 200, the transcript. */
+    private final Queue<java.util.Map.Entry<Integer, String>> transcripts = new ConcurrentLinkedQueue<>();
+    /** Every transcription request's multipart body, as text (ISO-8859-1, so bytes survive). */
+    final List<String> transcriptionBodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    FakeOpenAi transcript(int status, String text) {
+        transcripts.add(java.util.Map.entry(status, text));
+        return this;
+    }
+
+    private void transcribe(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            transcriptionBodies.add(new String(exchange.getRequestBody().readAllBytes(),
+                    java.nio.charset.StandardCharsets.ISO_8859_1));
+            var next = transcripts.poll();
+            if (next == null || next.getKey() != 200) {
+                send(exchange, next == null ? 500 : next.getKey(), "application/json", "{\"error\":{\"message\":\"down\"}}");
+                return;
+            }
+            send(exchange, 200, "application/json", JSON.writeValueAsString(java.util.Map.of("text", next.getValue())));
+        }
     }
 
     String baseUrl() {

@@ -23,13 +23,24 @@ public record Readiness(boolean ready, boolean storeOpen, Map<String, Boolean> c
     /** The reason given from the moment a shutdown begins until the process ends. */
     public static final String SHUTTING_DOWN = "shutting down";
 
+    /** The reason given while an open store's server (Redis) cannot be reached. */
+    public static final String STORE_UNREACHABLE = "the session store cannot be reached";
+
     public static Readiness of(boolean shuttingDown, boolean storeOpen, Map<String, Boolean> channels) {
+        return of(shuttingDown, storeOpen, true, channels);
+    }
+
+    /** @param storeReachable false while an open store cannot reach its server (Redis down, docs/behaviour.md §9.7) */
+    public static Readiness of(boolean shuttingDown, boolean storeOpen, boolean storeReachable,
+                               Map<String, Boolean> channels) {
         List<String> reasons = new ArrayList<>();
         if (shuttingDown) {
             reasons.add(SHUTTING_DOWN);
         }
         if (!storeOpen) {
             reasons.add("the session store is not open");
+        } else if (!storeReachable) {
+            reasons.add(STORE_UNREACHABLE);
         }
         channels.forEach((channel, connected) -> {
             if (!Boolean.TRUE.equals(connected)) {

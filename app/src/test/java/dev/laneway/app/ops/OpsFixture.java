@@ -41,6 +41,7 @@ final class OpsFixture implements AutoCloseable {
     final RecordingListener dispositions = new RecordingListener();
     final Map<String, SwitchableChannel> channels = new LinkedHashMap<>();
     final AtomicBoolean storeOpen = new AtomicBoolean(true);
+    final AtomicBoolean storeReachable = new AtomicBoolean(true);
     final MetricsObserver metrics;
     final Gateway gateway;
     final OpsServer server;
@@ -68,7 +69,8 @@ final class OpsFixture implements AutoCloseable {
         Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels.values(), gateway::channelStarted);
         metrics.bind(gateway, connectivity);
         server = new OpsServer(new GatewayConfig.Http(true, "127.0.0.1", 0),
-                new OpsEndpoints(gateway, metrics, connectivity, storeOpen::get));
+                new OpsEndpoints(gateway, metrics, connectivity, storeOpen::get, storeReachable::get, List::of,
+                        List::of));
         gateway.start();
         server.start();
     }

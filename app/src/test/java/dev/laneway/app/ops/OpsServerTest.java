@@ -124,6 +124,17 @@ class OpsServerTest {
     }
 
     @Test
+    void readyz_turns503_whileTheStoreCannotReachItsServer_andReadyAgainWhenItCan() {
+        start(GatewaySettings.defaults());
+        ops.storeReachable.set(false); // Redis down: the store's last write or the fleet's beat failed
+        JsonNode down = ops.json("/readyz", 503);
+        assertEquals(List.of("the session store cannot be reached"),
+                List.of(down.get("reasons").get(0).asText()));
+        ops.storeReachable.set(true);
+        ops.json("/readyz", 200);
+    }
+
+    @Test
     void status_showsConfiguredLanes_sessionStates_pendingMessages_deepestQueues_andChannels() {
         start(GatewaySettings.builder().mainMaxConcurrent(1).maxPendingRuns(50).build());
         ops.dm("alice", "run");

@@ -1,5 +1,6 @@
 package dev.laneway.core.channel;
 
+import dev.laneway.core.Attachment;
 import dev.laneway.core.Route;
 import java.time.Duration;
 
@@ -78,6 +79,17 @@ public interface ChannelAdapter {
      * the shutdown and runs it after the restart. Returns within a few seconds; idempotent.
      */
     default void stopReceiving() {
+    }
+
+    /**
+     * Where {@code attachment}'s content can be downloaded now (docs/behaviour.md §15.1). Called off the
+     * SDK's threads, by whoever needs the content (an agent's run), and may block (Telegram asks the Bot
+     * API's {@code getFile}). A part the channel cannot fetch gets an {@link IllegalArgumentException}
+     * naming why; a platform that refuses gets the exception the platform's client threw, with no
+     * secret in its message. The default: this channel has no files.
+     */
+    default FileLocation locate(Attachment attachment) throws Exception {
+        throw new IllegalArgumentException(name() + " delivers no files");
     }
 
     /** Whether the channel is connected now (for readiness). */

@@ -6,6 +6,7 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
+import dev.laneway.core.fleet.Fleet;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.time.Scheduler;
@@ -67,6 +68,8 @@ final class EngineContext {
     final Interrupts interrupts;
     /** The running attempts' deadlines, behind one timer. */
     final RunDeadlines deadlines;
+    /** This instance's sessions in its fleet (docs/behaviour.md §17); null for a single instance. */
+    final FleetSessions fleet;
     /** Classes, tenants and the {@code main} scheduler (docs/behaviour.md §11). */
     final RunScheduling scheduling;
 
@@ -75,14 +78,15 @@ final class EngineContext {
                   Map<String, ChannelAdapter> channels, GatewayObserver observer,
                   MessageJournal journal) {
         this(settings, clock, scheduler, executor, lanes, outbox, admission, agents, jobId -> null, channels, observer,
-                journal);
+                journal, null);
     }
 
     EngineContext(GatewaySettings settings, InstantSource clock, Scheduler scheduler, Executor executor,
                   Lanes lanes, Outbox outbox, Admission admission, AgentRoster agents,
                   Function<String, Agent> jobAgents, Map<String, ChannelAdapter> channels, GatewayObserver observer,
-                  MessageJournal journal) {
+                  MessageJournal journal, Fleet fleet) {
         this.jobAgents = jobAgents;
+
         this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -109,7 +113,8 @@ final class EngineContext {
         this.scheduling = new RunScheduling(settings.scheduling(), settings.mainMaxConcurrent(), clock,
                 settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
-        this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler), idle, named, capabilities);
+        this.fleet = fleet == null ? null : new FleetSessions(fleet, journal, executor, scheduler, sessions);
+        this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler, this.fleet), idle, named, capabilities);
         this.steering = new Steering(settings.steerScope(), notices, settlement);
         this.interrupts = new Interrupts(notices, settlement);
     }

@@ -13,6 +13,9 @@ import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.FleetAllowance;
+import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.store.MessageJournal;
@@ -56,6 +59,20 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Reception reception;
     private final AtomicBoolean started = new AtomicBoolean();
     private static final Duration ABORT_WAIT = Duration.ofSeconds(5);
+    /** How often runs waiting for a fleet-wide {@code main} permit ask again (docs/behaviour.md §17). */
+    static final Duration FLEET_PERMIT_RETRY = Duration.ofMillis(250);
+
+    private final FleetAllowance fleetMain; // null unless main is fleet-wide
+
+    /** Fleet permits this instance holds for {@code main} (its allowance), or -1 for one instance. */
+    public int fleetMainPermits() {
+        return fleetMain == null ? -1 : fleetMain.held();
+    }
+
+    /** Session leases this instance holds, or -1 for one instance. */
+    public int fleetLeases() {
+        return ctx.fleet == null ? -1 : ctx.fleet.leasesHeld();
+    }
 
     private Gateway(Builder b) {
         this.settings = b.settings;
@@ -71,7 +88,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         AgentRoster agents = b.agents != null ? b.agents : AgentRoster.of(b.agent);
         Map<String, Agent> jobAgents = Map.copyOf(b.jobAgents);
         this.ctx = new EngineContext(settings, b.clock, b.scheduler, b.executor, lanes, outbox, admission,
-                agents, jobAgents::get, channels, observer, b.journal);
+                agents, jobAgents::get, channels, observer, b.journal, b.fleet);
+        if (ctx.fleet != null) {
+            ctx.fleet.abandon(this::abandonLostSession);
+        }
+        this.fleetMain = b.fleetMain == null ? null
+                : FleetAllowance.gate(ctx.scheduling.main, b.fleetMain, b.executor, b.scheduler, FLEET_PERMIT_RETRY);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
@@ -149,6 +171,19 @@ public final class Gateway implements InboundSink, GatewayControl {
     @Override
     public void setSessionOverride(SessionKey session, QueueOverride override) {
         store.setQueueOverride(session, Objects.requireNonNull(override, "override"));
+    }
+
+    /**
+     * This instance lost the session's lease (docs/behaviour.md §17): nothing more of its answers is
+     * sent and its work here is stopped; the records of its messages are refused by the fence, so
+     * they stay pending for the lease's holder.
+     */
+    private void abandonLostSession(SessionKey session) {
+        ctx.outbox.stopAnswers(session);
+        SessionQueue queue = ctx.sessions.get(session);
+        if (queue != null) {
+            queue.stop();
+        }
     }
 
     @Override
@@ -253,6 +288,9 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** {@link #shutdown(Duration)}, with the waits that follow the grace period ({@code waits}) given. */
     boolean shutdown(Duration grace, Duration waits) throws InterruptedException {
         reception.close();
+        if (ctx.fleet != null) {
+            ctx.fleet.stop(); // no more pick-ups; what is pending here is taken over once the app leaves the fleet
+        }
         ctx.stopping = true;
         starter.stopReceivingAll();
         log.info("shutdown: no new runs; messages that still arrive are kept for the next start; active runs get"
@@ -382,6 +420,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         private GatewayObserver observer = GatewayObserver.NONE;
         private final Map<String, ChannelAdapter> channels = new LinkedHashMap<>();
         private final Map<String, Agent> jobAgents = new HashMap<>();
+        private Fleet fleet;
+        private FleetPermitSource fleetMain;
 
         public Builder settings(GatewaySettings value) { settings = value; return this; }
         public Builder clock(InstantSource value) { clock = value; return this; }
@@ -400,6 +440,13 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder listener(DispositionListener value) { listener = value; return this; }
         /** Where accepted messages are recorded until they end (durability); default: nowhere. */
         public Builder journal(MessageJournal value) { journal = value; return this; }
+        /**
+         * The fleet this instance belongs to (docs/behaviour.md §17): sessions run here only under
+         * their lease, the restore at start becomes the fleet's takeover; default: one instance.
+         */
+        public Builder fleet(Fleet value) { fleet = value; return this; }
+        /** Fleet-wide permits that gate {@code main}'s grants (docs/behaviour.md §17); default: none. */
+        public Builder fleetMain(FleetPermitSource value) { fleetMain = value; return this; }
         /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
         public Builder observer(GatewayObserver value) { observer = value; return this; }
 

@@ -33,6 +33,7 @@ final class JournalRecords {
 
     private final MessageJournal journal;
     private final Scheduler scheduler;
+    private final FleetSessions fleet; // null: one instance, no fences
     private final ReentrantLock lock = new ReentrantLock();
     // seq -> whether it ended answered: records the journal refused, oldest first
     private final Map<Long, Boolean> failing = new LinkedHashMap<>();
@@ -41,8 +42,14 @@ final class JournalRecords {
     private boolean outage;
 
     JournalRecords(MessageJournal journal, Scheduler scheduler) {
+        this(journal, scheduler, null);
+    }
+
+    /** @param fleet this instance's fleet sessions, whose leases fence the records; null for one instance */
+    JournalRecords(MessageJournal journal, Scheduler scheduler, FleetSessions fleet) {
         this.journal = journal;
         this.scheduler = scheduler;
+        this.fleet = fleet;
     }
 
     /** Records that message {@code seq} ended; a refused record is kept and retried. */
@@ -65,7 +72,12 @@ final class JournalRecords {
 
     private RuntimeException write(long seq, boolean answered) {
         try {
-            journal.settled(seq, answered);
+            if (fleet == null) {
+                journal.settled(seq, answered);
+            } else {
+                journal.settled(seq, answered, fleet.leaseOf(seq)); // fenced by the lease it ran under (§17)
+                fleet.ended(seq);
+            }
             return null;
         } catch (RuntimeException e) {
             return e;

@@ -37,9 +37,13 @@ final class JournalRestore {
     private JournalRestore() {
     }
 
-    /** @param enqueue hands one restored item to its session, without inbound debounce */
+    /**
+     * @param enqueue hands one restored item to its session, without inbound debounce
+     * @param restart true for the restore at start (logged at INFO); false for messages a fleet's
+     *                instance picks up from the shared journal (docs/behaviour.md §17), logged at DEBUG
+     */
     static void run(List<JournalEntry> pending, EngineContext ctx, DedupeCache dedupe,
-                    BiConsumer<SessionKey, QueuedItem> enqueue) {
+                    BiConsumer<SessionKey, QueuedItem> enqueue, boolean restart) {
         if (pending.isEmpty()) {
             return;
         }
@@ -72,7 +76,11 @@ final class JournalRestore {
             expiredSenders.values().forEach(route -> ctx.outbox.send(route, notice));
             expired.forEach(ticket -> ctx.settlement.settle(ticket, Disposition.EXPIRED));
         }
-        log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
+        if (restart) {
+            log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
+        } else {
+            log.debug("fleet: {} message(s) picked up from the shared journal", pending.size() - expired.size());
+        }
     }
 
     /** The settings a restored message runs with: its own, but steer-backlog becomes followup. */

@@ -19,7 +19,7 @@ final class Overflow {
     }
 
     void add(QueuedItem victim) {
-        lines.add(PromptFormatter.summaryLine(victim.text()));
+        lines.add(PromptFormatter.summaryLine(victim));
         lastDropped = victim;
     }
 }

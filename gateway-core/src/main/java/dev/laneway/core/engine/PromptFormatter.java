@@ -1,5 +1,7 @@
 package dev.laneway.core.engine;
 
+import dev.laneway.core.Attachment;
+import dev.laneway.core.agent.MessageFiles;
 import java.util.List;
 
 /** Builds the prompts of drained turns (docs/behaviour.md §5.2, §5.3, §5.5). */
@@ -23,14 +25,51 @@ final class PromptFormatter {
             if (group) {
                 prompt.append(" (from ").append(item.last().senderName()).append(')');
             }
-            prompt.append('\n').append(item.text());
+            prompt.append('\n').append(agentText(item));
         }
         return prompt.toString();
     }
 
     /** A followup turn's prompt: the overflow block (if any), a blank line, then the item's text. */
     static String followup(QueuedItem item, List<String> overflow) {
-        return overflow.isEmpty() ? item.text() : overflowBlock(overflow) + "\n\n" + item.text();
+        return overflow.isEmpty() ? agentText(item) : overflowBlock(overflow) + "\n\n" + agentText(item);
+    }
+
+    /**
+     * An item's text for the agent: its text, then one marker line per attachment
+     * ({@code [file: <name> (<type>, <size>)]}, docs/behaviour.md §15.2); an item without text is its
+     * markers alone. The agent finds each attachment's place by its marker.
+     */
+    static String agentText(QueuedItem item) {
+        List<MessageFiles> files = item.files();
+        if (files.isEmpty()) {
+            return item.text();
+        }
+        StringBuilder text = new StringBuilder(item.text());
+        for (MessageFiles message : files) {
+            for (Attachment attachment : message.attachments()) {
+                if (!text.isEmpty()) {
+                    text.append('\n');
+                }
+                text.append(attachment.marker());
+            }
+        }
+        return text.toString();
+    }
+
+    /**
+     * A dropped item's summary line (docs/behaviour.md §5.5): {@link #summaryLine} of its text, then
+     * {@code [files: <name>, <name>]} naming its attachments (not counted in the 160).
+     */
+    static String summaryLine(QueuedItem item) {
+        String line = summaryLine(item.text());
+        List<String> names = item.files().stream()
+                .flatMap(files -> files.attachments().stream()).map(Attachment::label).toList();
+        if (names.isEmpty()) {
+            return line;
+        }
+        String files = "[files: " + String.join(", ", names) + "]";
+        return line.isEmpty() ? files : line + " " + files;
     }
 
     static String overflowBlock(List<String> lines) {

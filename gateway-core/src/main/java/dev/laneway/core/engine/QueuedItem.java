@@ -4,6 +4,8 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.Route;
+import dev.laneway.core.agent.MessageFiles;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,6 +56,31 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
     /** The sender key (see {@link #senderKey()}) of one message. */
     static String senderKey(InboundMessage message) {
         return message.channel() + '\u0000' + message.account() + '\u0000' + message.senderId();
+    }
+
+    /**
+     * The attachments of its messages, one entry per message that has any, oldest first
+     * (docs/behaviour.md §15.3).
+     */
+    List<MessageFiles> files() {
+        List<MessageFiles> files = new ArrayList<>(1);
+        for (Ticket ticket : tickets) {
+            InboundMessage message = ticket.message();
+            if (!message.attachments().isEmpty()) {
+                files.add(new MessageFiles(message.channel(), message.attachments()));
+            }
+        }
+        return files;
+    }
+
+    /** All its attachments as one message's (a steer carries one), or null when it has none. */
+    MessageFiles steerFiles() {
+        List<MessageFiles> files = files();
+        if (files.isEmpty()) {
+            return null;
+        }
+        return files.size() == 1 ? files.get(0) : new MessageFiles(files.get(0).channel(),
+                files.stream().flatMap(f -> f.attachments().stream()).toList());
     }
 
     QueuedItem withMode(QueueMode newMode) {

@@ -68,6 +68,10 @@ final class Reception {
         this.sequence = new AtomicLong(journal.lastSequence());
         this.authorization = new Authorization(settings.commandAllowFrom());
         this.dedupe = new DedupeCache(settings.dedupeWindow(), ctx.clock);
+        if (ctx.fleet != null) {
+            ctx.fleet.adopter(entries -> JournalRestore.run(entries, ctx, dedupe,
+                    (session, item) -> enqueue(session, item, Duration.ZERO), false));
+        }
     }
 
     /**
@@ -93,8 +97,12 @@ final class Reception {
             return;
         }
         restored = true;
+        if (ctx.fleet != null) {
+            ctx.fleet.start(); // a fleet restores by lease: the sweep takes over sessions nobody holds (§17)
+            return;
+        }
         JournalRestore.run(journal.pending(), ctx, dedupe,
-                (session, item) -> enqueue(session, item, Duration.ZERO)); // restored items bypass inbound debounce
+                (session, item) -> enqueue(session, item, Duration.ZERO), true); // restored items bypass inbound debounce
     }
 
     /**
@@ -171,7 +179,22 @@ final class Reception {
             return;
         }
         boolean degraded = degraded(verdict, message);
-        intake.ticket = new Ticket(sequence.incrementAndGet(), message, !keep, degraded);
+        long seq;
+        boolean elsewhere = false; // its session's lease is another instance's: journaled here, run there (§17)
+        try {
+            seq = journal.sharesSequence() ? journal.nextSequence() : sequence.incrementAndGet();
+            if (!keep && ctx.fleet != null && !ctx.fleet.claim(session, seq)) {
+                elsewhere = true;
+                keep = true;
+                ctx.admission.release();
+            }
+        } catch (RuntimeException e) {
+            if (!keep) {
+                ctx.admission.release();
+            }
+            throw e;
+        }
+        intake.ticket = new Ticket(seq, message, !keep, degraded);
         intake.reason = "storage unavailable";
         QueueSettings resolved = resolve(session, message.channel(), inline);
         if (fromJob) {
@@ -185,6 +208,11 @@ final class Reception {
         }
         intake.reason = "internal error";
         ctx.settlement.accepted(intake.ticket);
+        if (elsewhere) {
+            log.debug("message {} of session {} journaled for the instance that holds its lease", entry.seq(), session);
+            ctx.fleet.elsewhere(session);
+            return;
+        }
         if (keep) {
             kept.incrementAndGet();
             log.debug("message {} arrived during the shutdown; kept for the next start", entry.seq());
@@ -196,6 +224,9 @@ final class Reception {
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+        if (ctx.fleet != null) {
+            ctx.fleet.enqueued(session, entry.seq());
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.agent.AgentRun;
+import dev.laneway.core.agent.MessageFiles;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.lang.invoke.MethodHandles;
@@ -127,6 +128,7 @@ final class Run {
     final String id;
     final List<QueuedItem> items;
     final String prompt;
+    final List<MessageFiles> files;
     final Route route;
     final Disposition disposition;
     final boolean group;
@@ -231,6 +233,7 @@ final class Run {
         this.id = id;
         this.items = turn.items();
         this.prompt = turn.prompt();
+        this.files = turn.files();
         this.route = turn.route();
         this.disposition = turn.disposition();
         QueuedItem lead = turn.lead();

@@ -212,7 +212,7 @@ final class RunDriver {
             return;
         }
         var request = new RunRequest(run.id, key, run.prompt, run.route, run.group, run.senderId, start.attempt(),
-                run.claim);
+                run.claim, run.files);
         Agent agent = start.agent();
         var named = AgentCalls.name(agent);
         if (Fatal.is(named.failure())) {
@@ -362,8 +362,7 @@ final class RunDriver {
             fx.add(() -> log.warn("run {} of session {} still running after its run timeout ({} ms); aborted{}", run.id,
                     key, timeout.toMillis(), ending ? "" : ", the user is told it failed"));
             List<SteerMessage> unanswered = new ArrayList<>();
-            run.steered.forEach(steered -> unanswered.add(new SteerMessage(steered.item().seq(), steered.item().text(),
-                    steered.item().last().senderName())));
+            run.steered.forEach(steered -> unanswered.add(Steering.message(steered.item())));
             end(run, ending ? new RunOutcome.Aborted(unanswered) : new RunOutcome.Failed(reason, false, unanswered), fx);
         });
     }

@@ -56,12 +56,17 @@ final class Steering {
      * it runs with the run's permissions, so a guest's text never steers an admin's run (docs/decisions.md
      * D5). Such a message waits as a followup, in a turn of its own audience.
      */
+    /** The steer an item makes: its text with its attachments' markers, and the attachments (docs/behaviour.md §15.3). */
+    static SteerMessage message(QueuedItem item) {
+        return new SteerMessage(item.seq(), PromptFormatter.agentText(item), item.last().senderName(), item.steerFiles());
+    }
+
     boolean steer(Run run, QueuedItem item, boolean backlog, Effects fx) {
         if (run == null || run.state() != Run.State.RUNNING || run.agentRun == null
                 || !run.audience().equals(item.audience()) || !scopeAllows(run, item)) {
             return false;
         }
-        var message = new SteerMessage(item.seq(), item.text(), item.last().senderName());
+        var message = message(item);
         if (AgentCalls.steer(run.agentRun, message, fx) != SteerResult.ACCEPTED) {
             return false;
         }

@@ -2,6 +2,7 @@ package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
 import dev.laneway.core.Route;
+import dev.laneway.core.agent.MessageFiles;
 import java.util.List;
 
 /**
@@ -23,7 +24,12 @@ record Turn(List<QueuedItem> items, QueuedItem lead, String prompt, Route route,
 
     /** One message run on its own, as it came (an idle session's message, an interrupting one). */
     static Turn alone(QueuedItem item) {
-        return new Turn(List.of(item), item, item.text(), item.route(), Disposition.RAN);
+        return new Turn(List.of(item), item, PromptFormatter.agentText(item), item.route(), Disposition.RAN);
+    }
+
+    /** The attachments of its messages, in the order of their markers in the prompt (docs/behaviour.md §15.3). */
+    List<MessageFiles> files() {
+        return items.stream().flatMap(item -> item.files().stream()).toList();
     }
 
     /**

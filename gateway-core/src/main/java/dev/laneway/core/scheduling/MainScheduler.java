@@ -16,10 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,30 +41,24 @@ import org.slf4j.LoggerFactory;
  * ({@link #acquireFirst}). A lower cap takes no slot back: runs holding one keep it, and nobody is
  * granted one until fewer than the cap are held.
  *
- * <p>Concurrency: the common case takes no lock (docs/decisions.md D93). {@code ctl} holds, in one
- * atomic word, the slots held and a copy of how many runs wait: a run asks {@link #acquireIfFree}
- * and takes a slot by one compare-and-set while nobody waits and a slot is free, and a run that
- * ends gives it back by one atomic add, taking the lock only when the word says someone waits. The
- * per-class counts ({@code runningByClass}), each tenant's running count and the mean run time are
- * atomics too; a tenant with a running cap of its own is granted only under the lock, so its cap
- * check and its count move together. Tenants live in a concurrent map; an idle one is swept only
- * under the lock, and only by moving its running count from 0 to a "gone" mark, which a late
- * grant's increment sees (it then looks the tenant up again). {@code lock} guards everything else
- * (the lines, the waiting count and its copy in {@code ctl}, every {@link Waiter}, each tenant's
- * waiting count and queues, the cap and the pause, which are also volatile for the lock-free
- * reads); a dispatch under it takes a slot from {@code ctl} before it picks a waiter, and gives it
- * back if nobody may run. Futures are completed outside the lock, so a run's continuation never
- * runs while the scheduler is locked. A waiter whose future was cancelled is taken out of line; one
- * cancelled between its grant and its completion gives its slot straight back.
+ * <p>In a fleet the scheduler can be gated ({@link #gateBy}): then it grants no more slots at once
+ * than its allowance, the fleet-wide permits this instance holds (docs/architecture.md §7.1). It
+ * still decides who is next, by classes and fair share as above; the allowance only says whether
+ * a grant may happen now. The gate's owner ({@code FleetAllowance}) hears when the demand changes,
+ * takes or gives back fleet permits outside the lock, and adds to or trims the allowance here.
+ * Ungated (one instance) the allowance is unlimited and nothing is told.
+ *
+ * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
+ * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
+ * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
+ * out of line; one cancelled between its grant and its completion gives its slot straight back.
  */
 public final class MainScheduler {
 
     private static final Logger log = LoggerFactory.getLogger(MainScheduler.class);
     private static final String FIFO_TENANT = "all";
-    /** Idle tenants kept (not swept) at least; see {@link #sweepIfGrown}. */
+    /** Idle tenants kept (not swept) at least; see {@link #forgetIfUnused}. */
     private static final int IDLE_TENANTS_KEPT = 1024;
-    /** {@code ctl}: the low 32 bits count the slots held, the high 32 bits copy {@code waiting}. */
-    private static final long ONE_WAITING = 1L << 32;
 
     private final String name;
     private final SchedulingSettings settings;
@@ -78,27 +69,31 @@ public final class MainScheduler {
     private final SchedulingObserver observer;
     private final ReentrantLock lock = new BriefLock(); // every run passes through it: spin before parking
 
-    /** Slots held (low 32 bits) and the copy of {@code waiting} (high 32 bits); see the class comment. */
-    private final AtomicLong ctl = new AtomicLong();
-    private final AtomicIntegerArray runningByClass = new AtomicIntegerArray(PriorityClass.COUNT);
-    private final AtomicLong meanRunMillis;
-    /** Tenant id -> tenant; an idle one is removed by a sweep (under the lock) only. */
-    private final ConcurrentHashMap<String, Tenant> tenants = new ConcurrentHashMap<>();
-    /** A tenant added beyond this many starts a sweep of the idle ones. */
-    private volatile int sweepAbove = IDLE_TENANTS_KEPT;
-
-    // written under lock; volatile for the lock-free reads
-    private volatile int cap;
-    /** No slot is granted before this instant (epoch millis); 0: not paused. */
-    private volatile long pausedUntilMillis;
-
     // everything below: guarded by lock
+    private int cap;
     private int backgroundLimit;
+    /** No slot is granted before this instant (epoch millis); 0: not paused. */
+    private long pausedUntilMillis;
+    private int running;
     private int waiting;
+    private final int[] runningByClass = new int[PriorityClass.COUNT];
     private final ClassQueue[] classes = new ClassQueue[PriorityClass.COUNT];
     /** Background waiters in the order they came (stale entries skipped lazily), for aging. */
     private final ArrayDeque<Waiter> backgroundByAge = new ArrayDeque<>();
+    private final Map<String, Tenant> tenants = new HashMap<>();
+    private int tenantsAfterSweep;
     private final Map<String, Waiter> bySession = new HashMap<>();
+    private long meanRunMillis;
+    /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
+    private int allowance = Integer.MAX_VALUE;
+    /** Told (outside the lock) when the demand may have changed; null when not gated. Set once, before use. */
+    private volatile DemandListener demandListener;
+
+    /** The gate's owner: told, outside the scheduler's lock, that the demand for slots may have changed. */
+    @FunctionalInterface
+    public interface DemandListener {
+        void demandChanged();
+    }
 
     public MainScheduler(SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
                          SchedulingObserver observer) {
@@ -123,19 +118,103 @@ public final class MainScheduler {
         this.clock = clock;
         this.warnAfter = warnAfter;
         this.observer = observer;
-        this.meanRunMillis = new AtomicLong(settings.initialRunTime().toMillis());
+        this.meanRunMillis = settings.initialRunTime().toMillis();
         for (PriorityClass priority : PriorityClass.values()) {
             classes[priority.ordinal()] = new ClassQueue(priority);
         }
     }
 
     public int cap() {
-        return cap;
+        lock.lock();
+        try {
+            return cap;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The lane name its permits carry ({@code main}, or a provider pool's). */
     public String name() {
         return name;
+    }
+
+    /** The slots that may be held now: the cap, or fewer while gated by a smaller allowance. Under the lock. */
+    private int limitLocked() {
+        return Math.min(cap, allowance);
+    }
+
+    /**
+     * Gates grants by an allowance that starts at 0 (see the class comment): {@code listener} is told
+     * whenever the demand may have changed. Call once, before the scheduler is used.
+     */
+    public void gateBy(DemandListener listener) {
+        lock.lock();
+        try {
+            allowance = 0;
+            demandListener = java.util.Objects.requireNonNull(listener, "listener");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gated: how many more slots the waiting runs could use than the allowance gives (0 when none). */
+    public int allowanceWanted() {
+        lock.lock();
+        try {
+            return Math.max(0, Math.min(cap, running + waiting) - allowance);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gated: {@code more} slots may be held (fleet permits taken); hands them to waiters at once. */
+    public void addAllowance(int more) {
+        List<Grant> grants;
+        lock.lock();
+        try {
+            allowance += more;
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
+    }
+
+    /**
+     * Gated: lowers the allowance to what the runs holding and waiting for slots need (never below
+     * the slots held) and returns by how much, so the owner gives that many fleet permits back. One
+     * step under the lock, so no grant can take a slot whose permit is being given back.
+     */
+    public int trimAllowance() {
+        lock.lock();
+        try {
+            int needed = Math.max(running, Math.min(cap, running + waiting));
+            int spare = allowance - needed;
+            if (spare <= 0) {
+                return 0;
+            }
+            allowance = needed;
+            return spare;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gated: the allowance now (fleet permits held); unlimited when not gated. */
+    public int allowance() {
+        lock.lock();
+        try {
+            return allowance;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void demandChanged() {
+        DemandListener listener = demandListener;
+        if (listener != null) {
+            listener.demandChanged();
+        }
     }
 
     private static int backgroundLimitOf(int cap, SchedulingSettings settings) {
@@ -210,72 +289,23 @@ public final class MainScheduler {
      * then asks through {@link #acquire}).
      */
     public LanePermit acquireIfFree(Claim claim) {
-        long now = clock.millis();
-        if (!freeAt(ctl.get(), now)) {
-            return null;
-        }
-        PriorityClass served = classOf(claim);
-        Tenant tenant = tenantOf(claim);
-        Permit permit = tenant.capped() ? acquireCapped(claim, served, now) : acquireUncapped(tenant, served, now);
-        if (permit != null) {
-            observer.granted(claim.priority(), permit.priority, permit.tenant.id, Duration.ZERO, Duration.ZERO);
-        }
-        return permit;
-    }
-
-    /** Whether a run asking now gets a slot at once: one is free, nobody waits, no pause (lock-free). */
-    private boolean freeAt(long c, long now) {
-        return runningOf(c) < cap && waitingOf(c) == 0 && now >= pausedUntilMillis;
-    }
-
-    private static int runningOf(long c) {
-        return (int) c;
-    }
-
-    private static int waitingOf(long c) {
-        return (int) (c >>> 32);
-    }
-
-    /** Takes a slot while one is free and nobody waits; false otherwise. No lock. */
-    private boolean takeFreeSlot() {
-        while (true) {
-            long c = ctl.get();
-            if (runningOf(c) >= cap || waitingOf(c) != 0) {
-                return false;
-            }
-            if (ctl.compareAndSet(c, c + 1)) {
-                return true;
-            }
-        }
-    }
-
-    /** The lock-free grant of a tenant without a running cap of its own (see the class comment). */
-    private Permit acquireUncapped(Tenant tenant, PriorityClass served, long now) {
-        if (!takeFreeSlot()) {
-            return null;
-        }
-        while (!tenant.addRunning()) { // swept meanwhile: it is the tenant anew
-            tenant = tenantOf(tenant.id);
-        }
-        runningByClass.incrementAndGet(served.ordinal());
-        return new Permit(tenant, served, now);
-    }
-
-    /** The grant of a tenant with a running cap: its cap check and its count move together, under the lock. */
-    private Permit acquireCapped(Claim claim, PriorityClass served, long now) {
+        Permit permit;
         lock.lock();
         try {
-            if (now < pausedUntilMillis) {
+            if (running >= limitLocked() || waiting > 0 || clock.millis() < pausedUntilMillis) {
                 return null;
             }
-            Tenant tenant = tenantOf(claim); // under the lock: no sweep can take it now
-            if (!tenant.mayRun() || !takeFreeSlot()) {
+            Tenant tenant = tenantOf(claim);
+            if (!tenant.mayRun()) {
+                forgetIfUnused(tenant);
                 return null;
             }
-            return grantLocked(served, tenant, now);
+            permit = grantLocked(classOf(claim), tenant, clock.millis());
         } finally {
             lock.unlock();
         }
+        observer.granted(claim.priority(), permit.priority, permit.tenant.id, Duration.ZERO, Duration.ZERO);
+        return permit;
     }
 
     /**
@@ -316,7 +346,6 @@ public final class MainScheduler {
             }
             tenant.waiting++;
             waiting++;
-            ctl.addAndGet(ONE_WAITING);
             bySession.put(claim.session(), waiter);
             grants = dispatchLocked(now);
         } finally {
@@ -329,12 +358,20 @@ public final class MainScheduler {
             }
         });
         complete(grants);
+        if (!waiter.future.isDone()) {
+            demandChanged();
+        }
         return waiter.future;
     }
 
     /** Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation. */
     public boolean freeNow() {
-        return freeAt(ctl.get(), clock.millis()); // no lock: a moment's answer, as it was once the lock was let go
+        lock.lock();
+        try {
+            return running < limitLocked() && waiting == 0 && clock.millis() >= pausedUntilMillis;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -387,7 +424,12 @@ public final class MainScheduler {
 
     /** The observed mean time a run holds a slot (the initial guess until a run ended). */
     public Duration meanRunTime() {
-        return Duration.ofMillis(meanRunMillis.get());
+        lock.lock();
+        try {
+            return Duration.ofMillis(meanRunMillis);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** How many tenants it keeps now, idle ones included (for tests of the sweep). */
@@ -403,7 +445,7 @@ public final class MainScheduler {
     public LaneSnapshot laneSnapshot() {
         lock.lock();
         try {
-            return new LaneSnapshot(name, cap, runningOf(ctl.get()), waiting);
+            return new LaneSnapshot(name, cap, running, waiting);
         } finally {
             lock.unlock();
         }
@@ -414,22 +456,22 @@ public final class MainScheduler {
         try {
             Map<PriorityClass, SchedulerSnapshot.Load> byClass = new EnumMap<>(PriorityClass.class);
             for (PriorityClass priority : PriorityClass.values()) {
-                byClass.put(priority, new SchedulerSnapshot.Load(runningByClass.get(priority.ordinal()),
+                byClass.put(priority, new SchedulerSnapshot.Load(runningByClass[priority.ordinal()],
                         classes[priority.ordinal()].waiting()));
             }
             List<SchedulerSnapshot.TenantLoad> loads = new ArrayList<>(tenants.size());
             tenants.values().stream().filter(t -> !t.unused())
-                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running(), t.waiting)));
+                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running, t.waiting)));
             loads.sort(Comparator.comparingInt((SchedulerSnapshot.TenantLoad t) -> -(t.running() + t.waiting()))
                     .thenComparing(SchedulerSnapshot.TenantLoad::tenant));
-            return new SchedulerSnapshot(settings.mode(), cap, runningOf(ctl.get()), waiting, Map.copyOf(byClass),
-                    List.copyOf(loads), Duration.ofMillis(meanRunMillis.get()));
+            return new SchedulerSnapshot(settings.mode(), cap, running, waiting, Map.copyOf(byClass), List.copyOf(loads),
+                    Duration.ofMillis(meanRunMillis));
         } finally {
             lock.unlock();
         }
     }
 
-    // ---- tenants (any thread) and inside the lock
+    // ---- inside the lock
 
     private PriorityClass classOf(Claim claim) {
         return fifo ? PriorityClass.NORMAL : claim.priority();
@@ -444,49 +486,27 @@ public final class MainScheduler {
     }
 
     private Tenant tenantOf(Claim claim) {
-        return tenantOf(tenantIdOf(claim));
-    }
-
-    /** The tenant {@code id}, added if it is not kept (any thread; see {@link #sweepIfGrown}). */
-    private Tenant tenantOf(String id) {
+        String id = tenantIdOf(claim);
         Tenant tenant = tenants.get(id);
-        if (tenant != null) {
-            return tenant;
+        if (tenant == null) {
+            tenant = newTenant(id);
+            tenants.put(id, tenant);
         }
-        Tenant fresh = newTenant(id);
-        tenant = tenants.putIfAbsent(id, fresh);
-        if (tenant != null) {
-            return tenant;
-        }
-        sweepIfGrown(fresh);
-        return fresh;
+        return tenant;
     }
 
     /**
      * Forgets tenants with nothing running or waiting, but only once the map has doubled since the
      * last sweep (and holds more than {@link #IDLE_TENANTS_KEPT}): a tenant that comes and goes on
      * every run (a DM user) then costs no map insert and removal per run, and sweeps stay amortised
-     * O(1) per run however many tenants are active. Runs when a tenant was added ({@code added},
-     * which its caller is about to use, is kept). Snapshots leave idle tenants out.
+     * O(1) per run however many tenants are active. Snapshots leave idle tenants out.
      */
-    private void sweepIfGrown(Tenant added) {
-        if (tenants.size() <= sweepAbove) {
+    private void forgetIfUnused(Tenant tenant) {
+        if (!tenant.unused() || tenants.size() <= Math.max(IDLE_TENANTS_KEPT, 2 * tenantsAfterSweep)) {
             return;
         }
-        lock.lock();
-        try {
-            if (tenants.size() <= sweepAbove) {
-                return; // another sweep came first
-            }
-            for (Tenant tenant : tenants.values()) {
-                if (tenant != added && tenant.waiting == 0 && tenant.retireIfIdle()) {
-                    tenants.remove(tenant.id, tenant);
-                }
-            }
-            sweepAbove = Math.max(IDLE_TENANTS_KEPT, 2 * tenants.size());
-        } finally {
-            lock.unlock();
-        }
+        tenants.values().removeIf(Tenant::unused);
+        tenantsAfterSweep = tenants.size();
     }
 
     private WaitEstimate estimateLocked(PriorityClass priority, Tenant tenant, int ownAhead) {
@@ -495,59 +515,35 @@ public final class MainScheduler {
             ahead += classes[c].waiting();
         }
         ahead += classes[priority.ordinal()].aheadOf(tenant, ownAhead);
-        int free = cap - runningOf(ctl.get());
+        int free = cap - running;
         int queued = (int) Math.min(Integer.MAX_VALUE, ahead);
         long pausedMillis = Math.max(0, pausedUntilMillis - clock.millis());
-        long meanRun = meanRunMillis.get();
         if (ahead < free && tenant.mayRun()) {
             return new WaitEstimate(queued, Duration.ofMillis(pausedMillis));
         }
         // slots free one at a time, about every meanRun / cap; it needs (ahead - free + 1) of them
         long slots = Math.max(1, ahead - Math.max(0, free) + 1);
-        return new WaitEstimate(queued, Duration.ofMillis(pausedMillis + slots * meanRun / cap));
+        return new WaitEstimate(queued, Duration.ofMillis(pausedMillis + slots * meanRunMillis / cap));
     }
 
-    /**
-     * The permit for a slot already taken from {@code ctl} (lock held: the tenant is kept, it has a
-     * run waiting or was looked up under the lock, so no sweep takes it).
-     */
     private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
-        runningByClass.incrementAndGet(served.ordinal());
-        if (!tenant.addRunning()) {
-            throw new IllegalStateException(name + ": tenant " + tenant.id + " was swept while in use");
-        }
+        running++;
+        runningByClass[served.ordinal()]++;
+        tenant.running++;
         return new Permit(tenant, served, now);
     }
 
-    /** Takes a slot for a waiter (lock held, somebody waits); false when none is free. */
-    private boolean takeSlotForWaiter() {
-        while (true) {
-            long c = ctl.get();
-            if (runningOf(c) >= cap) {
-                return false;
-            }
-            if (ctl.compareAndSet(c, c + 1)) {
-                return true;
-            }
-        }
-    }
-
-    /**
-     * Hands free slots to waiters, by class, rotation and caps (see the class comment). A slot is
-     * taken before the waiter is picked, and given back when every waiting tenant is at its cap.
-     */
+    /** Hands free slots to waiters, by class, rotation and caps (see the class comment). */
     private List<Grant> dispatchLocked(long now) {
         List<Grant> grants = null;
-        while (waiting > 0 && now >= pausedUntilMillis && takeSlotForWaiter()) {
+        while (running < limitLocked() && waiting > 0 && now >= pausedUntilMillis) {
             promoteAged(now);
             Waiter next = pickLocked();
             if (next == null) {
-                ctl.decrementAndGet(); // nobody may run: the slot goes back (the waiters' tenants are at their caps)
                 break;
             }
             next.waiting = false;
             waiting--;
-            ctl.addAndGet(-ONE_WAITING);
             next.tenant.waiting--;
             bySession.remove(next.claim.session(), next);
             Permit permit = grantLocked(next.priority, next.tenant, now);
@@ -565,7 +561,7 @@ public final class MainScheduler {
             if (queue.waiting() == 0) {
                 continue;
             }
-            if (c == PriorityClass.BACKGROUND.ordinal() && runningByClass.get(c) >= backgroundLimit
+            if (c == PriorityClass.BACKGROUND.ordinal() && runningByClass[c] >= backgroundLimit
                     && waiting > queue.waiting()) {
                 continue; // others wait (held back by their tenants' caps): background keeps to its share
             }
@@ -606,36 +602,32 @@ public final class MainScheduler {
             waiter.waiting = false;
             classes[waiter.priority.ordinal()].remove(waiter);
             waiting--;
-            ctl.addAndGet(-ONE_WAITING);
             waiter.tenant.waiting--;
             bySession.remove(waiter.claim.session(), waiter);
+            forgetIfUnused(waiter.tenant);
         } finally {
             lock.unlock();
         }
+        demandChanged();
     }
 
-    /**
-     * Gives a slot back without the lock; only when somebody waits does it take the lock to hand
-     * the free slot on. The tenant's and the class's counts go down before the slot does, so a
-     * dispatch that finds the slot free finds the tenant's cap free too.
-     */
     private void release(Permit permit) {
-        long now = clock.millis();
-        permit.tenant.removeRunning();
-        runningByClass.decrementAndGet(permit.priority.ordinal());
-        long held = Math.max(0, now - permit.grantedAtMillis);
-        meanRunMillis.getAndUpdate(mean -> mean + (held - mean) / 8);
-        if (waitingOf(ctl.decrementAndGet()) == 0) {
-            return;
-        }
         List<Grant> grants;
         lock.lock();
         try {
+            long now = clock.millis();
+            running--;
+            runningByClass[permit.priority.ordinal()]--;
+            permit.tenant.running--;
+            long held = Math.max(0, now - permit.grantedAtMillis);
+            meanRunMillis += (held - meanRunMillis) / 8;
             grants = dispatchLocked(now);
+            forgetIfUnused(permit.tenant);
         } finally {
             lock.unlock();
         }
         complete(grants);
+        demandChanged();
     }
 
     /** Completes the grants' futures (outside the lock); a cancelled one gives its slot straight back. */

@@ -1,5 +1,7 @@
 package dev.laneway.core.store;
 
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Lease;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -60,8 +62,41 @@ public interface MessageJournal extends AutoCloseable {
      */
     void settled(long seq, boolean answered);
 
+    /**
+     * {@link #settled(long, boolean)} for a message of a run that holds a fleet lease: a store shared
+     * by a fleet writes the record only while {@code fence} is still the session's current lease
+     * (checked atomically with the write), so an instance whose lease expired can neither record an
+     * answer nor end a message that the lease's new holder will run (docs/architecture.md §7.1). A
+     * record refused that way is dropped and its message stays pending. A store of one instance
+     * ignores the fence.
+     */
+    default void settled(long seq, boolean answered, Lease fence) {
+        settled(seq, answered);
+    }
+
     /** Every appended, unsettled entry, in sequence order. */
     List<JournalEntry> pending();
+
+    /**
+     * The pending entries of one session, in sequence order: what a fleet's lease holder picks up
+     * (docs/behaviour.md §17). The default filters {@link #pending()}.
+     */
+    default List<JournalEntry> pendingOf(SessionKey session) {
+        return pending().stream().filter(entry -> entry.session().equals(session.value())).toList();
+    }
+
+    /**
+     * Whether sequence numbers are handed out by the journal ({@link #nextSequence}), shared by a
+     * fleet's instances, rather than counted on from {@link #lastSequence} by this process.
+     */
+    default boolean sharesSequence() {
+        return false;
+    }
+
+    /** The next sequence number of the fleet (only when {@link #sharesSequence}); may block for a round trip. */
+    default long nextSequence() {
+        throw new UnsupportedOperationException("this journal does not hand out sequence numbers");
+    }
 
     /** Whether a message with this key was appended (pending, or answered within the retention). */
     boolean seen(String messageKey);

@@ -51,7 +51,9 @@ final class RedisCodec {
         node.put("effectiveText", entry.text());
         ArrayNode attachments = node.putArray("attachments");
         for (Attachment attachment : message.attachments()) {
-            attachments.addObject().put("kind", attachment.kind()).put("name", attachment.name());
+            // the ref may be a signed URL: kept with its message until it ends, never logged (docs/behaviour.md §15.4)
+            attachments.addObject().put("kind", attachment.kind()).put("name", attachment.name())
+                    .put("mediaType", attachment.mediaType()).put("size", attachment.size()).put("ref", attachment.ref());
         }
         node.put("platformMessageId", message.platformMessageId());
         node.put("receivedAtSec", message.receivedAt().getEpochSecond());
@@ -74,7 +76,10 @@ final class RedisCodec {
         JsonNode node = read(json, where);
         List<Attachment> attachments = new ArrayList<>();
         for (JsonNode attachment : node.path("attachments")) {
-            attachments.add(new Attachment(text(attachment, "kind", where), text(attachment, "name", where)));
+            // entries written before attachments had a type, size and ref read as parts that cannot be fetched
+            attachments.add(new Attachment(text(attachment, "kind", where), text(attachment, "name", where),
+                    text(attachment, "mediaType", where), attachment.path("size").asLong(-1),
+                    text(attachment, "ref", where)));
         }
         InboundMessage message = new InboundMessage(
                 required(node, "channel", where),

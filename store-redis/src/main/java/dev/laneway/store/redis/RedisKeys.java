@@ -18,11 +18,18 @@ package dev.laneway.store.redis;
  * laneway:{F}:overrides          hash    session key -> /queue override JSON
  * laneway:{F}:history:&lt;session&gt;  list    history entry JSON, oldest first, trimmed to the cap
  * laneway:{F}:fires              hash    job id -> last fire (ISO-8601 instant, to the nanosecond)
+ * laneway:{F}:session-pending:&lt;session&gt;  zset  the session's pending seqs (its index, for a fleet)
+ * laneway:{F}:pending-sessions   zset    sessions with pending messages, scored by their oldest seq
+ * laneway:{F}:nudges:&lt;id&gt;        stream  sessions with messages for instance id (consumer group "laneway")
+ * laneway:{F}:fence              string  the last fencing token handed out (INCR; never lowered)
+ * laneway:{F}:lease:&lt;session&gt;    hash    instance, token: who may run the session; expires (PX) unless renewed
+ * laneway:{F}:instance:&lt;id&gt;      hash    a live instance (started, host); expires unless its heartbeat renews it
+ * laneway:{F}:instances          zset    instance id scored by its last heartbeat (Redis's clock, ms)
+ * laneway:{F}:permits:&lt;name&gt;     zset    "instance/permit" scored by when the permit expires (Redis's clock, ms)
  * </pre>
  *
- * Reserved for the fleet's coordination (not written yet): {@code laneway:{F}:instance:*},
- * {@code lease:<session>}, {@code permits:<name>}, {@code ingress:<channel>:<account>},
- * {@code inbox:<session>}.
+ * The fleet's keys are in docs/architecture.md §7.1. Reserved, not written yet:
+ * {@code ingress:<channel>:<account>}, {@code inbox:<session>}.
  */
 final class RedisKeys {
 
@@ -82,5 +89,40 @@ final class RedisKeys {
 
     String fires() {
         return prefix + "fires";
+    }
+
+    /** The pending seqs of one session, scored by seq. */
+    String sessionPending(String session) {
+        return prefix + "session-pending:" + session;
+    }
+
+    /** The sessions with pending messages, scored by their oldest pending seq. */
+    String pendingSessions() {
+        return prefix + "pending-sessions";
+    }
+
+    /** An instance's nudge stream: sessions with messages for it to pick up. */
+    String nudges(String instance) {
+        return prefix + "nudges:" + instance;
+    }
+
+    String fence() {
+        return prefix + "fence";
+    }
+
+    String lease(String session) {
+        return prefix + "lease:" + session;
+    }
+
+    String instance(String id) {
+        return prefix + "instance:" + id;
+    }
+
+    String instances() {
+        return prefix + "instances";
+    }
+
+    String permits(String name) {
+        return prefix + "permits:" + name;
     }
 }

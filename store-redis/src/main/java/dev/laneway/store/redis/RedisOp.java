@@ -14,11 +14,25 @@ sealed interface RedisOp {
         return true;
     }
 
-    /** @param key the message key, or null; @param json the entry as {@link RedisCodec#entry} writes it */
-    record Append(long seq, String key, String json) implements RedisOp { }
+    /**
+     * @param key     the message key, or null
+     * @param json    the entry as {@link RedisCodec#entry} writes it
+     * @param session the entry's session (its index in the fleet, docs/architecture.md §7.1)
+     */
+    record Append(long seq, String key, String json, String session) implements RedisOp { }
 
-    /** @param key the message key when the store knows it (for its seen-key memory), else null */
-    record Settle(long seq, boolean answered, long atMillis, String key) implements RedisOp { }
+    /**
+     * @param key      the message key when the store knows it (for its seen-key memory), else null
+     * @param leaseKey the session's lease key when the settle is fenced (docs/architecture.md §7.1), else null
+     * @param token    the fencing token the lease must still have, when fenced
+     */
+    record Settle(long seq, boolean answered, long atMillis, String key, String leaseKey, long token)
+            implements RedisOp {
+
+        boolean fenced() {
+            return leaseKey != null;
+        }
+    }
 
     record AppendHistory(String session, List<HistoryEntry> entries) implements RedisOp { }
 

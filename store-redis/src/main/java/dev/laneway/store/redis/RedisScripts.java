@@ -21,8 +21,11 @@ final class RedisScripts {
     static final String DUPLICATE = "LANEWAY_DUPLICATE";
 
     /**
-     * Appends a pending entry. KEYS: journal, pending, pending-keys, seq. ARGV: seq, entry JSON,
-     * message key ('' for none). Fails, changing nothing, when the sequence number is taken.
+     * Appends a pending entry. KEYS: journal, pending, pending-keys, seq, the session's pending
+     * (session-pending:&lt;session&gt;), pending-sessions. ARGV: seq, entry JSON, message key ('' for
+     * none), session. Fails, changing nothing, when the sequence number is taken. The session's
+     * index (its pending seqs; the sessions with pending messages, scored by their oldest) is what a
+     * fleet's lease holder and takeover read (docs/architecture.md §7.1).
      */
     static final Script APPEND = new Script("append", """
             #!lua
@@ -33,26 +36,62 @@ final class RedisScripts {
             if ARGV[3] ~= '' then redis.call('HSET', KEYS[3], ARGV[3], ARGV[1]) end
             local last = tonumber(redis.call('GET', KEYS[4]) or '0')
             if tonumber(ARGV[1]) > last then redis.call('SET', KEYS[4], ARGV[1]) end
+            redis.call('ZADD', KEYS[5], ARGV[1], ARGV[1])
+            redis.call('ZADD', KEYS[6], 'NX', ARGV[1], ARGV[4])
             return 1
             """);
 
-    /**
-     * Ends a pending entry. KEYS: journal, pending, pending-keys, answered. ARGV: seq, '1' when
-     * answered, settled at (epoch ms). An answered message with a key goes into the answered ledger;
-     * the entry and its pending key are deleted. Idempotent: an entry already gone is left alone (0).
-     */
-    static final Script SETTLE = new Script("settle", """
-            #!lua
+    /** The shared body of {@link #SETTLE} and {@link #SETTLE_FENCED}: KEYS 1-4 and ARGV 1-3 as there, ARGV[4] the key prefix. */
+    private static final String SETTLE_BODY = """
             local entry = redis.call('HGET', KEYS[1], ARGV[1])
             if not entry then return 0 end
-            local key = cjson.decode(entry)['key']
+            local decoded = cjson.decode(entry)
+            local key = decoded['key']
             if type(key) ~= 'string' then key = nil end
             if key and ARGV[2] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], key) end
             redis.call('HDEL', KEYS[1], ARGV[1])
             redis.call('ZREM', KEYS[2], ARGV[1])
             if key and redis.call('HGET', KEYS[3], key) == ARGV[1] then redis.call('HDEL', KEYS[3], key) end
+            local session = decoded['session']
+            if type(session) == 'string' then
+              local own = ARGV[4] .. 'session-pending:' .. session
+              redis.call('ZREM', own, ARGV[1])
+              local oldest = redis.call('ZRANGE', own, 0, 0)
+              if #oldest == 0 then
+                redis.call('ZREM', ARGV[4] .. 'pending-sessions', session)
+              else
+                redis.call('ZADD', ARGV[4] .. 'pending-sessions', 'XX', oldest[1], session)
+              end
+            end
             return 1
-            """);
+            """;
+
+    /**
+     * Ends a pending entry. KEYS: journal, pending, pending-keys, answered. ARGV: seq, '1' when
+     * answered, settled at (epoch ms), the fleet's key prefix. An answered message with a key goes
+     * into the answered ledger; the entry, its pending key and its place in its session's index are
+     * deleted (the index keys are named from the stored entry's session: they share the fleet's hash
+     * tag, so the script may touch them). Idempotent: an entry already gone is left alone (0).
+     */
+    static final Script SETTLE = new Script("settle", "#!lua\n" + SETTLE_BODY);
+
+    /** Error prefix of a fenced settle whose lease is no longer the session's current one. */
+    static final String FENCED = "LANEWAY_FENCED";
+
+    /**
+     * {@link #SETTLE}, only while the session's lease still carries the settling run's fencing token
+     * (docs/architecture.md §7.1): the check and the write are one step on the server, so an
+     * instance whose lease expired (a pause, a lost connection) can neither record an answer nor end
+     * a message that the lease's new holder runs. KEYS: journal, pending, pending-keys, answered,
+     * lease. ARGV: seq, '1' when answered, settled at (epoch ms), the key prefix, token. Refused (an
+     * error starting with {@link #FENCED}, nothing changed) when the lease is gone or has another token.
+     */
+    static final Script SETTLE_FENCED = new Script("settle-fenced", """
+            #!lua
+            if redis.call('HGET', KEYS[5], 'token') ~= ARGV[5] then
+              return redis.error_reply('LANEWAY_FENCED the lease ' .. KEYS[5] .. ' is no longer held with token ' .. ARGV[5])
+            end
+            """ + SETTLE_BODY);
 
     /**
      * Whether a message key is known: pending, or answered at or after the cutoff. KEYS:
@@ -78,7 +117,7 @@ final class RedisScripts {
             return n
             """);
 
-    static final List<Script> ALL = List.of(APPEND, SETTLE, SEEN, EXPIRE);
+    static final List<Script> ALL = List.of(APPEND, SETTLE, SETTLE_FENCED, SEEN, EXPIRE);
 
     /** A script and its SHA-1 (what {@code EVALSHA} names it by). */
     record Script(String name, String source, String sha) {

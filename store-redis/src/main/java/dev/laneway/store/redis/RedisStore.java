@@ -2,6 +2,7 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.store.DurableStore;
@@ -86,15 +87,24 @@ public final class RedisStore implements DurableStore {
     private final Map<String, Long> queuedKeys = new ConcurrentHashMap<>();
     // message key -> this instance's settle that Redis has not acknowledged yet (or kept after a failure)
     private final Map<String, Ending> endingKeys = new ConcurrentHashMap<>();
+    // seqs whose settle this instance queued and Redis has not acknowledged (or kept during an outage):
+    // pendingOf leaves them out, so a fleet's pick-up never runs a message this instance just ended
+    private final java.util.Set<Long> endingSeqs = ConcurrentHashMap.newKeySet();
     // seq -> message key, for pending messages this instance appended or read back
     private final Map<Long, String> keyBySeq = new ConcurrentHashMap<>();
     // session key -> future of the latest queued history write of that session (removed once done)
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean sharedSequence; // set once, when the instance joins its fleet
+    private volatile boolean heartbeatFailing; // written by the fleet's beat
+    private final HostAndPort address;
+    private final JedisClientConfig clientConfig;
     private final AtomicLong reads = new AtomicLong();
 
     private RedisStore(RedisTarget target, RedisKeys keys, StoreOptions options, JedisPool pool, Jedis writeConnection,
-                       RedisWriter.Connector connector, long lastSequence) {
+                       RedisWriter.Connector connector, long lastSequence, HostAndPort address, JedisClientConfig config) {
+        this.address = address;
+        this.clientConfig = config;
         this.target = target;
         this.keys = keys;
         this.options = options;
@@ -126,7 +136,7 @@ public final class RedisStore implements DurableStore {
             Persistence persistence = Persistence.of(first);
             pool = new JedisPool(poolConfig(), address, config);
             RedisWriter.Connector reconnect = () -> reconnect(address, config, target, keys, options);
-            RedisStore store = new RedisStore(target, keys, options, pool, first, reconnect, last);
+            RedisStore store = new RedisStore(target, keys, options, pool, first, reconnect, last, address, config);
             store.writer.start();
             log.info("store: opened Redis at {} for fleet {}{} (last sequence {}; persistence: {})", target.redactedUrl(),
                     target.fleet(), created ? ", a new fleet" : "", last, persistence.describe());
@@ -232,6 +242,17 @@ public final class RedisStore implements DurableStore {
         return !closed.get();
     }
 
+    /** False while the writer is in an outage or the fleet's last heartbeat could not reach Redis. */
+    @Override
+    public boolean reachable() {
+        return !writer.inOutage() && !heartbeatFailing;
+    }
+
+    /** The fleet's beat says whether it reached Redis (docs/behaviour.md §9.7). */
+    void heartbeatReached(boolean reached) {
+        heartbeatFailing = !reached;
+    }
+
     @Override
     public String describe() {
         return target.toString();
@@ -249,7 +270,7 @@ public final class RedisStore implements DurableStore {
             keyBySeq.put(seq, key);
         }
         lastSequence.accumulateAndGet(seq, Math::max);
-        CompletableFuture<Void> done = writer.submit(new RedisOp.Append(seq, key, RedisCodec.entry(entry)));
+        CompletableFuture<Void> done = writer.submit(new RedisOp.Append(seq, key, RedisCodec.entry(entry), entry.session()));
         if (done.isCompletedExceptionally()) {
             forgetAppend(seq, key); // closed: never queued
         }
@@ -258,12 +279,33 @@ public final class RedisStore implements DurableStore {
 
     @Override
     public void settled(long seq, boolean answered) {
+        settled(seq, answered, null, 0);
+    }
+
+    /**
+     * Fenced: written only while {@code fence} is still its session's lease (docs/architecture.md
+     * §7.1); refused otherwise, the message staying pending for the lease's new holder. A lease of
+     * token 0 (one instance) is not fenced.
+     */
+    @Override
+    public void settled(long seq, boolean answered, Lease fence) {
+        if (fence == null || !fence.fenced()) {
+            settled(seq, answered, null, 0);
+        } else {
+            settled(seq, answered, keys.lease(fence.session().value()), fence.token());
+        }
+    }
+
+    private void settled(long seq, boolean answered, String leaseKey, long token) {
+        endingSeqs.add(seq);
         String key = keyBySeq.remove(seq);
         if (key != null) {
             endingKeys.put(key, new Ending(seq, answered));
         }
-        CompletableFuture<Void> done = writer.submit(new RedisOp.Settle(seq, answered, options.clock().millis(), key));
+        CompletableFuture<Void> done = writer.submit(
+                new RedisOp.Settle(seq, answered, options.clock().millis(), key, leaseKey, token));
         if (done.isCompletedExceptionally()) {
+            endingSeqs.remove(seq);
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
         }
     }
@@ -295,6 +337,48 @@ public final class RedisStore implements DurableStore {
             }
             return entries;
         });
+    }
+
+    /** The pending entries of one session, from its index (docs/architecture.md §7.1). */
+    @Override
+    public List<JournalEntry> pendingOf(SessionKey session) {
+        String index = keys.sessionPending(session.value());
+        return read(jedis -> {
+            List<String> seqs = jedis.zrange(index, 0, -1);
+            List<JournalEntry> entries = new ArrayList<>(seqs.size());
+            if (seqs.isEmpty()) {
+                return entries;
+            }
+            List<String> values = jedis.hmget(keys.journal(), seqs.toArray(String[]::new));
+            for (int i = 0; i < seqs.size(); i++) {
+                if (values.get(i) != null && !endingSeqs.contains(Long.parseLong(seqs.get(i)))) {
+                    JournalEntry entry = RedisCodec.entry(values.get(i), keys.journal() + " field " + seqs.get(i));
+                    if (entry.messageKey() != null) {
+                        keyBySeq.putIfAbsent(entry.seq(), entry.messageKey());
+                    }
+                    entries.add(entry);
+                }
+            }
+            return entries;
+        });
+    }
+
+    /** Fleet mode: sequence numbers come from the fleet's counter ({@code INCR seq}), one round trip each. */
+    @Override
+    public boolean sharesSequence() {
+        return sharedSequence;
+    }
+
+    @Override
+    public long nextSequence() {
+        long next = read(jedis -> jedis.incr(keys.seq()));
+        lastSequence.accumulateAndGet(next, Math::max);
+        return next;
+    }
+
+    /** Called when this store's instance joins its fleet: sequence numbers are shared from then on. */
+    void shareSequence() {
+        sharedSequence = true;
     }
 
     /**
@@ -452,6 +536,32 @@ public final class RedisStore implements DurableStore {
         }
     }
 
+    /** The fleet's key layout (for the fleet's coordination, {@link RedisFleetMember}). */
+    RedisKeys keys() {
+        return keys;
+    }
+
+    /**
+     * Runs a query on a pooled connection, for the fleet's coordination: one round trip, counted
+     * with the reads; a failure throws {@link StoreException} naming the URL.
+     */
+    <T> T query(Function<Jedis, T> query) {
+        return read(query);
+    }
+
+    /**
+     * A connection of its own (not from the pool), for a blocking read ({@code XREADGROUP BLOCK}) that
+     * would hold a pooled one for seconds; the caller closes it. Its socket timeout is the store's.
+     */
+    Jedis dedicatedConnection() {
+        return connect(address, clientConfig, target);
+    }
+
+    /** Runs a script by SHA, loading it when the server does not know it yet. */
+    static Object evalScript(Jedis jedis, RedisScripts.Script script, List<String> keyList, List<String> args) {
+        return evalsha(jedis, script, keyList, args);
+    }
+
     private <T> T read(Function<Jedis, T> query) {
         ensureOpen();
         reads.incrementAndGet();
@@ -519,6 +629,15 @@ public final class RedisStore implements DurableStore {
         public void failed(RedisOp op, Throwable error) {
             switch (op) {
                 case RedisOp.Append append -> forgetAppend(append.seq(), append.key());
+                case RedisOp.Settle settle when RedisWriter.isFenced(error) -> {
+                    log.warn("store: the end of message {} was not recorded: this instance no longer holds the lease"
+                            + " of its session (fencing token {}); the message stays pending for the lease's holder",
+                            settle.seq(), settle.token());
+                    if (settle.key() != null) {
+                        keyBySeq.putIfAbsent(settle.seq(), settle.key());
+                    }
+                    forgetEnding(settle);
+                }
                 case RedisOp.Settle settle -> {
                     log.debug("store: the end of message {} could not be recorded ({}); it stays pending and runs"
                             + " again after a restart", settle.seq(), error.toString());
@@ -533,6 +652,7 @@ public final class RedisStore implements DurableStore {
         }
 
         private void forgetEnding(RedisOp.Settle settle) {
+            endingSeqs.remove(settle.seq());
             if (settle.key() != null) {
                 endingKeys.remove(settle.key(), new Ending(settle.seq(), settle.answered()));
             }

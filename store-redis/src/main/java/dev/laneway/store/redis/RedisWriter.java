@@ -48,7 +48,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * persistence ({@code appendonly}, {@code appendfsync}). A lost connection leaves a batch's outcome
  * unknown: its appends fail (the gateway refuses those messages and settles them, which deletes any
  * that did land), its settles are kept, like settles Redis refuses, and written again after 1 s,
- * doubling up to 1 min (settling is idempotent). The next batch connects again. An outage logs one
+ * doubling up to 1 min (settling is idempotent); a fenced settle Redis refused because its lease moved on
+ * ({@code LANEWAY_FENCED}, docs/architecture.md §7.1) fails at once and is never retried. The next batch connects again. An outage logs one
  * ERROR line when it begins and one INFO line when Redis answers again.
  *
  * <p>Expiry: every {@code expiryInterval} by the store's clock, the thread deletes answered records
@@ -93,7 +94,7 @@ final class RedisWriter implements AutoCloseable {
     private final Thread thread;
     private final AtomicLong commits = new AtomicLong();
     private Jedis jedis; // writer thread only (after start)
-    private boolean outage; // writer thread only
+    private volatile boolean outage; // written by the writer thread only; read by readiness
     private Instant nextExpiry; // writer thread only
     private final List<Queued> retrying = new ArrayList<>(); // writer thread only; futures still open
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
@@ -130,6 +131,11 @@ final class RedisWriter implements AutoCloseable {
             gate.readLock().unlock();
         }
         return done;
+    }
+
+    /** Whether the connection was lost and no write has reached Redis since. */
+    boolean inOutage() {
+        return outage;
     }
 
     /** Transactions Redis acknowledged so far (group commits, single retries). */
@@ -300,11 +306,19 @@ final class RedisWriter implements AutoCloseable {
     private List<Response<?>> queue(Transaction t, RedisOp op) {
         return switch (op) {
             case RedisOp.Append append -> List.of(t.evalsha(RedisScripts.APPEND.sha(),
-                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.seq()),
-                    List.of(Long.toString(append.seq()), append.json(), append.key() == null ? "" : append.key())));
-            case RedisOp.Settle settle -> List.of(t.evalsha(RedisScripts.SETTLE.sha(),
-                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered()),
-                    List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0", Long.toString(settle.atMillis()))));
+                    List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.seq(),
+                            keys.sessionPending(append.session()), keys.pendingSessions()),
+                    List.of(Long.toString(append.seq()), append.json(), append.key() == null ? "" : append.key(),
+                            append.session())));
+            case RedisOp.Settle settle -> settle.fenced()
+                    ? List.of(t.evalsha(RedisScripts.SETTLE_FENCED.sha(),
+                            List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered(), settle.leaseKey()),
+                            List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0",
+                                    Long.toString(settle.atMillis()), keys.prefix(), Long.toString(settle.token()))))
+                    : List.of(t.evalsha(RedisScripts.SETTLE.sha(),
+                            List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered()),
+                            List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0",
+                                    Long.toString(settle.atMillis()), keys.prefix())));
             case RedisOp.AppendHistory history -> {
                 String key = keys.history(history.session());
                 String[] values = history.entries().stream().map(RedisCodec::history).toArray(String[]::new);
@@ -358,8 +372,8 @@ final class RedisWriter implements AutoCloseable {
 
     /** A write that could not be made: a settle is kept and retried, anything else fails now. */
     private void failOrKeep(Queued queued, Throwable error) {
-        if (!(queued.op() instanceof RedisOp.Settle settle)) {
-            fail(queued, error);
+        if (!(queued.op() instanceof RedisOp.Settle settle) || isFenced(error)) {
+            fail(queued, error); // a fenced settle is refused for good: its lease has a new holder
             return;
         }
         if (retrying.isEmpty() && outage) {
@@ -382,6 +396,12 @@ final class RedisWriter implements AutoCloseable {
         }
     }
 
+    /** Whether Redis refused a fenced settle because its lease has moved on (docs/architecture.md §7.1). */
+    static boolean isFenced(Throwable error) {
+        return error instanceof JedisDataException && error.getMessage() != null
+                && error.getMessage().startsWith(RedisScripts.FENCED);
+    }
+
     /** Writes the kept settles again, in one transaction, when due (or now, with {@code force}). */
     private void retryIfDue(boolean force) {
         if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
@@ -394,6 +414,8 @@ final class RedisWriter implements AutoCloseable {
             if (errors.get(i) == null) {
                 report(queued.op());
                 queued.done().complete(null);
+            } else if (isFenced(errors.get(i))) {
+                fail(queued, errors.get(i));
             } else {
                 still.add(queued);
             }

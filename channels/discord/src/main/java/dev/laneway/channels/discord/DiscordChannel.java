@@ -1,5 +1,9 @@
 package dev.laneway.channels.discord;
 
+import dev.laneway.core.Attachment;
+import dev.laneway.core.channel.FileLocation;
+import java.net.URI;
+import java.util.Map;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
@@ -95,6 +99,22 @@ public final class DiscordChannel implements ChannelAdapter {
     @Override
     public ChannelCapabilities capabilities() {
         return new ChannelCapabilities(DiscordOutbound.MAX_TEXT, true, TYPING_REFRESH, true);
+    }
+
+    /**
+     * An attachment's CDN URL (docs/behaviour.md §15.1): signed by Discord, valid for about a day, fetched
+     * without a token, so a model provider may fetch it itself ({@code shareable}).
+     */
+    @Override
+    public FileLocation locate(Attachment attachment) {
+        if (!attachment.fetchable()) {
+            throw new IllegalArgumentException("Discord gave no URL for this file");
+        }
+        try {
+            return new FileLocation(URI.create(attachment.ref()), Map.of(), true);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Discord gave an unreadable URL for this file");
+        }
     }
 
     /** Checks the token (one REST call) and starts connecting; the gateway session comes up in the background. */

@@ -53,7 +53,7 @@ final class InboundConverter {
         }
         String text = withoutMention(message.getContentRaw(), self.getId(), ownRoles);
         List<Attachment> attachments = message.getAttachments().stream()
-                .map(a -> new Attachment(a.getContentType() == null ? "file" : a.getContentType(), a.getFileName()))
+                .map(InboundConverter::attachment)
                 .toList();
         if (text.isEmpty() && attachments.isEmpty()) {
             return Optional.empty();
@@ -71,6 +71,18 @@ final class InboundConverter {
                 .senderIsAdmin(isAdmin(member))
                 .spaceId(message.isFromGuild() ? message.getGuildId() : null)
                 .build());
+    }
+
+    /**
+     * One attachment (docs/behaviour.md §15.1): its CDN URL is the reference (signed, valid for about a
+     * day, fetched without a token).
+     */
+    static Attachment attachment(Message.Attachment a) {
+        String type = a.getContentType();
+        String kind = a.getWaveform() != null ? "voice" : type == null ? "file"
+                : type.startsWith("image/") ? "image" : type.startsWith("audio/") ? "audio"
+                : type.startsWith("video/") ? "video" : "file";
+        return new Attachment(kind, a.getFileName(), type, a.getSize(), a.getUrl());
     }
 
     /** The inbound message for a slash command, whose text is the equivalent command line. */

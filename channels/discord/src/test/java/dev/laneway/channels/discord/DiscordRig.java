@@ -109,6 +109,12 @@ final class DiscordRig implements AutoCloseable {
                 authorId, text, List.of(), null));
     }
 
+    /** A DM with attachments (JSON objects as Discord sends them: id, filename, size, url, content_type). */
+    void dmWithAttachments(String messageId, String authorId, String text, DataArray attachments) {
+        ws.dispatch("MESSAGE_CREATE", DiscordJson.message(messageId, FakeDiscordRest.dmChannel(authorId), null,
+                authorId, text, List.of(), null).put("attachments", attachments));
+    }
+
     /** A guild message; {@code mentions} are the user ids it mentions. */
     void guildMessage(String messageId, String channelId, String authorId, String text, String... mentions) {
         ws.dispatch("MESSAGE_CREATE", DiscordJson.message(messageId, channelId, DiscordJson.GUILD_ID, authorId,

@@ -88,7 +88,21 @@ final class FakeDiscordRest implements AutoCloseable {
         rejectToken = true;
     }
 
+    /** The CDN's files, served under {@code /attachments/} (docs/behaviour.md §15.1). */
+    final dev.laneway.core.testing.FakeFiles files = new dev.laneway.core.testing.FakeFiles();
+
+    /** The CDN URL of a file served under {@code /attachments/<path>}, signed as Discord signs them. */
+    String cdnUrl(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/attachments/" + path + "?ex=66&is=65&hm=sig";
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
+        if (exchange.getRequestURI().getPath().startsWith("/attachments/")) {
+            try (exchange) {
+                files.handle(exchange, exchange.getRequestURI().getPath().substring("/attachments/".length()));
+            }
+            return;
+        }
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
         String raw = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -217,6 +231,7 @@ final class FakeDiscordRest implements AutoCloseable {
 
     @Override
     public void close() {
+        files.release();
         server.stop(0);
         ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     }

@@ -90,6 +90,7 @@ final class BotScopes {
         needed.put("reactions:write", "no progress reaction");
         needed.put("users:read", "no display names, and workspace admins are not recognised");
         needed.put("commands", "slash commands do not arrive");
+        needed.put("files:read", "files people share cannot be downloaded for the agent (docs/behaviour.md §15.1)");
         return java.util.Collections.unmodifiableMap(needed);
     }
 }

@@ -126,10 +126,27 @@ final class EventConverter {
         for (JsonElement element : (JsonArray) files) {
             JsonObject file = Json.asObject(element);
             if (file != null) {
-                out.add(new Attachment(kindOf(Json.str(file, "mimetype")), Json.str(file, "name")));
+                out.add(attachment(file));
             }
         }
         return out;
+    }
+
+    /**
+     * One of the event's files (docs/behaviour.md §15.1): name, type, size, and {@code url_private_download}
+     * (else {@code url_private}) as the reference, fetched with the bot token. A file Slack lists without a
+     * URL (a hidden or external one) cannot be fetched.
+     */
+    private static Attachment attachment(JsonObject file) {
+        String mimetype = Json.str(file, "mimetype");
+        String url = Json.str(file, "url_private_download");
+        if (url == null) {
+            url = Json.str(file, "url_private");
+        }
+        JsonElement size = file.get("size");
+        long bytes = size != null && size.isJsonPrimitive() && size.getAsJsonPrimitive().isNumber() ? size.getAsLong() : -1;
+        String kind = "slack_audio".equals(Json.str(file, "subtype")) ? "voice" : kindOf(mimetype);
+        return new Attachment(kind, Json.str(file, "name"), mimetype, bytes, url);
     }
 
     private static String kindOf(String mimetype) {

@@ -1,5 +1,9 @@
 package dev.laneway.channels.slack;
 
+import dev.laneway.core.Attachment;
+import dev.laneway.core.channel.FileLocation;
+import java.net.URI;
+import java.util.Map;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
@@ -117,6 +121,24 @@ public final class SlackChannel implements ChannelAdapter {
         } finally {
             lifecycle.unlock();
         }
+    }
+
+    /**
+     * A file's {@code url_private(_download)}, fetched with the bot token (docs/behaviour.md §15.1; the app
+     * needs the {@code files:read} scope). Never shareable: the URL is useless without the token.
+     */
+    @Override
+    public FileLocation locate(Attachment attachment) {
+        if (!attachment.fetchable()) {
+            throw new IllegalArgumentException("Slack gave no URL for this file");
+        }
+        URI url;
+        try {
+            url = URI.create(attachment.ref());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Slack gave an unreadable URL for this file");
+        }
+        return new FileLocation(url, Map.of("Authorization", "Bearer " + config.botToken().value()), false);
     }
 
     @Override

@@ -139,7 +139,8 @@ class EventConverterTest {
 
         InboundDraft draft = accepted(open.convert(callback(event, "Ev13")));
         assertEquals("a < b && c > d", draft.text());
-        assertEquals(List.of(new Attachment("image", "plot.png")), draft.attachments());
+        assertEquals(List.of(new Attachment("image", "plot.png", "image/png", -1, null)), draft.attachments(),
+                "a file Slack lists without a URL cannot be fetched");
     }
 
     @Test

@@ -75,8 +75,21 @@ final class FakeSlackApi implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/api/", this::handle);
         server.createContext("/commands/", this::respond);
+        server.createContext("/files-pri/", exchange -> {
+            try (exchange) {
+                files.handle(exchange, exchange.getRequestURI().getPath().substring("/files-pri/".length()));
+            }
+        });
         server.setExecutor(executor);
         server.start();
+    }
+
+    /** The files Slack serves at {@code url_private}: only with the bot token (docs/behaviour.md §15.1). */
+    final dev.laneway.core.testing.FakeFiles files = new dev.laneway.core.testing.FakeFiles();
+
+    /** A file's {@code url_private} on this fake. */
+    String urlPrivate(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/files-pri/" + path;
     }
 
     URI apiUrl() {
@@ -374,6 +387,7 @@ final class FakeSlackApi implements AutoCloseable {
 
     @Override
     public void close() {
+        files.release();
         server.stop(0);
         executor.shutdownNow();
     }

@@ -151,7 +151,7 @@ class SlackScopesAndDmTest {
         assertTrue(scopes.lacks("im:read"));
         assertFalse(scopes.lacks("im:history"));
         assertEquals(List.of("app_mentions:read", "channels:history", "groups:history", "im:read", "mpim:history",
-                "reactions:write", "users:read"), scopes.missing());
+                "reactions:write", "users:read", "files:read"), scopes.missing());
 
         BotScopes unknown = BotScopes.fromHeaders(Map.of());
         assertFalse(unknown.known());

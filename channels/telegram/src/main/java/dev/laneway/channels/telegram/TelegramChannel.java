@@ -1,5 +1,10 @@
 package dev.laneway.channels.telegram;
 
+import dev.laneway.core.Attachment;
+import dev.laneway.core.channel.FileLocation;
+import java.net.URI;
+import java.util.Map;
+import org.telegram.telegrambots.meta.api.methods.GetFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.core.Route;
@@ -149,6 +154,35 @@ public final class TelegramChannel implements ChannelAdapter {
         } finally {
             lifecycle.unlock();
         }
+    }
+
+    /**
+     * Asks the Bot API's {@code getFile} for the attachment's path, then names the download URL on the
+     * same server: {@code <apiUrl>/file/bot<token>/<file_path>}, so a self-hosted Bot API server serves
+     * its own files (docs/behaviour.md §15.1). The URL holds the token: never shareable, never logged.
+     * The exceptions carry the redacted reason and no cause.
+     */
+    @Override
+    public FileLocation locate(Attachment attachment) throws IOException {
+        if (!attachment.fetchable()) {
+            throw new IllegalArgumentException("Telegram gave no file id for this " + attachment.kind());
+        }
+        org.telegram.telegrambots.meta.api.objects.File file;
+        try {
+            file = client.execute(GetFile.builder().fileId(attachment.ref()).build());
+        } catch (TelegramApiRequestException e) {
+            throw new IOException("Telegram refused getFile (" + describe(e) + ")");
+        } catch (TelegramApiException e) {
+            throw new IOException("getFile failed (" + describe(e) + ")");
+        }
+        String path = file == null ? null : file.getFilePath();
+        if (path == null || path.isBlank()) {
+            throw new IOException("Telegram gave no path for this file (it may be larger than the Bot API serves)");
+        }
+        String root = settings.apiUrl().toString().replaceAll("/+$", "");
+        String relative = path.startsWith("/") ? path.substring(1) : path;
+        return new FileLocation(URI.create(root + "/file/bot" + settings.token().value() + "/"
+                + relative.replace(" ", "%20")), Map.of(), false);
     }
 
     @Override

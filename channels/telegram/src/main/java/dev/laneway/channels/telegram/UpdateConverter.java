@@ -1,5 +1,7 @@
 package dev.laneway.channels.telegram;
 
+import java.util.Comparator;
+import org.telegram.telegrambots.meta.api.objects.photo.PhotoSize;
 import dev.laneway.core.Attachment;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
@@ -39,8 +41,8 @@ final class UpdateConverter {
     static final String ACCOUNT = "default";
     /** The user Telegram shows as the sender of messages that group admins post anonymously. */
     static final long ANONYMOUS_ADMIN = 1087968824L;
-    static final String TEXT_ONLY = "Sorry, I can only read text. Please send your message as text "
-            + "(a caption on a photo or file works too).";
+    static final String TEXT_ONLY = "Sorry, I can only read text and files (photos, documents, voice notes). "
+            + "Please send your message as text.";
 
     private static final Pattern COMMAND = Pattern.compile("^/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]+))?(?=\\s|$)");
     /** The chat commands this gateway answers (the commands module's words). */
@@ -112,7 +114,7 @@ final class UpdateConverter {
         String messageId = Integer.toString(message.getMessageId());
         String senderId = Long.toString(from.getId());
         List<Attachment> attachments = attachments(message);
-        if (text.isBlank()) {
+        if (text.isBlank() && attachments.stream().noneMatch(Attachment::fetchable)) {
             if (!attachments.isEmpty()) {
                 return new Inbound.Notify(new Route(CHANNEL, ACCOUNT, chatId, threadId, messageId), senderId, TEXT_ONLY);
             }
@@ -172,20 +174,45 @@ final class UpdateConverter {
                 && replied.getForumTopicCreated() == null;
     }
 
+    /**
+     * The message's parts (docs/behaviour.md §15.1): photos (the largest size), documents, animations,
+     * videos, video notes, voice notes and audio as files with their file id; stickers, contacts,
+     * locations, venues, polls and dice as parts that cannot be fetched.
+     */
     private static List<Attachment> attachments(Message message) {
         List<Attachment> parts = new ArrayList<>();
         if (message.getPhoto() != null && !message.getPhoto().isEmpty()) {
-            parts.add(new Attachment("photo", null));
+            PhotoSize largest = message.getPhoto().stream()
+                    .max(Comparator.comparingLong(p -> (long) orZero(p.getWidth()) * orZero(p.getHeight())))
+                    .orElseThrow();
+            parts.add(new Attachment("photo", "photo.jpg", "image/jpeg", size(largest.getFileSize()),
+                    largest.getFileId()));
         }
         if (message.getAnimation() != null) {
-            parts.add(new Attachment("animation", message.getAnimation().getFileName()));
+            var a = message.getAnimation();
+            parts.add(new Attachment("animation", a.getFileName(), a.getMimeType(), size(a.getFileSize()), a.getFileId()));
         } else if (message.getDocument() != null) {
-            parts.add(new Attachment("document", message.getDocument().getFileName()));
+            var d = message.getDocument();
+            parts.add(new Attachment("document", d.getFileName(), d.getMimeType(), size(d.getFileSize()), d.getFileId()));
         }
-        addIf(parts, message.getVideo() != null, "video");
-        addIf(parts, message.getVideoNote() != null, "video_note");
-        addIf(parts, message.getVoice() != null, "voice");
-        addIf(parts, message.getAudio() != null, "audio");
+        if (message.getVideo() != null) {
+            var v = message.getVideo();
+            parts.add(new Attachment("video", v.getFileName(), v.getMimeType(), size(v.getFileSize()), v.getFileId()));
+        }
+        if (message.getVideoNote() != null) {
+            var v = message.getVideoNote();
+            parts.add(new Attachment("video_note", "video_note.mp4", "video/mp4", size(v.getFileSize()), v.getFileId()));
+        }
+        if (message.getVoice() != null) {
+            var v = message.getVoice();
+            parts.add(new Attachment("voice", "voice.ogg", v.getMimeType() == null ? "audio/ogg" : v.getMimeType(),
+                    size(v.getFileSize()), v.getFileId()));
+        }
+        if (message.getAudio() != null) {
+            var a = message.getAudio();
+            parts.add(new Attachment("audio", a.getFileName() == null ? "audio" : a.getFileName(), a.getMimeType(),
+                    size(a.getFileSize()), a.getFileId()));
+        }
         addIf(parts, message.getSticker() != null, "sticker");
         addIf(parts, message.getContact() != null, "contact");
         addIf(parts, message.getLocation() != null && message.getVenue() == null, "location");
@@ -193,6 +220,14 @@ final class UpdateConverter {
         addIf(parts, message.getPoll() != null, "poll");
         addIf(parts, message.getDice() != null, "dice");
         return parts;
+    }
+
+    private static long size(Number declared) {
+        return declared == null ? -1 : declared.longValue();
+    }
+
+    private static int orZero(Integer value) {
+        return value == null ? 0 : value;
     }
 
     private static void addIf(List<Attachment> parts, boolean present, String kind) {

@@ -110,25 +110,30 @@ class DirectMessageTest {
     }
 
     @Test
-    void mediaUseTheirCaption_andMediaWithoutOneGetATextOnlyNotice() throws Exception {
+    void mediaUseTheirCaption_filesWithoutOneAreMessages_andOtherPartsGetATextAndFilesNotice() throws Exception {
         try (Rig rig = Rig.with().agent(new EchoAgent()).start()) {
             rig.api.push("message", Tg.photo(rig.api.nextMessageId(), Tg.privateChat(Tg.ANN), Tg.ANN, "what is this?"));
             Await.until("the caption's reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
-            assertEquals("echo: what is this?", rig.api.textsTo(Tg.ANN.id()).get(0));
+            assertEquals("echo: what is this?\n[file: photo.jpg (image/jpeg)]", rig.api.textsTo(Tg.ANN.id()).get(0));
             // the disposition is recorded when the run has ended, which may be just after its reply went out
             Await.until("the caption's disposition", () -> rig.dispositions.size() >= 1);
             assertEquals("photo", rig.dispositions.entries().get(0).message().attachments().get(0).kind());
 
-            int photo = rig.api.nextMessageId();
-            rig.api.push("message", Tg.photo(photo, Tg.privateChat(Tg.ANN), Tg.ANN, null));
-            Await.until("the notice", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
-            FakeBotApi.Sent notice = rig.api.sentTo(Tg.ANN.id()).get(1);
+            rig.api.push("message", Tg.photo(rig.api.nextMessageId(), Tg.privateChat(Tg.ANN), Tg.ANN, null));
+            Await.until("the photo's reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
+            assertEquals("echo: [file: photo.jpg (image/jpeg)]", rig.api.textsTo(Tg.ANN.id()).get(1),
+                    "a photo without a caption is a real message (docs/behaviour.md §15.1)");
+            Await.until("the photo's disposition", () -> rig.dispositions.size() >= 2);
+
+            int sticker = rig.api.nextMessageId();
+            rig.api.push("message", Tg.sticker(sticker, Tg.privateChat(Tg.ANN), Tg.ANN));
+            Await.until("the notice", () -> rig.api.sentTo(Tg.ANN.id()).size() == 3);
+            FakeBotApi.Sent notice = rig.api.sentTo(Tg.ANN.id()).get(2);
             assertEquals(UpdateConverter.TEXT_ONLY, notice.text());
-            assertEquals(photo, notice.replyTo());
-            Await.until("the first message's disposition", () -> rig.dispositions.size() >= 1);
-            assertEquals(1, rig.dispositions.size(), "the notice is the channel's, not a gateway message");
-            Await.until("the outbox to count both sends", () -> rig.outboxSends.size() == 2);
-            assertEquals(List.of("telegram", "telegram"), rig.outboxSends,
+            assertEquals(sticker, notice.replyTo());
+            assertEquals(2, rig.dispositions.size(), "the notice is the channel's, not a gateway message");
+            Await.until("the outbox to count the three sends", () -> rig.outboxSends.size() == 3);
+            assertEquals(List.of("telegram", "telegram", "telegram"), rig.outboxSends,
                     "the notice went through the gateway's outbox, paced and ordered with the chat's replies");
         }
     }
@@ -139,13 +144,13 @@ class DirectMessageTest {
         try (Rig rig = Rig.with().agent(new EchoAgent()).access(onlyAnn)
                 .settings(s -> s.withAllowFrom(Set.of(Long.toString(Tg.ANN.id())))).start()) {
             int denied = rig.api.dm(Tg.BOB, "let me in");
-            rig.api.push("message", Tg.photo(rig.api.nextMessageId(), Tg.privateChat(Tg.BOB), Tg.BOB, null));
+            rig.api.push("message", Tg.sticker(rig.api.nextMessageId(), Tg.privateChat(Tg.BOB), Tg.BOB));
             rig.api.dm(Tg.ANN, "hi");
 
             Await.until("Ann's reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             Await.until("Bob's disposition", () -> rig.dispositions.size() == 2);
             assertEquals(Disposition.DENIED, rig.dispositions.of(Integer.toString(denied)));
-            rig.awaitQuiet();     // the handler has judged Bob's photo too
+            rig.awaitQuiet();     // the handler has judged Bob's sticker too
             assertEquals(List.of(), rig.api.sentTo(Tg.BOB.id()), "no reply and no notice to a stranger");
             assertEquals(1, ((EchoAgent) rig.agent).prompts().size());
         }

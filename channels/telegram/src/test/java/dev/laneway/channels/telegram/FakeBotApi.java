@@ -49,7 +49,7 @@ final class FakeBotApi implements AutoCloseable {
 
     static {
         for (String name : List.of("getMe", "deleteWebhook", "getUpdates", "setMyCommands", "sendMessage",
-                "sendChatAction", "getChatAdministrators", "getChatMember")) {
+                "sendChatAction", "getChatAdministrators", "getChatMember", "getFile")) {
             METHODS.put(name.toLowerCase(Locale.ROOT), name);
         }
     }
@@ -63,6 +63,8 @@ final class FakeBotApi implements AutoCloseable {
     private volatile int adminLookupRetryAfter;
     private final Map<Long, List<Tg.Person>> admins = new HashMap<>();   // chat id -> its administrators
     private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private final dev.laneway.core.testing.FakeFiles files = new dev.laneway.core.testing.FakeFiles();
+    private final Map<String, String> filePaths = new java.util.concurrent.ConcurrentHashMap<>();
     private final PollLog polls = new PollLog();
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
     private int nextUpdateId = 5000;
@@ -338,6 +340,11 @@ final class FakeBotApi implements AutoCloseable {
     private void handle(HttpExchange exchange, int myGeneration) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            String filePrefix = "/file/bot" + TOKEN + "/";
+            if (path.startsWith(filePrefix)) {
+                files.handle(exchange, path.substring(filePrefix.length()));
+                return;
+            }
             String prefix = "/bot" + TOKEN + "/";
             if (!path.startsWith(prefix)) {
                 respond(exchange, 401, BotApiAnswers.error(401, "Unauthorized", 0));
@@ -386,8 +393,30 @@ final class FakeBotApi implements AutoCloseable {
             case "getMe" -> BotApiAnswers.me();
             case "sendMessage" -> sentMessage(body);
             case "getChatAdministrators" -> administrators(body.path("chat_id").asLong());
+            case "getFile" -> file(body.path("file_id").asText());
             default -> Tg.JSON.getNodeFactory().booleanNode(true); // deleteWebhook, setMyCommands, sendChatAction
         };
+    }
+
+    /** {@code getFile}: the path the file was registered under ({@link #file(String, String)}), else none. */
+    private JsonNode file(String fileId) {
+        ObjectNode file = Tg.JSON.createObjectNode().put("file_id", fileId).put("file_unique_id", "u-" + fileId);
+        String path = filePaths.get(fileId);
+        if (path != null) {
+            file.put("file_path", path);
+        }
+        return file;
+    }
+
+    /** Registers {@code fileId} as served at {@code /file/bot<token>/<path>}; answer it through {@link #files()}. */
+    FakeBotApi file(String fileId, String path) {
+        filePaths.put(fileId, path);
+        return this;
+    }
+
+    /** The files this server serves under {@code /file/bot<token>/} (docs/behaviour.md §15.1). */
+    dev.laneway.core.testing.FakeFiles files() {
+        return files;
     }
 
     private ArrayNode getUpdates(JsonNode body, int myGeneration) {
@@ -468,6 +497,7 @@ final class FakeBotApi implements AutoCloseable {
 
     @Override
     public void close() {
+        files.release();
         goAway();
         handlers.shutdownNow();
     }

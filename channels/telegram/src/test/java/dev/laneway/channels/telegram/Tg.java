@@ -91,6 +91,34 @@ final class Tg {
         return message;
     }
 
+    /** A sticker: a part that is no file the bot reads (it gets the "text and files" notice). */
+    static ObjectNode sticker(int messageId, ObjectNode chat, Person from) {
+        ObjectNode message = message(messageId, chat, from, null);
+        message.putObject("sticker").put("file_id", "s1").put("file_unique_id", "su1").put("type", "regular")
+                .put("width", 512).put("height", 512).put("is_animated", false).put("is_video", false);
+        return message;
+    }
+
+    /** A document with an optional caption (docs/behaviour.md §15.1). */
+    static ObjectNode document(int messageId, ObjectNode chat, Person from, String fileId, String name, String type,
+                               long size, String caption) {
+        ObjectNode message = message(messageId, chat, from, null);
+        message.putObject("document").put("file_id", fileId).put("file_unique_id", "u-" + fileId)
+                .put("file_name", name).put("mime_type", type).put("file_size", size);
+        if (caption != null) {
+            message.put("caption", caption);
+        }
+        return message;
+    }
+
+    /** A voice note without a caption. */
+    static ObjectNode voice(int messageId, ObjectNode chat, Person from, String fileId, long size) {
+        ObjectNode message = message(messageId, chat, from, null);
+        message.putObject("voice").put("file_id", fileId).put("file_unique_id", "u-" + fileId).put("duration", 3)
+                .put("mime_type", "audio/ogg").put("file_size", size);
+        return message;
+    }
+
     /** Makes {@code message} a message in forum topic {@code threadId}. */
     static ObjectNode inTopic(ObjectNode message, int threadId) {
         message.put("message_thread_id", threadId).put("is_topic_message", true);

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.laneway.core.Attachment;
 import dev.laneway.core.InboundMessage;
+import java.util.List;
 import java.time.Instant;
 import java.time.InstantSource;
 import org.junit.jupiter.api.Test;
@@ -212,8 +214,30 @@ class UpdateConverterTest {
     }
 
     @Test
-    void mediaWithoutCaption_getsATextOnlyNotice_inADm() {
+    void aPhotoWithoutCaption_isARealMessage_withItsLargestSizeAsTheFile() {
         ObjectNode photo = Tg.photo(nextId, Tg.privateChat(Tg.ANN), Tg.ANN, null);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) photo.get("photo")).addObject().put("file_id", "p-large")
+                .put("file_unique_id", "u2").put("width", 1280).put("height", 960).put("file_size", 123_456);
+        InboundMessage message = delivered(gated.convert(Tg.sdkUpdate(nextId++, photo)));
+        assertEquals("", message.text());
+        assertEquals(List.of(new Attachment("photo", "photo.jpg", "image/jpeg", 123_456, "p-large")),
+                message.attachments());
+    }
+
+    @Test
+    void documentsAndVoiceNotes_carryNameTypeSizeAndFileId() {
+        InboundMessage document = delivered(gated.convert(Tg.sdkUpdate(nextId, Tg.document(nextId++,
+                Tg.privateChat(Tg.ANN), Tg.ANN, "d1", "notes.md", "text/markdown", 321, "read this"))));
+        assertEquals("read this", document.text());
+        assertEquals(List.of(new Attachment("document", "notes.md", "text/markdown", 321, "d1")), document.attachments());
+        InboundMessage voice = delivered(gated.convert(Tg.sdkUpdate(nextId, Tg.voice(nextId++,
+                Tg.privateChat(Tg.ANN), Tg.ANN, "v1", 4_000))));
+        assertEquals(List.of(new Attachment("voice", "voice.ogg", "audio/ogg", 4_000, "v1")), voice.attachments());
+    }
+
+    @Test
+    void aPartThatIsNoFile_withoutText_getsTheTextAndFilesNotice_inADm() {
+        ObjectNode photo = Tg.sticker(nextId, Tg.privateChat(Tg.ANN), Tg.ANN);
         Inbound.Notify notify = assertInstanceOf(Inbound.Notify.class, gated.convert(Tg.sdkUpdate(nextId++, photo)));
         assertEquals(UpdateConverter.TEXT_ONLY, notify.text());
         assertEquals("101", notify.route().chatId());
@@ -222,9 +246,9 @@ class UpdateConverterTest {
 
     @Test
     void mediaWithoutCaption_inAGroup_isSilentUnlessItRepliesToTheBot() {
-        ObjectNode photo = Tg.photo(nextId, Tg.groupChat(Tg.GROUP, "Team", false), Tg.ANN, null);
+        ObjectNode photo = Tg.sticker(nextId, Tg.groupChat(Tg.GROUP, "Team", false), Tg.ANN);
         assertEquals("not addressed to the bot", skipped(group(gated, photo)));
-        ObjectNode reply = Tg.replyTo(Tg.photo(nextId, Tg.groupChat(Tg.GROUP, "Team", false), Tg.ANN, null), 70, Tg.BOT, "x");
+        ObjectNode reply = Tg.replyTo(Tg.sticker(nextId, Tg.groupChat(Tg.GROUP, "Team", false), Tg.ANN), 70, Tg.BOT, "x");
         assertInstanceOf(Inbound.Notify.class, group(gated, reply));
     }
 

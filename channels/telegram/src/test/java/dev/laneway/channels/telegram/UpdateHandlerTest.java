@@ -122,8 +122,8 @@ class UpdateHandlerTest {
     void textOnlyNotices_goOnlyToSendersTheBotTalksTo() {
         UpdateHandler handler = handler(Set.of(Long.toString(Tg.ANN.id())));
         handler.consume(List.of(
-                Tg.sdkUpdate(1, Tg.photo(1, Tg.privateChat(Tg.ANN), Tg.ANN, null)),
-                Tg.sdkUpdate(2, Tg.photo(2, Tg.privateChat(Tg.BOB), Tg.BOB, null))));
+                Tg.sdkUpdate(1, Tg.sticker(1, Tg.privateChat(Tg.ANN), Tg.ANN)),
+                Tg.sdkUpdate(2, Tg.sticker(2, Tg.privateChat(Tg.BOB), Tg.BOB))));
         assertEquals(List.of("101: " + UpdateConverter.TEXT_ONLY), notices);
         assertEquals(List.of(), accepted);
     }

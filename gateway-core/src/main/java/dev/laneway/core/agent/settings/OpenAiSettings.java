@@ -27,10 +27,15 @@ import java.util.Locale;
  * @param maxRetries         retries of a 429 or 5xx answer (so at most {@code 1 + maxRetries} requests)
  * @param tools              names of the enabled tools, each from {@link #KNOWN_TOOLS}, without repeats
  * @param runTimeout         see {@link AgentSettings#runTimeout()}: bounds the whole run, unlike {@code timeout}
+ * @param vision             whether the model takes images (docs/behaviour.md §15.2); without it an image
+ *                           reaches the model as its name only
+ * @param imageUrls          {@code images: url}: hand the model a platform's URL for an image when anyone may
+ *                           fetch it (Discord), instead of a data URL ({@code images: data-url}, the default)
  */
 public record OpenAiSettings(String name, String baseUrl, String apiKey, String model, String systemPrompt,
                              boolean stream, Duration timeout, int maxHistoryMessages, Double temperature,
-                             Integer maxTokens, int maxRetries, List<String> tools, Duration runTimeout)
+                             Integer maxTokens, int maxRetries, List<String> tools, Duration runTimeout,
+                             boolean vision, boolean imageUrls)
         implements AgentSettings {
 
     public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -69,6 +74,19 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
         tools = List.copyOf(new LinkedHashSet<>(named));
     }
 
+    /** Without vision (docs/behaviour.md §15.2). */
+    public OpenAiSettings(String name, String baseUrl, String apiKey, String model, String systemPrompt,
+                          boolean stream, Duration timeout, int maxHistoryMessages, Double temperature,
+                          Integer maxTokens, int maxRetries, List<String> tools, Duration runTimeout) {
+        this(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages, temperature, maxTokens,
+                maxRetries, tools, runTimeout, false, false);
+    }
+
+    public OpenAiSettings withVision(boolean on, boolean urls) {
+        return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
+                temperature, maxTokens, maxRetries, tools, runTimeout, on, urls);
+    }
+
     /** With the default {@code runTimeoutMs}. */
     public OpenAiSettings(String name, String baseUrl, String apiKey, String model, String systemPrompt,
                           boolean stream, Duration timeout, int maxHistoryMessages, Double temperature,
@@ -90,42 +108,42 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
 
     public OpenAiSettings withApiKey(String key) {
         return new OpenAiSettings(name, baseUrl, key, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools, runTimeout);
+                temperature, maxTokens, maxRetries, tools, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withSystemPrompt(String prompt) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, prompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools, runTimeout);
+                temperature, maxTokens, maxRetries, tools, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withStream(boolean on) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, on, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools, runTimeout);
+                temperature, maxTokens, maxRetries, tools, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withTimeout(Duration value) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, value, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools, runTimeout);
+                temperature, maxTokens, maxRetries, tools, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withMaxHistoryMessages(int max) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, max,
-                temperature, maxTokens, maxRetries, tools, runTimeout);
+                temperature, maxTokens, maxRetries, tools, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withMaxRetries(int value) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, value, tools, runTimeout);
+                temperature, maxTokens, value, tools, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withTools(List<String> names) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, names, runTimeout);
+                temperature, maxTokens, maxRetries, names, runTimeout, vision, imageUrls);
     }
 
     public OpenAiSettings withRunTimeout(Duration value) {
         return new OpenAiSettings(name, baseUrl, apiKey, model, systemPrompt, stream, timeout, maxHistoryMessages,
-                temperature, maxTokens, maxRetries, tools, value);
+                temperature, maxTokens, maxRetries, tools, value, vision, imageUrls);
     }
 
     /** {@code <baseUrl>/chat/completions}, with no doubled slash. */
@@ -140,7 +158,8 @@ public record OpenAiSettings(String name, String baseUrl, String apiKey, String 
         return "OpenAiSettings[name=" + name + ", baseUrl=" + UrlRedactor.redact(baseUrl) + ", apiKey=" + (apiKey.isEmpty() ? "" : "***")
                 + ", model=" + model + ", stream=" + stream + ", timeout=" + timeout + ", maxHistoryMessages="
                 + maxHistoryMessages + ", temperature=" + temperature + ", maxTokens=" + maxTokens
-                + ", maxRetries=" + maxRetries + ", tools=" + tools + ", runTimeout=" + runTimeout + "]";
+                + ", maxRetries=" + maxRetries + ", tools=" + tools + ", runTimeout=" + runTimeout + ", vision=" + vision
+                + ", imageUrls=" + imageUrls + "]";
     }
 
     /** Absolute http(s) with a server-based host, a valid port, and no query or fragment. */

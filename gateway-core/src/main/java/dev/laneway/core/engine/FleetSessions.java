@@ -1,0 +1,306 @@
+package dev.laneway.core.engine;
+
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.Lease;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.time.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance's sessions in a fleet (docs/behaviour.md §17): a session runs here only while this
+ * instance holds its lease. The first message of a session not held here takes the lease (and picks
+ * up the session's messages other instances journaled meanwhile); a message for a session whose
+ * lease another instance holds is journaled and left pending, and that instance is nudged to pick
+ * it up, in its mode (a steer steers its run, a followup queues, ...). Every message that runs here
+ * is known with the lease it runs under, so its end is recorded fenced by that lease. A lease lost
+ * (another instance took it after it expired) aborts the session here without a word: its records
+ * are refused by the fence and its messages stay pending for the new holder. Every
+ * {@link Fleet#sweepEvery()} a sweep gives back the leases of sessions with nothing running or
+ * waiting here, picks up messages of held sessions a lost nudge did not announce, and takes over
+ * sessions whose messages nobody holds a lease for (their instance died or left).
+ *
+ * <p>Concurrency: {@code held} (session to its holding) and {@code known} (seq to the holding it
+ * runs under) are concurrent maps. A session's stripe lock (one of {@link #STRIPES}) orders taking
+ * its lease, picking up its messages and giving the lease back, so a message is picked up once and
+ * a lease is not given back while a message of it is on its way in; it is never taken under a
+ * session lock (sessions' effects call in here only after their lock is released) and Redis is
+ * asked under it (one round trip). {@code Holding.inFlight} counts the session's messages known
+ * here that have not been recorded ended: a lease with any is kept.
+ */
+final class FleetSessions {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetSessions.class);
+    static final int STRIPES = 64;
+    /** Unleased sessions taken over per sweep at most. */
+    static final int TAKEOVER_BATCH = 100;
+
+    /** A lease held here, and how many of its session's messages run under it. */
+    static final class Holding {
+        final Lease lease;
+        final AtomicInteger inFlight = new AtomicInteger();
+        volatile boolean lost; // set once, before the session is abandoned
+
+        Holding(Lease lease) {
+            this.lease = lease;
+        }
+    }
+
+    private final Fleet fleet;
+    private final MessageJournal journal;
+    private final Executor executor;
+    private final Scheduler scheduler;
+    private final Map<SessionKey, ?> sessions; // the engine's busy sessions (only asked whether one is)
+    private volatile Consumer<SessionKey> abandon = session -> { };
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final Map<SessionKey, Holding> held = new ConcurrentHashMap<>();
+    private final Map<Long, Holding> known = new ConcurrentHashMap<>();
+    private volatile Consumer<List<JournalEntry>> adopter = entries -> { };
+    private volatile boolean stopped;
+    private volatile Scheduler.Cancellable nextSweep = Scheduler.Cancellable.NONE;
+
+    FleetSessions(Fleet fleet, MessageJournal journal, Executor executor, Scheduler scheduler,
+                  Map<SessionKey, ?> sessions) {
+        this.fleet = fleet;
+        this.journal = journal;
+        this.executor = executor;
+        this.scheduler = scheduler;
+        this.sessions = sessions;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+    }
+
+    /** How picked-up messages enter their sessions (the reception's restore path, without inbound debounce). */
+    void adopter(Consumer<List<JournalEntry>> value) {
+        adopter = value;
+    }
+
+    /** What aborting a session whose lease was lost does (the gateway's: stop its answers and its work, silently). */
+    void abandon(Consumer<SessionKey> value) {
+        abandon = value;
+    }
+
+    /** Starts listening to nudges and sweeping (the first sweep now): instead of a restore at start. */
+    void start() {
+        fleet.onNudge(session -> executor.execute(() -> pickUp(session, true)));
+        executor.execute(this::sweepAndReschedule);
+    }
+
+    /** No more sweeps or pick-ups (shutdown); the app gives the leases back when it leaves the fleet. */
+    void stop() {
+        stopped = true;
+        nextSweep.cancel();
+    }
+
+    /**
+     * Before message {@code seq} of {@code session} is journaled: true when it runs here (this
+     * instance holds the session's lease, taken now if nobody held it, with the session's waiting
+     * messages picked up first); false when another instance holds it. May block for round trips.
+     *
+     * @throws RuntimeException when the fleet's store cannot be asked (the message is refused)
+     */
+    boolean claim(SessionKey session, long seq) {
+        List<JournalEntry> earlier = List.of();
+        ReentrantLock stripe = stripe(session);
+        stripe.lock();
+        try {
+            Holding holding = held.get(session);
+            if (holding == null || holding.lost) {
+                Optional<Lease> lease = fleet.leases().tryAcquire(session, this::lost);
+                if (lease.isEmpty()) {
+                    return false;
+                }
+                holding = new Holding(lease.get());
+                held.put(session, holding);
+                earlier = unknownPending(session, holding);
+            }
+            expectLocked(holding, seq);
+        } finally {
+            stripe.unlock();
+        }
+        if (!earlier.isEmpty()) {
+            adopter.accept(earlier); // before the new message: they came first
+            abandonIfLost(session, earlier.get(0).seq());
+        }
+        return true;
+    }
+
+    /**
+     * Message {@code seq} (claimed, picked up) entered its session here: if its lease was lost
+     * meanwhile, the session is abandoned again, so a message enqueued just after the abandon does
+     * not run under a lost lease.
+     */
+    void enqueued(SessionKey session, long seq) {
+        abandonIfLost(session, seq);
+    }
+
+    private void abandonIfLost(SessionKey session, long seq) {
+        Holding holding = known.get(seq);
+        if (holding != null && holding.lost) {
+            executor.execute(() -> abandon.accept(session));
+        }
+    }
+
+    /** The message was journaled for a session another instance holds: tell that instance. */
+    void elsewhere(SessionKey session) {
+        try {
+            fleet.nudge(session);
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not nudge the holder of session {} ({}); its sweep finds the message", session,
+                    e.getMessage());
+        }
+    }
+
+    /** The lease message {@code seq} runs under here, or null when it is not one of this instance's. */
+    Lease leaseOf(long seq) {
+        Holding holding = known.get(seq);
+        return holding == null ? null : holding.lease;
+    }
+
+    /** Message {@code seq}'s end was handed to the journal: it no longer keeps its session's lease here. */
+    void ended(long seq) {
+        Holding holding = known.remove(seq);
+        if (holding != null) {
+            holding.inFlight.decrementAndGet();
+        }
+    }
+
+    /** Leases held here (for status). */
+    int leasesHeld() {
+        return held.size();
+    }
+
+    private void expectLocked(Holding holding, long seq) {
+        if (known.putIfAbsent(seq, holding) == null) {
+            holding.inFlight.incrementAndGet();
+        }
+    }
+
+    /** The session's pending messages not known here yet, now known under {@code holding} (stripe held). */
+    private List<JournalEntry> unknownPending(SessionKey session, Holding holding) {
+        List<JournalEntry> fresh = new ArrayList<>();
+        for (JournalEntry entry : journal.pendingOf(session)) {
+            if (known.putIfAbsent(entry.seq(), holding) == null) {
+                holding.inFlight.incrementAndGet();
+                fresh.add(entry);
+            }
+        }
+        return fresh;
+    }
+
+    /**
+     * Picks up the session's messages not known here: under the lease held here, or one taken now
+     * when {@code take} and nobody holds it. Runs on the executor (nudges, sweeps).
+     */
+    void pickUp(SessionKey session, boolean take) {
+        if (stopped) {
+            return;
+        }
+        List<JournalEntry> fresh;
+        ReentrantLock stripe = stripe(session);
+        stripe.lock();
+        try {
+            Holding holding = held.get(session);
+            if (holding == null || holding.lost) {
+                if (!take) {
+                    return;
+                }
+                Optional<Lease> lease = fleet.leases().tryAcquire(session, this::lost);
+                if (lease.isEmpty()) {
+                    return; // another instance took it first: it picks them up
+                }
+                holding = new Holding(lease.get());
+                held.put(session, holding);
+            }
+            fresh = unknownPending(session, holding);
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not pick up the messages of session {} ({}); the next sweep tries again", session,
+                    e.getMessage());
+            return;
+        } finally {
+            stripe.unlock();
+        }
+        if (!fresh.isEmpty()) {
+            log.debug("fleet: picked up {} message(s) of session {}", fresh.size(), session);
+            adopter.accept(fresh);
+            abandonIfLost(session, fresh.get(0).seq());
+        }
+    }
+
+    /** The lease was lost: the session's work here is aborted without a word (its records are fenced away). */
+    private void lost(Lease lease) {
+        ReentrantLock stripe = stripe(lease.session());
+        stripe.lock();
+        try {
+            Holding holding = held.get(lease.session());
+            if (holding != null && holding.lease.equals(lease)) {
+                holding.lost = true; // before the abandon below: see enqueued
+                held.remove(lease.session(), holding);
+            }
+        } finally {
+            stripe.unlock();
+        }
+        executor.execute(() -> abandon.accept(lease.session()));
+    }
+
+    private void sweepAndReschedule() {
+        if (stopped) {
+            return;
+        }
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            log.warn("fleet: a sweep failed ({}); the next one tries again", e.toString());
+        } finally {
+            if (!stopped) {
+                nextSweep = scheduler.schedule(fleet.sweepEvery(), () -> executor.execute(this::sweepAndReschedule));
+            }
+        }
+    }
+
+    /** Gives back idle sessions' leases, picks up what lost nudges did not announce, takes over unleased sessions. */
+    void sweep() {
+        for (Map.Entry<SessionKey, Holding> entry : List.copyOf(held.entrySet())) {
+            SessionKey session = entry.getKey();
+            Holding holding = entry.getValue();
+            boolean release = false;
+            ReentrantLock stripe = stripe(session);
+            stripe.lock();
+            try {
+                if (holding.inFlight.get() == 0 && sessions.get(session) == null) {
+                    release = held.remove(session, holding);
+                }
+            } finally {
+                stripe.unlock();
+            }
+            if (release) {
+                try {
+                    fleet.leases().release(holding.lease); // a claim meanwhile took a new token: this deletes nothing
+                } catch (RuntimeException e) {
+                    log.debug("fleet: could not give back the lease of session {} ({})", session, e.getMessage());
+                }
+            } else {
+                pickUp(session, false);
+            }
+        }
+        for (SessionKey session : fleet.unleased(TAKEOVER_BATCH)) {
+            pickUp(session, true);
+        }
+    }
+
+    private ReentrantLock stripe(SessionKey session) {
+        return stripes[(session.hashCode() & 0x7fffffff) % STRIPES];
+    }
+}

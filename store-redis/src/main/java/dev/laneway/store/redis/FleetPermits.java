@@ -1,0 +1,154 @@
+package dev.laneway.store.redis;
+
+import java.util.ArrayList;
+import dev.laneway.core.fleet.FleetPermitSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Jedis;
+
+/**
+ * One fleet-wide counting semaphore on Redis, with permits that expire (docs/architecture.md §7.1):
+ * {@code permits:<name>} is a sorted set of {@code "<instance>/<n>"} scored by when each permit
+ * expires, by Redis's clock. Taking one ({@link FleetScripts#ACQUIRE_PERMIT}) first drops the
+ * expired ones, so the permits of an instance that died come back after the ttl; the heartbeat
+ * renews this instance's permits every beat. A permit that expired before its renewal (Redis was
+ * out of reach for a whole ttl) is lost: counted and logged, while the run holding it goes on (the
+ * fleet may then be over its cap for that run's remaining time; docs/decisions.md D104).
+ *
+ * <p>Concurrency: {@code held} (a concurrent set of members) and the counters are the only state;
+ * {@link #tryAcquire} and {@link #release} ask Redis on the caller's thread (one round trip each).
+ */
+public final class FleetPermits {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetPermits.class);
+
+    /** A permit this instance holds. */
+    public record Permit(String name, String member) {
+    }
+
+    private final RedisStore store;
+    private final String name;
+    private final String key;
+    private final String instance;
+    private final FleetTiming timing;
+    private volatile int cap;
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
+    private final AtomicLong serial = new AtomicLong();
+    private final LongAdder lost = new LongAdder();
+
+    FleetPermits(RedisStore store, String name, int cap, String instance, FleetTiming timing) {
+        this.store = store;
+        this.name = Objects.requireNonNull(name, "name");
+        this.key = store.keys().permits(name);
+        this.instance = instance;
+        this.timing = timing;
+        setCap(cap);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int cap() {
+        return cap;
+    }
+
+    /** The fleet-wide cap (every instance of the fleet has the same configuration). */
+    public void setCap(int cap) {
+        if (cap < 1) {
+            throw new IllegalArgumentException("a fleet permit cap must be at least 1, got " + cap);
+        }
+        this.cap = cap;
+    }
+
+    /**
+     * Takes one permit when fewer than the cap are held across the fleet; empty when not. One round
+     * trip.
+     *
+     * @throws dev.laneway.store.StoreException when Redis cannot be asked
+     */
+    public Optional<Permit> tryAcquire() {
+        String member = instance + "/" + serial.incrementAndGet();
+        Object taken = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.ACQUIRE_PERMIT, List.of(key),
+                List.of(member, Integer.toString(cap), Long.toString(timing.ttl().toMillis()))));
+        if (!Long.valueOf(1).equals(taken)) {
+            return Optional.empty();
+        }
+        held.add(member);
+        return Optional.of(new Permit(name, member));
+    }
+
+    /** These permits as the core's {@link FleetPermitSource}, for {@code FleetAllowance} to gate a scheduler with. */
+    public FleetPermitSource source() {
+        return () -> {
+            Optional<Permit> taken = tryAcquire();
+            if (taken.isEmpty()) {
+                return null;
+            }
+            Permit permit = taken.get();
+            return () -> release(permit);
+        };
+    }
+
+    /** Gives a permit back (best effort: one Redis cannot take back expires by itself). */
+    public void release(Permit permit) {
+        if (!held.remove(permit.member())) {
+            return;
+        }
+        try {
+            store.query(jedis -> jedis.zrem(key, permit.member()));
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not give back permit {} of {} ({}); it expires by itself", permit.member(), name,
+                    e.getMessage());
+        }
+    }
+
+    /** Permits this instance holds. */
+    public int heldHere() {
+        return held.size();
+    }
+
+    /** Unexpired permits held across the fleet. One round trip. */
+    public long inUse() {
+        return (Long) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.COUNT_PERMITS, List.of(key),
+                List.of()));
+    }
+
+    /** Permits that expired while this instance still held them. */
+    public long lost() {
+        return lost.sum();
+    }
+
+    /** Renews every held permit (the heartbeat). */
+    void renew(Jedis jedis) {
+        List<String> members = new ArrayList<>(held);
+        if (members.isEmpty()) {
+            return;
+        }
+        List<String> args = new ArrayList<>(members.size() + 1);
+        args.add(Long.toString(timing.ttl().toMillis()));
+        args.addAll(members);
+        List<?> renewed = (List<?>) RedisStore.evalScript(jedis, FleetScripts.RENEW_PERMITS, List.of(key), args);
+        for (int i = 0; i < members.size(); i++) {
+            if (!Long.valueOf(1).equals(renewed.get(i)) && held.remove(members.get(i))) {
+                lost.increment();
+                log.warn("fleet: permit {} of {} expired before it was renewed (Redis was out of reach); the run"
+                        + " holding it goes on", members.get(i), name);
+            }
+        }
+    }
+
+    /** At leave: gives every held permit back. */
+    void releaseAll() {
+        for (String member : new ArrayList<>(held)) {
+            release(new Permit(name, member));
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.laneway.store.redis;
+
+import java.util.List;
+
+/**
+ * The Lua scripts of the fleet's coordination: session leases with fencing tokens and fleet-wide
+ * permits (docs/architecture.md §7.1). Each is one atomic step on the server, and every expiry is
+ * measured by Redis's own clock ({@code PEXPIRE}, {@code TIME}), so instances whose clocks differ
+ * agree on when a lease or permit ran out. Called by SHA with a fallback to the source (a server
+ * that has not seen a script yet). Stateless.
+ */
+final class FleetScripts {
+
+    /**
+     * Takes a session's lease. KEYS: lease, fence. ARGV: instance id, ttl (ms). When another instance
+     * holds it: {0, holder}. Else a new fencing token (INCR of the fence counter, so tokens only
+     * rise across the fleet), the lease set to this instance with that token and the ttl: {token, id}.
+     */
+    static final RedisScripts.Script ACQUIRE_LEASE = new RedisScripts.Script("acquire-lease", """
+            #!lua
+            local holder = redis.call('HGET', KEYS[1], 'instance')
+            if holder and holder ~= ARGV[1] then return {0, holder} end
+            local token = redis.call('INCR', KEYS[2])
+            redis.call('HSET', KEYS[1], 'instance', ARGV[1], 'token', token)
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            return {token, ARGV[1]}
+            """);
+
+    /**
+     * Renews leases this instance holds. KEYS: the leases. ARGV: ttl (ms), then each lease's token
+     * in KEYS' order. Returns 1 for each lease renewed, 0 for one that is gone or has another token
+     * (lost: never re-taken here).
+     */
+    static final RedisScripts.Script RENEW_LEASES = new RedisScripts.Script("renew-leases", """
+            #!lua
+            local result = {}
+            for i, key in ipairs(KEYS) do
+              if redis.call('HGET', key, 'token') == ARGV[i + 1] then
+                redis.call('PEXPIRE', key, ARGV[1])
+                result[i] = 1
+              else
+                result[i] = 0
+              end
+            end
+            return result
+            """);
+
+    /** Gives a lease back if it still has this token. KEYS: lease. ARGV: token. 1 when deleted. */
+    static final RedisScripts.Script RELEASE_LEASE = new RedisScripts.Script("release-lease", """
+            #!lua
+            if redis.call('HGET', KEYS[1], 'token') == ARGV[1] then
+              redis.call('DEL', KEYS[1])
+              return 1
+            end
+            return 0
+            """);
+
+    /**
+     * Takes one fleet-wide permit. KEYS: permits. ARGV: member ("instance/permit"), cap, ttl (ms).
+     * Expired permits (scored before Redis's now) are removed first, so a dead instance's permits
+     * come back; then the permit is added scored now + ttl when fewer than the cap are held.
+     * Returns 1 when taken, 0 when the cap is reached.
+     */
+    static final RedisScripts.Script ACQUIRE_PERMIT = new RedisScripts.Script("acquire-permit", """
+            #!lua
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+            if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
+            if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+            redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+            return 1
+            """);
+
+    /**
+     * Renews permits this instance holds. KEYS: permits. ARGV: ttl (ms), then the members. Returns 1
+     * for each permit renewed, 0 for one that expired meanwhile (lost).
+     */
+    static final RedisScripts.Script RENEW_PERMITS = new RedisScripts.Script("renew-permits", """
+            #!lua
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local result = {}
+            for i = 2, #ARGV do
+              local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+              if score and tonumber(score) > now then
+                redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[i])
+                result[i - 1] = 1
+              else
+                redis.call('ZREM', KEYS[1], ARGV[i])
+                result[i - 1] = 0
+              end
+            end
+            return result
+            """);
+
+    /** Counts the unexpired permits. KEYS: permits. */
+    static final RedisScripts.Script COUNT_PERMITS = new RedisScripts.Script("count-permits", """
+            #!lua flags=no-writes
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
+            """);
+
+    /**
+     * The heartbeat. KEYS: instance, instances. ARGV: id, ttl (ms), started (epoch ms), host. Sets
+     * the instance's hash with the ttl and its score in the instances set to Redis's now, and drops
+     * instances whose last heartbeat is older than 10 ttls from the set.
+     */
+    static final RedisScripts.Script HEARTBEAT = new RedisScripts.Script("heartbeat", """
+            #!lua
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('HSET', KEYS[1], 'started', ARGV[3], 'host', ARGV[4])
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            redis.call('ZADD', KEYS[2], now, ARGV[1])
+            redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 10 * tonumber(ARGV[2]))
+            return now
+            """);
+
+    /**
+     * Tells a session's lease holder that its messages wait: XADD of the session to the holder's nudge
+     * stream (capped near 10,000 entries). KEYS: lease. ARGV: the fleet's key prefix, session.
+     * Returns the holder, or false when nobody holds the lease.
+     */
+    static final RedisScripts.Script NUDGE = new RedisScripts.Script("nudge", """
+            #!lua
+            local holder = redis.call('HGET', KEYS[1], 'instance')
+            if not holder then return false end
+            redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2])
+            return holder
+            """);
+
+    /**
+     * Sessions with pending messages whose lease nobody holds, oldest first. KEYS: pending-sessions.
+     * ARGV: the fleet's key prefix, how many sessions to look at (from the oldest), how many to return.
+     */
+    static final RedisScripts.Script UNLEASED = new RedisScripts.Script("unleased", """
+            #!lua flags=no-writes
+            local result = {}
+            for _, session in ipairs(redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
+              if redis.call('EXISTS', ARGV[1] .. 'lease:' .. session) == 0 then
+                result[#result + 1] = session
+                if #result >= tonumber(ARGV[3]) then break end
+              end
+            end
+            return result
+            """);
+
+    static final List<RedisScripts.Script> ALL = List.of(NUDGE, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
+            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT);
+
+    private FleetScripts() {
+    }
+}

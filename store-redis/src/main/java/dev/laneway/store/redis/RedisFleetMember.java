@@ -1,0 +1,304 @@
+package dev.laneway.store.redis;
+
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.SessionLeases;
+import java.time.Duration;
+import java.util.function.Consumer;
+import dev.laneway.core.time.Scheduler;
+import dev.laneway.store.StoreException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance as a member of its fleet (docs/behaviour.md §17, docs/architecture.md §7.1): its
+ * identity, its heartbeat, its session leases ({@link #leases()}) and its fleet-wide permits
+ * ({@link #permits}). Every {@link FleetTiming#renewEvery()} on the injected scheduler, the beat
+ * (run on the executor, never on the timer thread) writes {@code instance:<id>} with the ttl and
+ * renews every lease and permit held here; what the beat finds lost is reported and dropped; when
+ * Redis cannot be asked, every lease not confirmed for a whole ttl is lost (Redis may have expired
+ * it). {@link #close()} gives everything back and removes the instance, so the others need not wait
+ * for the ttl (a rolling restart).
+ *
+ * <p>Concurrency: {@code beatLock} serialises beats and {@link #close()} and guards {@code next}
+ * (the scheduled beat) and {@code closed}; {@code permits} is a concurrent map; leases and permits
+ * guard themselves.
+ */
+public final class RedisFleetMember implements Fleet, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisFleetMember.class);
+
+    private final RedisStore store;
+    private final RedisKeys keys;
+    private final String id;
+    private final String host;
+    private final long startedAt;
+    private final FleetTiming timing;
+    private final InstantSource clock;
+    private final Scheduler scheduler;
+    private final Executor executor;
+    private final RedisLeases leases;
+    private final Map<String, FleetPermits> permits = new ConcurrentHashMap<>();
+    private final ReentrantLock beatLock = new ReentrantLock();
+    private Scheduler.Cancellable next = Scheduler.Cancellable.NONE; // guarded by beatLock
+    private boolean closed; // guarded by beatLock
+    private boolean unreachable; // guarded by beatLock: the last beat could not reach Redis
+    private NudgeListener nudges; // guarded by beatLock
+
+    private RedisFleetMember(RedisStore store, String id, FleetTiming timing, InstantSource clock, Scheduler scheduler,
+                             Executor executor) {
+        this.store = store;
+        this.keys = store.keys();
+        this.id = id;
+        this.host = hostName();
+        this.startedAt = clock.millis();
+        this.timing = timing;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.executor = executor;
+        this.leases = new RedisLeases(store, id, timing, clock);
+    }
+
+    /**
+     * Joins the fleet of {@code store}: a new instance id, the first heartbeat now (a failure throws:
+     * an instance that cannot reach Redis does not start), then a beat every {@code renewEvery}.
+     *
+     * @throws StoreException when Redis cannot be reached
+     */
+    public static RedisFleetMember join(RedisStore store, FleetTiming timing, InstantSource clock, Scheduler scheduler,
+                                        Executor executor) {
+        Objects.requireNonNull(store, "store");
+        RedisFleetMember member = new RedisFleetMember(store, newId(), Objects.requireNonNull(timing, "timing"),
+                Objects.requireNonNull(clock, "clock"), Objects.requireNonNull(scheduler, "scheduler"),
+                Objects.requireNonNull(executor, "executor"));
+        member.heartbeatOnly();
+        store.shareSequence();
+        member.beatLock.lock();
+        try {
+            member.scheduleLocked();
+        } finally {
+            member.beatLock.unlock();
+        }
+        log.info("fleet: instance {} joined fleet {} (lease ttl {} ms, renewed every {} ms)", member.id,
+                store.keys().fleet(), timing.ttl().toMillis(), timing.renewEvery().toMillis());
+        return member;
+    }
+
+    /** This instance's id in the fleet: unique per process start. */
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String instanceId() {
+        return id;
+    }
+
+    @Override
+    public void nudge(SessionKey session) {
+        store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.NUDGE, List.of(keys.lease(session.value())),
+                List.of(keys.prefix(), session.value())));
+    }
+
+    @Override
+    public void onNudge(Consumer<SessionKey> handler) {
+        beatLock.lock();
+        try {
+            if (closed || nudges != null) {
+                throw new IllegalStateException("nudges are already read (or the member left)");
+            }
+            nudges = new NudgeListener(store, keys.nudges(id), id, handler);
+            nudges.start();
+        } finally {
+            beatLock.unlock();
+        }
+    }
+
+    @Override
+    public List<SessionKey> unleased(int limit) {
+        List<?> sessions = (List<?>) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.UNLEASED,
+                List.of(keys.pendingSessions()), List.of(keys.prefix(), "1000", Integer.toString(limit))));
+        List<SessionKey> keys = new ArrayList<>(sessions.size());
+        for (Object session : sessions) {
+            keys.add(SessionKey.of(String.valueOf(session)));
+        }
+        return keys;
+    }
+
+    @Override
+    public Duration sweepEvery() {
+        return timing.renewEvery();
+    }
+
+    public FleetTiming timing() {
+        return timing;
+    }
+
+    /** The session leases, taken and renewed for this instance. */
+    @Override
+    public SessionLeases leases() {
+        return leases;
+    }
+
+    /** Leases this instance holds now. */
+    public int leasesHeld() {
+        return leases.count();
+    }
+
+    /** Who holds a session's lease now, if anyone (one round trip). */
+    public Optional<String> leaseHolder(SessionKey session) {
+        return leases.holder(session);
+    }
+
+    /** The fleet-wide permits called {@code name} with this cap (one object per name; a later call sets the cap). */
+    public FleetPermits permits(String name, int cap) {
+        FleetPermits found = permits.computeIfAbsent(name, n -> new FleetPermits(store, n, cap, id, timing));
+        found.setCap(cap);
+        return found;
+    }
+
+    /** The fleet's live instances (whose heartbeat has not expired), in id order. One round trip per instance. */
+    public List<String> instances() {
+        return store.query(jedis -> {
+            List<String> live = new ArrayList<>();
+            for (String member : jedis.zrange(keys.instances(), 0, -1)) {
+                if (jedis.exists(keys.instance(member))) {
+                    live.add(member);
+                }
+            }
+            live.sort(null);
+            return live;
+        });
+    }
+
+    /** One beat now: heartbeat, then every lease and permit renewed. Runs on the caller's thread. */
+    void beat() {
+        beatLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            long sent = clock.millis();
+            try {
+                store.query(jedis -> {
+                    heartbeat(jedis);
+                    leases.renew(jedis, sent);
+                    for (FleetPermits each : permits.values()) {
+                        each.renew(jedis);
+                    }
+                    return null;
+                });
+                store.heartbeatReached(true);
+                if (unreachable) {
+                    unreachable = false;
+                    log.info("fleet: instance {} reaches Redis again", id);
+                }
+            } catch (StoreException | ClassCastException e) {
+                store.heartbeatReached(false);
+                if (!unreachable) {
+                    unreachable = true;
+                    log.error("fleet: instance {} could not renew its heartbeat, leases and permits ({}); leases not"
+                            + " renewed for {} ms are given up", id, e.getMessage(), timing.ttl().toMillis());
+                }
+                leases.unconfirmed(clock.millis());
+            }
+        } finally {
+            beatLock.unlock();
+        }
+    }
+
+    /** Leaves the fleet: no more beats, every lease and permit given back, the instance removed. Idempotent. */
+    @Override
+    public void close() {
+        NudgeListener listener;
+        beatLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            next.cancel();
+            listener = nudges;
+            leases.releaseAll();
+            permits.values().forEach(FleetPermits::releaseAll);
+            try {
+                store.query(jedis -> {
+                    jedis.del(keys.instance(id));
+                    jedis.zrem(keys.instances(), id);
+                    jedis.del(keys.nudges(id));
+                    return null;
+                });
+            } catch (StoreException e) {
+                log.debug("fleet: could not remove instance {} ({}); it expires by itself", id, e.getMessage());
+            }
+        } finally {
+            beatLock.unlock();
+        }
+        if (listener != null) {
+            listener.close();
+        }
+        log.info("fleet: instance {} left fleet {}", id, keys.fleet());
+    }
+
+    private void heartbeatOnly() {
+        store.query(jedis -> {
+            heartbeat(jedis);
+            return null;
+        });
+    }
+
+    private void heartbeat(redis.clients.jedis.Jedis jedis) {
+        RedisStore.evalScript(jedis, FleetScripts.HEARTBEAT, List.of(keys.instance(id), keys.instances()),
+                List.of(id, Long.toString(timing.ttl().toMillis()), Long.toString(startedAt), host));
+    }
+
+    private void scheduleLocked() {
+        next = scheduler.schedule(timing.renewEvery(), () -> executor.execute(this::beatAndReschedule));
+    }
+
+    private void beatAndReschedule() {
+        try {
+            beat();
+        } catch (RuntimeException e) {
+            log.error("fleet: instance {}'s beat failed", id, e);
+        } finally {
+            beatLock.lock();
+            try {
+                if (!closed) {
+                    scheduleLocked();
+                }
+            } finally {
+                beatLock.unlock();
+            }
+        }
+    }
+
+    private static String newId() {
+        byte[] random = new byte[3];
+        ThreadLocalRandom.current().nextBytes(random);
+        return hostName() + "-" + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random);
+    }
+
+    private static String hostName() {
+        String name = System.getenv("HOSTNAME");
+        if (name == null || name.isBlank()) {
+            try {
+                name = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException e) {
+                name = "localhost";
+            }
+        }
+        return name.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+}
