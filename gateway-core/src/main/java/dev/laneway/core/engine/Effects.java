@@ -16,17 +16,24 @@ final class Effects {
 
     private static final Logger log = LoggerFactory.getLogger(Effects.class);
 
-    private Runnable[] pending; // created on the first effect: most locked steps have none
-    private int size;
+    private Runnable first;     // the first effect: most locked steps have none or one
+    private Runnable[] more;    // the ones after it, made on the second (a run's end has about five)
+    private int size;           // effects added, first included
     private VirtualMachineError fatal;
 
     void add(Runnable effect) {
-        if (pending == null) {
-            pending = new Runnable[4];
-        } else if (size == pending.length) {
-            pending = Arrays.copyOf(pending, size * 2);
+        if (size == 0) {
+            first = effect;
+        } else {
+            int at = size - 1;
+            if (more == null) {
+                more = new Runnable[8];
+            } else if (at == more.length) {
+                more = Arrays.copyOf(more, at * 2);
+            }
+            more[at] = effect;
         }
-        pending[size++] = effect;
+        size++;
     }
 
     /** Remembers a fatal error caught under the lock, to rethrow from {@link #run}; others are ignored. */
@@ -40,13 +47,14 @@ final class Effects {
         // indexed: an effect may add another one, which then runs too
         for (int i = 0; i < size; i++) {
             try {
-                pending[i].run();
+                (i == 0 ? first : more[i - 1]).run();
             } catch (Throwable e) {
                 log.error("engine side effect failed", e);
                 rethrowAfterwards(e);
             }
         }
-        pending = null;
+        first = null;
+        more = null;
         size = 0;
         VirtualMachineError error = fatal;
         fatal = null;

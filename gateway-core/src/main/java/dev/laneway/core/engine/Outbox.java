@@ -215,9 +215,10 @@ final class Outbox {
         Chat chat = outgoing.chat();
         Stripe stripe = stripe(chat);
         boolean startDrain;
+        ChatQueue queue;
         stripe.lock.lock();
         try {
-            ChatQueue queue = stripe.queues.get(chat);
+            queue = stripe.queues.get(chat);
             if (queue == null) {
                 // a chat held from its start is resumed in the order the held chats came
                 queue = new ChatQueue(heldLocked(chat.channel()) ? heldChats.incrementAndGet() : 0);
@@ -230,7 +231,7 @@ final class Outbox {
             stripe.lock.unlock();
         }
         if (startDrain) {
-            startDrain(chat);
+            startDrain(chat, queue);
         }
     }
 
@@ -385,8 +386,13 @@ final class Outbox {
 
     /** Runs a drain for a chat its caller owns; a refusing executor (stopping) leaves the chat parked. */
     private void startDrain(Chat chat) {
+        startDrain(chat, null);
+    }
+
+    /** As {@link #startDrain(Chat)}, handing over the chat's queue when the caller has it (null: looked up). */
+    private void startDrain(Chat chat, ChatQueue owned) {
         try {
-            executor.execute(() -> drain(chat));
+            executor.execute(() -> drain(chat, owned));
         } catch (RejectedExecutionException e) {
             Stripe stripe = stripe(chat);
             stripe.lock.lock();
@@ -402,14 +408,18 @@ final class Outbox {
         }
     }
 
-    private void drain(Chat chat) {
+    private void drain(Chat chat, ChatQueue owned) {
         Stripe stripe = stripe(chat);
         boolean headDone = false; // the head was delivered: it leaves the queue in the next locked step
+        // looked up once: while this drain owns the chat, its queue stays in the map (the owner alone removes it)
+        ChatQueue queue = owned;
         while (true) {
             Outgoing next;
             stripe.lock.lock();
             try {
-                ChatQueue queue = stripe.queues.get(chat);
+                if (queue == null) {
+                    queue = stripe.queues.get(chat);
+                }
                 if (headDone) {
                     queue.removeHead();
                     headDone = false;

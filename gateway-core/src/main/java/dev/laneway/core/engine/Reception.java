@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +54,6 @@ final class Reception {
     private final MessageJournal journal;
     private final AtomicLong sequence;
     private final AtomicInteger kept = new AtomicInteger();
-    private final Function<SessionKey, SessionQueue> newQueue; // one function, not one per message
     private volatile boolean closed;
     private boolean restored;
 
@@ -70,7 +68,6 @@ final class Reception {
         this.sequence = new AtomicLong(journal.lastSequence());
         this.authorization = new Authorization(settings.commandAllowFrom());
         this.dedupe = new DedupeCache(settings.dedupeWindow(), ctx.clock);
-        this.newQueue = key -> new SessionQueue(key, ctx);
         if (ctx.fleet != null) {
             ctx.fleet.adopter(entries -> JournalRestore.run(entries, ctx, dedupe,
                     (session, item) -> enqueue(session, item, Duration.ZERO), false));
@@ -386,7 +383,13 @@ final class Reception {
 
     private SessionQueue sessionQueue(SessionKey session) {
         SessionQueue queue = ctx.sessions.get(session);
-        return queue != null ? queue : ctx.sessions.computeIfAbsent(session, newQueue);
+        if (queue != null) {
+            return queue;
+        }
+        // an idle session: one insertion (a queue made for a lost race is dropped unused: it holds nothing yet)
+        SessionQueue fresh = new SessionQueue(session, ctx);
+        queue = ctx.sessions.putIfAbsent(session, fresh);
+        return queue != null ? queue : fresh;
     }
 
     private void record(InboundMessage message, Disposition disposition) {

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * the live entries, incremented under the lock by an add and decremented by whoever ends an entry,
  * so the one that brings it to zero knows it (and then looks again under the lock: an add may have
  * come meanwhile). The tasks run with the lock released; a task takes its session's lock. Entries
- * are added under a session lock (this lock nests inside it, never the other way round).
+ * are added with no session lock held, and no session lock is ever taken under this one.
  */
 final class RunDeadlines {
 

@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * agent that never finishes (a model that sends only keep-alives) cannot hold a lane for ever.
  *
  * <p>Its methods are called without the session lock (lane, executor, agent and timer callbacks)
- * and take it ({@link SessionLock}) for each decision: a run that starts at once takes it five
- * times (the grant, the launch, its deadline, the agent started, the completion; a reply that names
- * no steer takes it not at all). Agent calls and lane requests are made with it released;
+ * and take it ({@link SessionLock}) for each decision: a run that starts at once takes it four
+ * times (the grant, the launch, the agent started with its deadline, the completion; a reply that
+ * names no steer takes it not at all). Agent calls and lane requests are made with it released;
  * {@link #requestLane} is the one place a run asks for a lane. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
  * to {@link Ends} (the session, which carries it out), with the steers {@link Steering#resolve}
  * hands back to run again.
@@ -222,19 +222,20 @@ final class RunDriver {
         }
         String name = named.value();
         Duration timeout = AgentCalls.runTimeout(agent);
-        lock.underLock(() -> {
-            int launch = start.launch();
-            run.deadlineTimer = ctx.deadlines.add(timeout, () -> deadlinePassed(run, launch, timeout));
-            return null;
-        });
+        // the deadline runs from before the agent starts; it is handed to the run with the agent's
+        // handle below (the list is thread-safe, and until then only this deadline can end the attempt)
+        int launch = start.launch();
+        Cancellable deadline = ctx.deadlines.add(timeout, () -> deadlinePassed(run, launch, timeout));
         Streaming streaming = ctx.streaming(run.route);
         LiveAnswer live = streaming.on() ? new LiveAnswer(run.route, key, ctx.outbox, ctx.scheduler, ctx.clock,
-                streaming.minEditInterval(), () -> !run.silenced() && run.launch == start.launch(), run.delivery,
+                streaming.minEditInterval(), () -> !run.silenced() && run.launch == launch, run.delivery,
                 ctx.settings.maxAnswerChars()) : null;
-        lock.underLock(() -> {
-            run.live = live;
-            return null;
-        });
+        if (live != null) { // a route that streams does so on every launch, so a null live is never stale
+            lock.underLock(() -> {
+                run.live = live;
+                return null;
+            });
+        }
         var events = new GatedRunEvents(run, start.launch(), key, ctx.outbox, ctx.settings.maxAnswerChars(),
                 () -> ctx.observer.agentRetried(name), new GatedRunEvents.Answers() {
                     @Override
@@ -250,6 +251,11 @@ final class RunDriver {
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = lock.underLock(() -> {
+            if (run.launch == launch) {
+                run.deadlineTimer = deadline;
+            } else {
+                deadline.cancel(); // its deadline ended this attempt already, and the run moved on
+            }
             run.agentRun = handle;
             run.agentName = name;
             if (run.state() == Run.State.STARTING) { // else it was aborted, or ended by its deadline, meanwhile
@@ -416,7 +422,7 @@ final class RunDriver {
             fx.add(() -> ctx.outbox.send(route, notice));
         }
         ends.requeue(steering.resolve(run, outcome, fx));
-        ends.ended(run, new RunEnd.Settled(run.disposition), fx);
+        ends.ended(run, RunEnd.Settled.of(run.disposition), fx);
         fx.add(() -> RunLog.finished(run, key, now, outcome, run.agentName, ctx.observer)); // the run has ended: its fields no longer change
     }
 

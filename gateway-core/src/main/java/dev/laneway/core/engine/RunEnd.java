@@ -11,6 +11,22 @@ sealed interface RunEnd {
 
     /** Its messages end with {@code disposition}; what waits runs next (or the session retires). */
     record Settled(Disposition disposition) implements RunEnd {
+
+        private static final Settled[] BY_DISPOSITION = byDisposition();
+
+        private static Settled[] byDisposition() {
+            Disposition[] all = Disposition.values();
+            Settled[] settled = new Settled[all.length];
+            for (Disposition disposition : all) {
+                settled[disposition.ordinal()] = new Settled(disposition);
+            }
+            return settled;
+        }
+
+        /** The one instance for {@code disposition}: every run's end says it, and it holds nothing else. */
+        static Settled of(Disposition disposition) {
+            return BY_DISPOSITION[disposition.ordinal()];
+        }
     }
 
     /**

@@ -38,6 +38,8 @@ final class Settlement {
     private final Map<String, ChannelAdapter> channels;
     // channel name -> its capabilities, read once; a channel whose capabilities could not be read is missing
     private final Map<String, ChannelCapabilities> capabilities;
+    // whether any channel wants the accepted and settled hooks: most do not, and then no message looks them up
+    private final boolean anyTracks;
     // settles decided under a session lock whose effects (journal record, outbox task) have not run yet
     private final LongAdder settling = new LongAdder();
 
@@ -50,6 +52,7 @@ final class Settlement {
         this.idle = idle;
         this.channels = channels;
         this.capabilities = capabilities;
+        this.anyTracks = capabilities.values().stream().anyMatch(ChannelCapabilities::tracksMessages);
     }
 
     /**
@@ -172,6 +175,9 @@ final class Settlement {
 
     /** Queues {@code hook} behind what the chat's outbox holds, so it never overtakes a reply. */
     private void messageHook(Route route, MessageHook hook) {
+        if (!anyTracks) {
+            return;
+        }
         ChannelAdapter channel = channels.get(route.channel());
         ChannelCapabilities can = capabilities.get(route.channel());
         if (channel == null || can == null || !can.tracksMessages()) {
