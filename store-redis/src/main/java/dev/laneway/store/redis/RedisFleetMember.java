@@ -234,6 +234,13 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
             closed = true;
             next.cancel();
             listener = nudges;
+            // the ends this instance queued are written while it still holds their leases: a fenced
+            // settle reaching Redis after the release would be refused, and an answered message
+            // would run again on the next holder (docs/architecture.md §7.1)
+            if (!store.flush(timing.renewEvery())) {
+                log.warn("fleet: instance {} leaves with writes Redis has not taken yet; the messages they end"
+                        + " stay pending and run again on the sessions' next holder", id);
+            }
             leases.releaseAll();
             permits.values().forEach(FleetPermits::releaseAll);
             try {

@@ -20,6 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -522,6 +525,28 @@ public final class RedisStore implements DurableStore {
             } catch (CompletionException e) {
                 // closed meanwhile: close() writes everything queued anyway
             }
+        }
+    }
+
+    /**
+     * {@link #flush()}, waiting at most {@code within}: false when the writer did not get there in
+     * time (Redis unreachable, its writes kept for a retry). For a member leaving its fleet, which
+     * must not wait forever at shutdown.
+     */
+    boolean flush(Duration within) {
+        if (closed.get()) {
+            return true;
+        }
+        try {
+            writer.submit(new RedisOp.Flush()).get(within.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            return true; // closed meanwhile: close() writes everything queued anyway
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -195,4 +195,28 @@ class FleetLeaseTest {
         assertEquals(List.of(b.member().id()), b.member().instances());
         assertTrue(b.member().leases().tryAcquire(SESSION, l -> { }).isPresent());
     }
+
+    @Test
+    void leaving_writesTheEndsItQueued_beforeGivingItsLeasesBack() throws Exception {
+        Instance a = instance(FleetTiming.DEFAULTS);
+        JournalEntry message = Fixtures.entry(a.store().nextSequence(), SESSION.value(), "m-leave");
+        a.store().append(message).join();
+        Lease lease = a.member().leases().tryAcquire(SESSION, l -> { }).orElseThrow();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        a.store().holdWriter(release); // the answered record waits in the writer's queue, as at a shutdown
+        a.store().settled(message.seq(), true, lease);
+
+        Thread leaving = new Thread(a.member()::close, "leaving");
+        leaving.start();
+        Await.until("the member leaves, or waits for its writes", () -> !leaving.isAlive()
+                || leaving.getState() == Thread.State.TIMED_WAITING || leaving.getState() == Thread.State.WAITING);
+        release.countDown();
+        leaving.join(Await.DEFAULT.toMillis());
+        a.store().flush();
+
+        try (Jedis redis = server.client()) {
+            assertFalse(redis.hexists(a.store().keys().journal(), Long.toString(message.seq())),
+                    "answered under the lease it still held: not left pending to be answered again");
+        }
+    }
 }
