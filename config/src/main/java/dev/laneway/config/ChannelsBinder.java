@@ -3,6 +3,7 @@ package dev.laneway.config;
 import dev.laneway.config.ChannelsConfig.Discord;
 import dev.laneway.config.ChannelsConfig.Slack;
 import dev.laneway.config.ChannelsConfig.Telegram;
+import java.net.URI;
 
 /**
  * Binds {@code channels:}. An enabled channel needs its token; the console is on by default
@@ -14,7 +15,8 @@ final class ChannelsBinder {
     }
 
     static ChannelsConfig bind(Section channels) {
-        Telegram telegram = telegram(channels.section("telegram", "enabled", "token", "apiUrl", "allowFrom", "groups"));
+        Telegram telegram = telegram(channels.section("telegram", "enabled", "token", "apiUrl", "allowFrom", "groups",
+                "mode", "webhook"));
         Discord discord = discord(channels.section("discord", "enabled", "token", "apiUrl", "gatewayUrl", "allowFrom",
                 "guilds"));
         Slack slack = slack(channels.section("slack", "enabled", "botToken", "appToken", "apiUrl", "allowFrom",
@@ -31,7 +33,61 @@ final class ChannelsBinder {
                 token(s, "token", enabled, "TELEGRAM_BOT_TOKEN"),
                 Urls.serverRoot(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP, Telegram.API_URL_ROOT_ONLY),
                 s.stringList("allowFrom"),
-                s.section("groups", "requireMention").bool("requireMention", true));
+                s.section("groups", "requireMention").bool("requireMention", true),
+                webhook(s));
+    }
+
+    /**
+     * {@code mode} and {@code webhook:}: null in polling mode (the default); in webhook mode the
+     * public url and the secret token are required (docs/configuration.md).
+     */
+    private static TelegramWebhook webhook(Section s) {
+        String mode = s.string("mode", "polling").strip();
+        Section w = s.section("webhook", "url", "listen", "path", "secretToken");
+        if (mode.equals("polling")) {
+            if (s.has("webhook")) {
+                s.problemAtKey("webhook", "is used only with mode: webhook (mode is polling)");
+            }
+            return null;
+        }
+        if (!mode.equals("webhook")) {
+            s.problem("mode", "must be polling or webhook, got " + mode);
+            return null;
+        }
+        URI url = Urls.url(w, "url", null, Urls.HTTP);
+        if (url == null && !w.problems().reportedAt(w.pathOf("url"))) {
+            s.problemAtKey("mode", "webhook needs " + w.pathOf("url") + ": the public https address Telegram posts to");
+        }
+        String listen = w.string("listen", TelegramWebhook.DEFAULT_LISTEN).strip();
+        int colon = listen.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0) {
+            try {
+                port = Integer.parseInt(listen.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+        }
+        if (port < 0 || port > 65_535) {
+            w.problem("listen", "must be host:port (e.g. " + TelegramWebhook.DEFAULT_LISTEN + "), got " + listen);
+        }
+        String path = w.string("path", TelegramWebhook.DEFAULT_PATH).strip();
+        if (!path.startsWith("/")) {
+            w.problem("path", "must start with /, got " + path);
+        }
+        Secret secret = new Secret(w.string("secretToken", "").strip());
+        String secretProblem = TelegramWebhook.secretTokenProblem(secret);
+        if (!secretProblem.isEmpty() && !w.problems().reportedAt(w.pathOf("secretToken"))) {
+            if (w.has("secretToken")) {
+                w.problem("secretToken", secretProblem);
+            } else {
+                s.problemAtKey("mode", "webhook needs " + w.pathOf("secretToken") + " (set TELEGRAM_WEBHOOK_SECRET)");
+            }
+        }
+        if (url == null || port < 0 || port > 65_535 || !path.startsWith("/") || !secretProblem.isEmpty()) {
+            return null;   // the problems above fail the load
+        }
+        return new TelegramWebhook(url, listen.substring(0, colon), port, path, secret);
     }
 
     private static Discord discord(Section s) {

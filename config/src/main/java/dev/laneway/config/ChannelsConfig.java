@@ -38,9 +38,11 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param apiUrl               the Bot API server, {@code scheme://host[:port]} and nothing more
      * @param allowFrom            sender ids; empty = everyone
      * @param groupsRequireMention {@code groups.requireMention}
+     * @param webhook              {@code mode: webhook} and its {@code webhook:} settings; null in the
+     *                             default {@code mode: polling} (docs/configuration.md)
      */
     public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
-                           boolean groupsRequireMention) {
+                           boolean groupsRequireMention, TelegramWebhook webhook) {
 
         public static final URI DEFAULT_API_URL = URI.create("https://api.telegram.org");
         public static final Telegram DEFAULTS = new Telegram(false, Secret.NONE, DEFAULT_API_URL, List.of(), true);
@@ -54,6 +56,11 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
                 throw new IllegalArgumentException("channels.telegram.apiUrl: " + problem);
             });
             allowFrom = List.copyOf(allowFrom);
+        }
+
+        /** In polling mode (the default). */
+        public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom, boolean groupsRequireMention) {
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, null);
         }
     }
 
