@@ -8,6 +8,7 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.fleet.SessionLeases;
 import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.LogCapture;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.store.StoreOptions;
 import dev.laneway.store.redis.FleetTiming;
@@ -125,6 +126,33 @@ class PollerElectionTest {
             Await.until("the answer", () -> api.sentTo(Tg.ANN.id()).size() == 1);
             assertEquals(1, second.journal.lastSequence());
             assertEquals(1, api.mostPollsOpen(), "never two getUpdates at one moment");
+        }
+    }
+
+    @Test
+    void aPollerWhoseLeaseIsGone_stopsPolling_andOneInstancePollsAgain() throws Exception {
+        redis = RedisServer.start();
+        try (FakeBotApi api = FakeBotApi.start(); LogCapture log = LogCapture.of(PollerElection.class)) {
+            Member a = join();
+            Member b = join();
+            Rig first = instance(api, a.member().leases());
+            Rig second = instance(api, b.member().leases());
+            assertTrue(first.channel.pollingNow());
+            SessionKey lease = PollerElection.keyFor(FakeBotApi.TOKEN);
+
+            try (Jedis jedis = redis.client()) {   // as if it expired while the poller was paused
+                assertEquals(1, jedis.del("laneway:{support}:lease:" + lease.value()));
+            }
+            Await.until("the poller to notice the loss at its next beat", () -> log.warnings().stream()
+                    .anyMatch(line -> line.contains("lost the poller's lease")));
+            Await.until("one instance, the lease's new holder, to poll", () -> {
+                Optional<String> holder = a.member().leaseHolder(lease);
+                return holder.isPresent() && first.channel.pollingNow() != second.channel.pollingNow()
+                        && holder.get().equals((first.channel.pollingNow() ? a : b).member().id());
+            });
+            api.dm(Tg.ANN, "after the loss");
+            Await.until("the answer", () -> api.sentTo(Tg.ANN.id()).size() == 1);
+            assertEquals(1, first.journal.lastSequence() + second.journal.lastSequence(), "taken once");
         }
     }
 

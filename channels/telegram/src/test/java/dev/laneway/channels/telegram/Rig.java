@@ -43,6 +43,8 @@ final class Rig implements AutoCloseable {
     /** What the gateway journals: a message stays pending until its answer went out. */
     final InMemoryJournal journal;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    /** Closed by a test to hold every journal append (the gateway's accept waits for it) until it opens again. */
+    final GatedJournal.Gate appendGate = new GatedJournal.Gate();
 
     private final boolean ownsApi;
 
@@ -69,7 +71,7 @@ final class Rig implements AutoCloseable {
                 .commands(new ChatCommands())
                 .access(b.access)
                 .listener(dispositions)
-                .journal(journal)
+                .journal(new GatedJournal(journal, appendGate))
                 .observer(new dev.laneway.core.engine.GatewayObserver() {
                     @Override
                     public void sent(String name) {

@@ -2,6 +2,7 @@ package dev.laneway.channels.telegram;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
@@ -21,6 +22,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +65,20 @@ class WebhookTest {
             assertEquals(1, rig.journal.lastSequence(), "answered 200 only once the message is journaled");
             Await.until("the reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             assertEquals("echo: hello over https", rig.api.sentTo(Tg.ANN.id()).get(0).text());
+        }
+    }
+
+    @Test
+    void theAnswerWaitsForTheJournal_soTelegramNeverDropsAnUpdateTheGatewayDoesNotHave() throws Exception {
+        try (Rig rig = Rig.with().webhook(WEBHOOK).start()) {
+            rig.appendGate.close();
+            CompletableFuture<HttpResponse<String>> response = postAsync(rig, update(8005, "slow store"), SECRET);
+            Await.until("the journal append to be held", () -> rig.appendGate.waiting() == 1);
+            assertThrows(TimeoutException.class, () -> response.get(300, TimeUnit.MILLISECONDS),
+                    "no answer while the message is not journaled");
+
+            rig.appendGate.open();
+            assertEquals(200, response.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).statusCode());
         }
     }
 
@@ -147,6 +165,14 @@ class WebhookTest {
 
     private static String update(int updateId, String text) {
         return Tg.update(updateId, "message", Tg.message(updateId + 1, Tg.privateChat(Tg.ANN), Tg.ANN, text)).toString();
+    }
+
+    private CompletableFuture<HttpResponse<String>> postAsync(Rig rig, String json, String secret) {
+        InetSocketAddress at = rig.channel.webhookAddress();
+        return http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + WEBHOOK.path()))
+                .timeout(TIMEOUT)
+                .header(WebhookReceiver.SECRET_HEADER, secret)
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(Rig rig, String json, String secret) throws Exception {
