@@ -1,6 +1,7 @@
 package dev.laneway.app;
 
 import dev.laneway.app.ops.ChannelConnectivity;
+import dev.laneway.app.ops.FleetView;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
 import dev.laneway.app.ops.OpsServer;
@@ -27,6 +28,7 @@ import dev.laneway.core.jobs.ScheduledJob;
 import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.DurableStore;
+import dev.laneway.store.redis.FleetPermits;
 import dev.laneway.store.redis.FleetTiming;
 import dev.laneway.store.redis.RedisFleetMember;
 import dev.laneway.store.redis.RedisSeenIds;
@@ -106,8 +108,9 @@ final class GatewayApp {
                     .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
                     .observer(metrics);
+            FleetPermits mainPermits = member == null ? null : member.permits("main", config.agents().maxConcurrent());
             if (member != null) {
-                builder.fleet(member).fleetMain(member.permits("main", config.agents().maxConcurrent()).source());
+                builder.fleet(member).fleetMain(mainPermits.source());
             }
             channels.forEach(builder::channel);
             jobAgents.forEach(builder::jobAgent);
@@ -117,8 +120,11 @@ final class GatewayApp {
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
+            RedisFleetMember joined = member;
+            Supplier<FleetView> fleetView = joined == null ? () -> null
+                    : () -> FleetView.of(joined, gateway, mainPermits);
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
-                    store::reachable, jobs::status, pools::snapshots))
+                    store::reachable, jobs::status, pools::snapshots, fleetView))
                     : null;
         } catch (RuntimeException e) {
             if (member != null) {

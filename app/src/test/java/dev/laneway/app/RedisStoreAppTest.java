@@ -18,6 +18,7 @@ import dev.laneway.store.redis.RedisServer;
 import dev.laneway.store.redis.RedisStore;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,6 +77,25 @@ class RedisStoreAppTest {
         try (DurableStore store = StoreSetup.open(config(yaml(server.url(), "support")))) {
             assertEquals(Optional.of(QueueOverride.mode(QueueMode.FOLLOWUP)), store.queueOverride(SessionKey.of("console:local")));
             assertTrue(store.lastSequence() >= 1, "the message went through the Redis journal");
+        }
+    }
+
+    @Test
+    void statusHasAFleetSection_naming_thisInstance_theLiveOnes_andTheMainPermits() throws Exception {
+        String yaml = yaml(server.url(), "support").replace("http: { enabled: false }",
+                "http: { enabled: true, bind: 127.0.0.1, port: 0 }");
+        try (InProcessApp running = new InProcessApp(yaml, Map.of())) {
+            running.start();
+            running.type("hello");
+            running.awaitLine("echo: hello", WAIT);
+            com.fasterxml.jackson.databind.JsonNode fleet = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(running.get("/status").body()).get("fleet");
+            String instance = fleet.get("instance").asText();
+            assertTrue(instance.matches(".+-\\d+-[0-9a-f]{6}"), instance);
+            assertEquals(List.of(instance), List.of(fleet.get("instances").get(0).asText()));
+            assertEquals(4, fleet.get("mainCap").asInt(), "agents.defaults.maxConcurrent");
+            assertTrue(fleet.get("mainPermitsInUse").asLong() <= 4, fleet.toString());
+            assertTrue(fleet.has("leasesHere") && fleet.has("mainPermitsHere"), fleet.toString());
         }
     }
 

@@ -26,6 +26,7 @@ public final class OpsEndpoints {
     private final Supplier<List<JobStatus>> jobs;
     private final Supplier<List<PoolSnapshot>> providers;
     private final BooleanSupplier storeReachable;
+    private final Supplier<FleetView> fleet;
 
     /**
      * @param channels  channel name -> connected now, for every enabled channel (see {@link ChannelConnectivity});
@@ -52,10 +53,21 @@ public final class OpsEndpoints {
         this(gateway, metrics, channels, storeOpen, () -> true, jobs, providers);
     }
 
-    /** @param storeReachable false while the open store cannot reach its server (Redis down): {@code /readyz} 503 */
+    /** @param storeReachable as below; without a fleet section in {@code /status} */
     public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
                         BooleanSupplier storeOpen, BooleanSupplier storeReachable, Supplier<List<JobStatus>> jobs,
                         Supplier<List<PoolSnapshot>> providers) {
+        this(gateway, metrics, channels, storeOpen, storeReachable, jobs, providers, () -> null);
+    }
+
+    /**
+     * @param storeReachable false while the open store cannot reach its server (Redis down): {@code /readyz} 503
+     * @param fleet          {@code /status}'s fleet section now, or null for a single instance (docs/behaviour.md §17)
+     */
+    public OpsEndpoints(Gateway gateway, MetricsObserver metrics, Supplier<Map<String, Boolean>> channels,
+                        BooleanSupplier storeOpen, BooleanSupplier storeReachable, Supplier<List<JobStatus>> jobs,
+                        Supplier<List<PoolSnapshot>> providers, Supplier<FleetView> fleet) {
+        this.fleet = Objects.requireNonNull(fleet, "fleet");
         this.storeReachable = Objects.requireNonNull(storeReachable, "storeReachable");
         this.jobs = Objects.requireNonNull(jobs, "jobs");
         this.providers = Objects.requireNonNull(providers, "providers");
@@ -91,7 +103,7 @@ public final class OpsEndpoints {
     }
 
     OpsResponse status() {
-        return OpsResponse.json(200, StatusView.of(gateway, channels.get(), jobs.get(), providers.get()));
+        return OpsResponse.json(200, StatusView.of(gateway, channels.get(), jobs.get(), providers.get(), fleet.get()));
     }
 
     OpsResponse capabilities() {

@@ -27,11 +27,12 @@ import java.util.TreeMap;
  * @param scheduler       {@code main}'s classes and busiest tenants (docs/behaviour.md §11.4)
  * @param jobs            the scheduled jobs, in config order, with their next and last fire (docs/behaviour.md §12)
  * @param providers       the provider pools: limit, calls running and waiting, pause, circuit (docs/behaviour.md §14.6)
+ * @param fleet           this instance in its fleet (docs/behaviour.md §17), or null for a single instance
  */
 public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions, int busySessions,
                          int pendingMessages, Integer maxPendingRuns, List<QueueDepth> deepestQueues,
                          Map<String, Boolean> channels, SchedulerView scheduler, List<Job> jobs,
-                         List<ProviderView> providers) {
+                         List<ProviderView> providers, FleetView fleet) {
 
     /** How many queues {@link #deepestQueues} lists at most. */
     public static final int DEEPEST = 10;
@@ -58,11 +59,17 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
     /** A snapshot of the gateway, its scheduled jobs and its provider pools now. */
     public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs,
                                 List<PoolSnapshot> pools) {
+        return of(gateway, channels, jobs, pools, null);
+    }
+
+    /** ... and its fleet (null for a single instance). */
+    public static StatusView of(Gateway gateway, Map<String, Boolean> channels, List<JobStatus> jobs,
+                                List<PoolSnapshot> pools, FleetView fleet) {
         int cap = gateway.settings().maxPendingRuns();
         return new StatusView(configuredLanes(gateway), sessionsByState(gateway), gateway.busySessions(),
                 gateway.pendingMessages(), cap == 0 ? null : cap, deepestQueues(gateway), channels,
                 SchedulerView.of(gateway.scheduler()), jobs.stream().map(Job::of).toList(),
-                pools.stream().map(ProviderView::of).toList());
+                pools.stream().map(ProviderView::of).toList(), fleet);
     }
 
     private static List<LaneSnapshot> configuredLanes(Gateway gateway) {

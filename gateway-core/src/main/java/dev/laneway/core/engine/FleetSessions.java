@@ -50,6 +50,7 @@ final class FleetSessions {
     static final class Holding {
         final Lease lease;
         final AtomicInteger inFlight = new AtomicInteger();
+        volatile boolean lost; // set once, before the session is abandoned
 
         Holding(Lease lease) {
             this.lease = lease;
@@ -116,7 +117,7 @@ final class FleetSessions {
         stripe.lock();
         try {
             Holding holding = held.get(session);
-            if (holding == null) {
+            if (holding == null || holding.lost) {
                 Optional<Lease> lease = fleet.leases().tryAcquire(session, this::lost);
                 if (lease.isEmpty()) {
                     return false;
@@ -131,8 +132,25 @@ final class FleetSessions {
         }
         if (!earlier.isEmpty()) {
             adopter.accept(earlier); // before the new message: they came first
+            abandonIfLost(session, earlier.get(0).seq());
         }
         return true;
+    }
+
+    /**
+     * Message {@code seq} (claimed, picked up) entered its session here: if its lease was lost
+     * meanwhile, the session is abandoned again, so a message enqueued just after the abandon does
+     * not run under a lost lease.
+     */
+    void enqueued(SessionKey session, long seq) {
+        abandonIfLost(session, seq);
+    }
+
+    private void abandonIfLost(SessionKey session, long seq) {
+        Holding holding = known.get(seq);
+        if (holding != null && holding.lost) {
+            executor.execute(() -> abandon.accept(session));
+        }
     }
 
     /** The message was journaled for a session another instance holds: tell that instance. */
@@ -195,7 +213,7 @@ final class FleetSessions {
         stripe.lock();
         try {
             Holding holding = held.get(session);
-            if (holding == null) {
+            if (holding == null || holding.lost) {
                 if (!take) {
                     return;
                 }
@@ -217,14 +235,22 @@ final class FleetSessions {
         if (!fresh.isEmpty()) {
             log.debug("fleet: picked up {} message(s) of session {}", fresh.size(), session);
             adopter.accept(fresh);
+            abandonIfLost(session, fresh.get(0).seq());
         }
     }
 
     /** The lease was lost: the session's work here is aborted without a word (its records are fenced away). */
     private void lost(Lease lease) {
-        Holding holding = held.get(lease.session());
-        if (holding != null && holding.lease.equals(lease)) {
-            held.remove(lease.session(), holding);
+        ReentrantLock stripe = stripe(lease.session());
+        stripe.lock();
+        try {
+            Holding holding = held.get(lease.session());
+            if (holding != null && holding.lease.equals(lease)) {
+                holding.lost = true; // before the abandon below: see enqueued
+                held.remove(lease.session(), holding);
+            }
+        } finally {
+            stripe.unlock();
         }
         executor.execute(() -> abandon.accept(lease.session()));
     }

@@ -227,6 +227,9 @@ final class Reception {
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+        if (ctx.fleet != null) {
+            ctx.fleet.enqueued(session, entry.seq());
+        }
     }
 
     /**

@@ -86,6 +86,9 @@ public final class RedisStore implements DurableStore {
     private final Map<String, Long> queuedKeys = new ConcurrentHashMap<>();
     // message key -> this instance's settle that Redis has not acknowledged yet (or kept after a failure)
     private final Map<String, Ending> endingKeys = new ConcurrentHashMap<>();
+    // seqs whose settle this instance queued and Redis has not acknowledged (or kept during an outage):
+    // pendingOf leaves them out, so a fleet's pick-up never runs a message this instance just ended
+    private final java.util.Set<Long> endingSeqs = ConcurrentHashMap.newKeySet();
     // seq -> message key, for pending messages this instance appended or read back
     private final Map<Long, String> keyBySeq = new ConcurrentHashMap<>();
     // session key -> future of the latest queued history write of that session (removed once done)
@@ -273,6 +276,7 @@ public final class RedisStore implements DurableStore {
     }
 
     private void settled(long seq, boolean answered, String leaseKey, long token) {
+        endingSeqs.add(seq);
         String key = keyBySeq.remove(seq);
         if (key != null) {
             endingKeys.put(key, new Ending(seq, answered));
@@ -280,6 +284,7 @@ public final class RedisStore implements DurableStore {
         CompletableFuture<Void> done = writer.submit(
                 new RedisOp.Settle(seq, answered, options.clock().millis(), key, leaseKey, token));
         if (done.isCompletedExceptionally()) {
+            endingSeqs.remove(seq);
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
         }
     }
@@ -325,7 +330,7 @@ public final class RedisStore implements DurableStore {
             }
             List<String> values = jedis.hmget(keys.journal(), seqs.toArray(String[]::new));
             for (int i = 0; i < seqs.size(); i++) {
-                if (values.get(i) != null) {
+                if (values.get(i) != null && !endingSeqs.contains(Long.parseLong(seqs.get(i)))) {
                     JournalEntry entry = RedisCodec.entry(values.get(i), keys.journal() + " field " + seqs.get(i));
                     if (entry.messageKey() != null) {
                         keyBySeq.putIfAbsent(entry.seq(), entry.messageKey());
@@ -626,6 +631,7 @@ public final class RedisStore implements DurableStore {
         }
 
         private void forgetEnding(RedisOp.Settle settle) {
+            endingSeqs.remove(settle.seq());
             if (settle.key() != null) {
                 endingKeys.remove(settle.key(), new Ending(settle.seq(), settle.answered()));
             }

@@ -75,6 +75,24 @@ class FleetJournalTest {
     }
 
     @Test
+    void aMessageWhoseEndThisInstanceQueued_isNotPickedUpAgain_beforeRedisHasTheEnd() throws Exception {
+        Instance a = instance();
+        a.store().append(entry(1, ADA)).join();
+        a.store().append(entry(2, ADA)).join();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        a.store().holdWriter(release); // the settle below waits in the writer's queue
+        a.store().settled(1, true);
+        try (redis.clients.jedis.Jedis redis = server.client()) {
+            assertTrue(redis.hexists(a.store().keys().journal(), "1"), "Redis still has it pending");
+        }
+        assertEquals(List.of(2L), a.store().pendingOf(ADA).stream().map(JournalEntry::seq).toList(),
+                "but this instance ended it: a pick-up must not run it again");
+        release.countDown();
+        a.store().flush();
+        assertEquals(List.of(2L), a.store().pendingOf(ADA).stream().map(JournalEntry::seq).toList());
+    }
+
+    @Test
     void aSessionWhoseLeaseIsHeld_isNotUnleased() {
         Instance a = instance();
         Instance b = instance();

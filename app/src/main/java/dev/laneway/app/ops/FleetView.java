@@ -1,0 +1,42 @@
+package dev.laneway.app.ops;
+
+import dev.laneway.core.engine.Gateway;
+import dev.laneway.store.redis.FleetPermits;
+import dev.laneway.store.redis.RedisFleetMember;
+import java.util.List;
+
+/**
+ * {@code /status}'s {@code fleet} section (docs/behaviour.md §17): this instance, the fleet's live
+ * instances, the session leases and {@code main} permits held here, and the fleet's {@code main}
+ * permits in use. Asks Redis twice; when it cannot, {@code instances} is empty and
+ * {@code mainPermitsInUse} null, and the rest still answers.
+ *
+ * @param instance         this instance's id
+ * @param instances        the fleet's live instances (heartbeat not expired), in id order
+ * @param leasesHere       session leases this instance holds
+ * @param mainPermitsHere  fleet {@code main} permits this instance holds (its allowance)
+ * @param mainPermitsInUse fleet {@code main} permits held across the fleet, or null when Redis did not answer
+ * @param mainCap          the fleet's {@code main} cap
+ */
+public record FleetView(String instance, List<String> instances, int leasesHere, int mainPermitsHere,
+                        Long mainPermitsInUse, int mainCap) {
+
+    public FleetView {
+        instances = List.copyOf(instances);
+    }
+
+    /** The section now, for this instance's gateway in its fleet. */
+    public static FleetView of(RedisFleetMember member, Gateway gateway, FleetPermits main) {
+        List<String> instances;
+        Long inUse;
+        try {
+            instances = member.instances();
+            inUse = main.inUse();
+        } catch (RuntimeException e) {
+            instances = List.of();
+            inUse = null;
+        }
+        return new FleetView(member.id(), instances, Math.max(0, gateway.fleetLeases()),
+                Math.max(0, gateway.fleetMainPermits()), inUse, main.cap());
+    }
+}
