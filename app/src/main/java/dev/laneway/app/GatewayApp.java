@@ -1,7 +1,10 @@
 package dev.laneway.app;
 
 import dev.laneway.app.ops.ChannelConnectivity;
+import dev.laneway.app.ops.DispositionFeed;
 import dev.laneway.app.ops.FleetView;
+import dev.laneway.app.ops.JobControls;
+import dev.laneway.app.ops.OperatorConsole;
 import dev.laneway.app.ops.MetricsObserver;
 import dev.laneway.app.ops.OpsEndpoints;
 import dev.laneway.app.ops.OpsServer;
@@ -72,6 +75,7 @@ final class GatewayApp {
     private final Gateway gateway;
     private final ScheduledJobs jobs;
     private final OpsServer ops;
+    private final OperatorConsole console; // null when gateway.http is disabled
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     /**
@@ -97,6 +101,7 @@ final class GatewayApp {
                     new ProviderMeters(metrics.registry()));
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
             Map<String, Agent> jobAgents = jobAgents(config);
+            DispositionFeed feed = new DispositionFeed(clock); // the console's disposition stream (docs/behaviour.md §18)
             Gateway.Builder builder = Gateway.builder()
                     .settings(config.toGatewaySettings())
                     .clock(clock)
@@ -107,6 +112,7 @@ final class GatewayApp {
                     .journal(store)
                     .commands(new ChatCommands(this::jobsPostingTo))
                     .access(AccessPolicy.allowFrom(allowLists(config.channels())))
+                    .listener(feed)
                     .observer(metrics);
             FleetPermits mainPermits = member == null ? null : member.permits("main", config.agents().maxConcurrent());
             if (member != null) {
@@ -120,11 +126,14 @@ final class GatewayApp {
             Supplier<Map<String, Boolean>> connectivity = ChannelConnectivity.of(channels, gateway::channelStarted);
             metrics.bind(gateway, connectivity);
             GatewayConfig.Http http = config.gateway().http();
+            this.console = http.enabled() ? new OperatorConsole(http.adminToken().value(), gateway, feed, metrics,
+                    connectivity, jobs::status, JobControls.of(jobs), pools::snapshots, clock, scheduler, executor)
+                    : null;
             RedisFleetMember joined = member;
             Supplier<FleetView> fleetView = joined == null ? () -> null
                     : () -> FleetView.of(joined, gateway, mainPermits);
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
-                    store::reachable, jobs::status, pools::snapshots, fleetView))
+                    store::reachable, jobs::status, pools::snapshots, fleetView), console)
                     : null;
         } catch (RuntimeException e) {
             if (member != null) {
@@ -194,6 +203,7 @@ final class GatewayApp {
         jobs.start();
         if (ops != null) {
             ops.start();
+            console.start();
         }
         log.info("laneway {} started: channels={} agent={} ({}) agents={} bindings={} mainLane={} store={}{}",
                 Version.current(), channels.stream().map(ChannelAdapter::name).toList(), agents.defaultAgent(),

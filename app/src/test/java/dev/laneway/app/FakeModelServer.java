@@ -39,12 +39,50 @@ final class FakeModelServer implements AutoCloseable {
     private final Map<Integer, CompletableFuture<Void>> gates = new ConcurrentHashMap<>();
     private volatile boolean holding;
     private volatile int failStatus;
+    private volatile List<String> models = List.of();
+    private volatile String requiredKey;
 
     FakeModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/chat/completions", this::complete);
+        server.createContext("/v1/models", this::models);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();
+    }
+
+    /** The models {@code GET /v1/models} lists (by default none). */
+    void serves(String... ids) {
+        models = List.of(ids);
+    }
+
+    /** {@code GET /v1/models} answers 401 unless the request carries {@code Authorization: Bearer key}. */
+    void requireKey(String key) {
+        requiredKey = key;
+    }
+
+    private void models(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String auth = exchange.getRequestHeaders().getFirst("Authorization");
+            authorizations.add(auth == null ? "" : auth);
+            byte[] body;
+            int status = 200;
+            if (requiredKey != null && !("Bearer " + requiredKey).equals(auth)) {
+                status = 401;
+                body = "{\"error\":{\"message\":\"Incorrect API key provided\"}}".getBytes(StandardCharsets.UTF_8);
+            } else {
+                StringBuilder list = new StringBuilder("{\"object\":\"list\",\"data\":[");
+                for (int i = 0; i < models.size(); i++) {
+                    list.append(i == 0 ? "" : ",").append("{\"id\":\"").append(models.get(i))
+                            .append("\",\"object\":\"model\"}");
+                }
+                body = list.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
     }
 
     String baseUrl() {

@@ -111,6 +111,23 @@ final class InProcessApp implements AutoCloseable {
         }
     }
 
+    /** A POST to the ops endpoint, with {@code Authorization: Bearer <token>} when a token is given. */
+    HttpResponse<String> post(String path, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.opsPort() + path))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() throws IOException {
         app.shutdown();

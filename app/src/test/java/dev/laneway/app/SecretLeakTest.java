@@ -37,6 +37,7 @@ class SecretLeakTest {
 
     private static final String TELEGRAM_TOKEN = "123456:tg-SECRET-7f3a9c";
     private static final String OPENAI_KEY = "sk-SECRET-91bd44";
+    private static final String ADMIN_TOKEN = "admin-SECRET-0f8e2d61c4";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @TempDir
@@ -106,7 +107,7 @@ class SecretLeakTest {
             String yaml = """
                     gateway:
                       dataDir: %s
-                      http: { enabled: true, bind: 127.0.0.1, port: 0 }
+                      http: { enabled: true, bind: 127.0.0.1, port: 0, adminToken: "${LANEWAY_ADMIN_TOKEN}" }
                     agents:
                       list:
                         assistant:
@@ -125,7 +126,8 @@ class SecretLeakTest {
                         apiUrl: %s
                     """.formatted(dir.resolve("data"), model.url(), botApi.url());
             try (InProcessApp running = new InProcessApp(yaml,
-                    Map.of("OPENAI_API_KEY", OPENAI_KEY, "TELEGRAM_BOT_TOKEN", TELEGRAM_TOKEN))) {
+                    Map.of("OPENAI_API_KEY", OPENAI_KEY, "TELEGRAM_BOT_TOKEN", TELEGRAM_TOKEN,
+                            "LANEWAY_ADMIN_TOKEN", ADMIN_TOKEN))) {
                 running.start();
                 running.type("hello");
                 String failure = running.awaitLineStartingWith("⚠️ Sorry, something went wrong while answering.", WAIT);
@@ -133,9 +135,12 @@ class SecretLeakTest {
                 while (getMe.get() < 2 && System.nanoTime() < deadline) {
                     Thread.onSpinWait(); // the channel's start is retried 1 s after the first failure
                 }
-                for (String path : List.of("/healthz", "/readyz", "/metrics", "/status", "/capabilities", "/nope")) {
+                for (String path : List.of("/healthz", "/readyz", "/metrics", "/status", "/capabilities", "/nope", "/",
+                        "/console.js", "/admin/jobs/pause")) {
                     outputs.add(running.get(path).body());
                 }
+                outputs.add(running.post("/admin/jobs/pause?id=none", ADMIN_TOKEN + "-wrong").body());
+                outputs.add(running.post("/admin/conversations/clear?session=console:dm:console", ADMIN_TOKEN).body());
                 assertEquals(503, running.get("/readyz").statusCode(), "telegram never started");
                 outputs.add(failure);
             }
@@ -155,7 +160,7 @@ class SecretLeakTest {
         }
         outputs.add(logs);
         for (String output : outputs) {
-            for (String secret : List.of(TELEGRAM_TOKEN, OPENAI_KEY, "SECRET")) {
+            for (String secret : List.of(TELEGRAM_TOKEN, OPENAI_KEY, ADMIN_TOKEN, "SECRET")) {
                 assertFalse(output.contains(secret), "leaked " + secret + " in:\n" + output);
             }
         }

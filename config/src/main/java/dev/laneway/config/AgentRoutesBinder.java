@@ -23,9 +23,7 @@ import java.util.Set;
 final class AgentRoutesBinder {
 
     /** The keys every {@code agents.list} entry may have besides its provider's. */
-    static final List<String> AGENT_KEYS = List.of("fallback", "fallbackNotice");
-    private static final List<String> BINDING_KEYS =
-            List.of("channel", "account", "guild", "workspace", "space", "chat", "thread", "dm", "agent");
+    static final List<String> AGENT_KEYS = ConfigKeys.AGENT_ROUTE_KEYS.stream().map(KeySpec::name).toList();
     /** The keys that name the message's space; a binding gives at most one. */
     private static final List<String> SPACE_KEYS = List.of("guild", "workspace", "space");
 
@@ -40,7 +38,7 @@ final class AgentRoutesBinder {
                              Map<String, AgentSettings> byName) {
         Set<String> known = new LinkedHashSet<>(list.keys());
         known.add(defaultAgent);
-        boolean defaultNotice = defaults.bool("fallbackNotice", false);
+        boolean defaultNotice = defaults.bool(ConfigKeys.AGENT_DEFAULTS.leaf("fallbackNotice"));
         Map<String, List<String>> fallback = new LinkedHashMap<>();
         Set<String> notice = new LinkedHashSet<>();
         for (String name : list.keys()) {
@@ -122,7 +120,7 @@ final class AgentRoutesBinder {
         for (int i = 0; i < list.items().size(); i++) {
             YamlNode item = list.items().get(i);
             String itemPath = path + "[" + i + "]";
-            Section rule = Section.of(item, item.pos(), itemPath, agents.problems(), BINDING_KEYS);
+            Section rule = Section.of(item, itemPath, agents.problems(), ConfigKeys.BINDING);
             if (agents.problems().reportedAt(itemPath)) {
                 continue; // not a mapping
             }

@@ -31,22 +31,16 @@ import java.util.regex.Pattern;
  */
 final class AgentsBinder {
 
-    private static final int MAX = Integer.MAX_VALUE;
     private static final String PROVIDERS = String.join(", ", AgentSettings.PROVIDERS);
     private static final Pattern LIST_ITEM = Pattern.compile("(\\w+)\\[(\\d+)]");
-    private static final Map<String, List<String>> KEYS = Map.of(
-            "echo", List.of("provider", "delayMs", "runTimeoutMs"),
-            "openai", List.of("provider", "endpoint", "baseUrl", "apiKey", "model", "systemPrompt", "stream",
-                    "timeoutMs", "maxHistoryMessages", "temperature", "maxTokens", "maxRetries", "tools", "runTimeoutMs"),
-            "command", List.of("provider", "command", "timeoutMs", "runTimeoutMs"));
 
     private AgentsBinder() {
     }
 
     /** {@code agents:}; an {@code openai} agent's {@code endpoint} must name one of {@code providers}. */
     static AgentsConfig bind(Section agents, ProvidersBinder.Providers providers) {
-        Section defaults = agents.section("defaults", "maxConcurrent", "agent", "fallbackNotice");
-        int maxConcurrent = defaults.integer("maxConcurrent", AgentsConfig.DEFAULTS.maxConcurrent(), 1, MAX);
+        Section defaults = agents.section(ConfigKeys.AGENT_DEFAULTS);
+        int maxConcurrent = defaults.integer(ConfigKeys.AGENT_DEFAULTS.leaf("maxConcurrent"));
         Section list = agents.openSection("list");
         Map<String, AgentSettings> byName = new LinkedHashMap<>();
         for (String name : list.keys()) {
@@ -95,13 +89,12 @@ final class AgentsBinder {
         if (provider == null) {
             return Optional.empty();
         }
-        List<String> keys = new ArrayList<>(KEYS.get(provider));
-        keys.addAll(AgentRoutesBinder.AGENT_KEYS); // fallback, fallbackNotice: read by AgentRoutesBinder
-        Section agent = list.section(name, keys.toArray(String[]::new));
+        // fallback and fallbackNotice are read by AgentRoutesBinder
+        Section agent = list.section(ConfigKeys.AGENT_LIST.byWord().get(provider).named(name));
         Tools tools = provider.equals("openai") ? tools(agent) : Tools.NONE;
         try {
             return Optional.of(switch (provider) {
-                case "echo" -> new EchoSettings(name, agent.duration("delayMs", Duration.ZERO), runTimeout(agent));
+                case "echo" -> new EchoSettings(name, agent.duration(ConfigKeys.ECHO.leaf("delayMs")), runTimeout(agent));
                 case "openai" -> openAi(name, agent, tools, providers);
                 case "command" -> command(name, agent);
                 default -> throw new IllegalStateException("provider " + provider);
@@ -118,6 +111,7 @@ final class AgentsBinder {
     }
 
     private static OpenAiSettings openAi(String name, Section agent, Tools tools, ProvidersBinder.Providers providers) {
+        KeySpec.Obj spec = ConfigKeys.OPENAI;
         ProviderSettings endpoint = endpoint(agent, providers);
         if (endpoint == null && !agent.has("endpoint") && !agent.has("model")
                 && !agent.problems().reportedAt(agent.pathOf("model"))) {
@@ -125,16 +119,17 @@ final class AgentsBinder {
                     + " of providers (endpoint: <name>)");
         }
         return new OpenAiSettings(name,
-                endpoint != null ? endpoint.baseUrl() : agent.string("baseUrl", OpenAiSettings.DEFAULT_BASE_URL),
+                endpoint != null ? endpoint.baseUrl() : agent.string(spec.leaf("baseUrl")),
                 endpoint != null ? endpoint.apiKey() : agent.string("apiKey", ""),
                 endpoint != null ? endpoint.model() : agent.string("model", agent.has("endpoint") ? "unset" : ""),
-                agent.string("systemPrompt", ""),
-                agent.bool("stream", true),
-                agent.duration("timeoutMs", OpenAiSettings.DEFAULT_TIMEOUT),
-                agent.anyInteger("maxHistoryMessages", OpenAiSettings.DEFAULT_MAX_HISTORY_MESSAGES),
+                agent.string(spec.leaf("systemPrompt")),
+                agent.bool(spec.leaf("stream")),
+                agent.duration(spec.leaf("timeoutMs")),
+                // the settings record checks the ranges (and says so at the key): any integer here
+                agent.anyInteger("maxHistoryMessages", (Integer) spec.leaf("maxHistoryMessages").defaultValue()),
                 agent.optionalNumber("temperature"),
                 agent.optionalAnyInteger("maxTokens"),
-                agent.anyInteger("maxRetries", OpenAiSettings.DEFAULT_MAX_RETRIES),
+                agent.anyInteger("maxRetries", (Integer) spec.leaf("maxRetries").defaultValue()),
                 tools.names(),
                 runTimeout(agent));
     }
@@ -167,7 +162,7 @@ final class AgentsBinder {
 
     /** {@code runTimeoutMs}, any provider: what the settings records validate. */
     private static Duration runTimeout(Section agent) {
-        return agent.duration("runTimeoutMs", AgentSettings.DEFAULT_RUN_TIMEOUT);
+        return agent.duration(ConfigKeys.ECHO.leaf("runTimeoutMs")); // the same key in every provider
     }
 
     /** {@code tools:} the names as written, and where each came from in the YAML list. */
@@ -202,7 +197,7 @@ final class AgentsBinder {
         if (!agent.has("command") && !agent.problems().reportedAt(agent.pathOf("command"))) {
             agent.problem("command", "required for provider command (e.g. command: [my-agent, --json])");
         }
-        return new CommandSettings(name, command, agent.duration("timeoutMs", CommandSettings.DEFAULT_TIMEOUT),
+        return new CommandSettings(name, command, agent.duration(ConfigKeys.COMMAND.leaf("timeoutMs")),
                 runTimeout(agent));
     }
 

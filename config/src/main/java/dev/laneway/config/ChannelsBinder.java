@@ -15,37 +15,41 @@ final class ChannelsBinder {
     }
 
     static ChannelsConfig bind(Section channels) {
-        Telegram telegram = telegram(channels.section("telegram", "enabled", "token", "apiUrl", "allowFrom", "groups",
-                "mode", "webhook"));
-        Discord discord = discord(channels.section("discord", "enabled", "token", "apiUrl", "gatewayUrl", "allowFrom",
-                "guilds"));
-        Slack slack = slack(channels.section("slack", "enabled", "botToken", "appToken", "apiUrl", "allowFrom",
-                "channels"));
+        Telegram telegram = telegram(channels.section(ConfigKeys.TELEGRAM));
+        Discord discord = discord(channels.section(ConfigKeys.DISCORD));
+        Slack slack = slack(channels.section(ConfigKeys.SLACK));
         boolean anyOther = telegram.enabled() || discord.enabled() || slack.enabled();
-        Section console = channels.section("console", "enabled");
+        Section console = channels.section(ConfigKeys.CHANNELS.obj("console"));
         return new ChannelsConfig(new ChannelsConfig.Console(console.bool("enabled", !anyOther)), telegram, discord, slack);
     }
 
     private static Telegram telegram(Section s) {
-        boolean enabled = s.bool("enabled", false);
+        KeySpec.Obj spec = ConfigKeys.TELEGRAM;
+        boolean enabled = s.bool(spec.leaf("enabled"));
         return new Telegram(
                 enabled,
                 token(s, "token", enabled, "TELEGRAM_BOT_TOKEN"),
                 Urls.serverRoot(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP, Telegram.API_URL_ROOT_ONLY),
-                s.stringList("allowFrom"),
-                s.section("groups", "requireMention").bool("requireMention", true),
-                webhook(s));
+                s.stringList(spec.leaf("allowFrom")),
+                mentions(s, spec.obj("groups")),
+                webhook(s, spec.obj("webhook")));
     }
 
     /**
      * {@code mode} and {@code webhook:}: null in polling mode (the default); in webhook mode the
      * public url and the secret token are required (docs/configuration.md).
      */
-    private static TelegramWebhook webhook(Section s) {
+    private static TelegramWebhook webhook(Section s, KeySpec.Obj spec) {
         String mode = s.string("mode", "polling").strip();
-        Section w = s.section("webhook", "url", "listen", "path", "secretToken");
+        Section w = s.section(spec);
+        URI url = Urls.url(w, "url", null, Urls.HTTP);            // read in either mode: a wrong kind is named
+        String listen = w.string("listen", TelegramWebhook.DEFAULT_LISTEN).strip();
+        String path = w.string("path", TelegramWebhook.DEFAULT_PATH).strip();
+        Secret secret = new Secret(w.string("secretToken", "").strip());
         if (mode.equals("polling")) {
-            if (s.has("webhook")) {
+            boolean named = s.problems().reportedAt(s.pathOf("webhook"))
+                    || spec.keyNames().stream().anyMatch(key -> w.problems().reportedAt(w.pathOf(key)));
+            if (s.has("webhook") && !named) {
                 s.problemAtKey("webhook", "is used only with mode: webhook (mode is polling)");
             }
             return null;
@@ -54,11 +58,9 @@ final class ChannelsBinder {
             s.problem("mode", "must be polling or webhook, got " + mode);
             return null;
         }
-        URI url = Urls.url(w, "url", null, Urls.HTTP);
         if (url == null && !w.problems().reportedAt(w.pathOf("url"))) {
             s.problemAtKey("mode", "webhook needs " + w.pathOf("url") + ": the public https address Telegram posts to");
         }
-        String listen = w.string("listen", TelegramWebhook.DEFAULT_LISTEN).strip();
         int colon = listen.lastIndexOf(':');
         int port = -1;
         if (colon > 0) {
@@ -71,11 +73,9 @@ final class ChannelsBinder {
         if (port < 0 || port > 65_535) {
             w.problem("listen", "must be host:port (e.g. " + TelegramWebhook.DEFAULT_LISTEN + "), got " + listen);
         }
-        String path = w.string("path", TelegramWebhook.DEFAULT_PATH).strip();
         if (!path.startsWith("/")) {
             w.problem("path", "must start with /, got " + path);
         }
-        Secret secret = new Secret(w.string("secretToken", "").strip());
         String secretProblem = TelegramWebhook.secretTokenProblem(secret);
         if (!secretProblem.isEmpty() && !w.problems().reportedAt(w.pathOf("secretToken"))) {
             if (w.has("secretToken")) {
@@ -91,27 +91,33 @@ final class ChannelsBinder {
     }
 
     private static Discord discord(Section s) {
-        boolean enabled = s.bool("enabled", false);
+        KeySpec.Obj spec = ConfigKeys.DISCORD;
+        boolean enabled = s.bool(spec.leaf("enabled"));
         return new Discord(
                 enabled,
                 token(s, "token", enabled, "DISCORD_BOT_TOKEN"),
-                Urls.url(s, "apiUrl", Discord.DEFAULT_API_URL, Urls.HTTP),
-                Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, Urls.WEBSOCKET),
-                s.stringList("allowFrom"),
-                s.section("guilds", "requireMention").bool("requireMention", true));
+                Urls.url(s, "apiUrl", Discord.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
+                Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, spec.leaf("gatewayUrl").words()),
+                s.stringList(spec.leaf("allowFrom")),
+                mentions(s, spec.obj("guilds")));
     }
 
     private static Slack slack(Section s) {
-        boolean enabled = s.bool("enabled", false);
+        KeySpec.Obj spec = ConfigKeys.SLACK;
+        boolean enabled = s.bool(spec.leaf("enabled"));
         return new Slack(
                 enabled,
                 token(s, "botToken", enabled, "SLACK_BOT_TOKEN"),
                 token(s, "appToken", enabled, "SLACK_APP_TOKEN"),
-                Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, Urls.HTTP),
-                s.stringList("allowFrom"),
-                s.section("channels", "requireMention").bool("requireMention", true));
+                Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
+                s.stringList(spec.leaf("allowFrom")),
+                mentions(s, spec.obj("channels")));
     }
 
+    /** {@code groups}, {@code guilds} or {@code channels}: {@code requireMention}. */
+    private static boolean mentions(Section s, KeySpec.Obj spec) {
+        return s.section(spec).bool(spec.leaf("requireMention"));
+    }
     /**
      * A token, required when the channel is enabled. The problem points at the token's key, or
      * at {@code enabled} when the key is missing; it is not repeated after a missing variable.

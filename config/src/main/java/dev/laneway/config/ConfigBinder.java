@@ -21,45 +21,37 @@ import java.util.Optional;
  */
 final class ConfigBinder {
 
-    private static final int MAX = Integer.MAX_VALUE;
-
     private ConfigBinder() {
     }
 
     static LanewayConfig bind(MapNode rootNode, Problems problems) {
-        Section root = Section.root(rootNode, problems,
-                List.of("gateway", "session", "lanes", "agents", "messages", "commands", "channels", "scheduling",
-                        SchedulesBinder.KEY, "providers"));
-        ProvidersBinder.Providers providers = ProvidersBinder.bind(root.openSection("providers"));
-        AgentsConfig agents = AgentsBinder.bind(root.section("agents", "defaults", "list", "bindings"), providers);
-        ChannelsConfig channels = ChannelsBinder.bind(root.section("channels", ChannelsConfig.NAMES.toArray(String[]::new)));
+        Section root = Section.root(rootNode, problems, ConfigKeys.ROOT.keyNames());
+        ProvidersBinder.Providers providers = ProvidersBinder.bind(root.openSection(ConfigKeys.PROVIDERS.name()));
+        AgentsConfig agents = AgentsBinder.bind(root.section(ConfigKeys.AGENTS), providers);
+        ChannelsConfig channels = ChannelsBinder.bind(root.section(ConfigKeys.CHANNELS));
         return new LanewayConfig(
-                gateway(root.section("gateway", "dataDir", "http", "admission", "shutdownGraceMs", "store")),
-                session(root.section("session", "dmScope", "groupScope")),
-                lanes(root.openSection("lanes")),
+                gateway(root.section(ConfigKeys.GATEWAY)),
+                session(root.section(ConfigKeys.SESSION)),
+                lanes(root.openSection(ConfigKeys.LANES.name())),
                 agents,
-                MessagesBinder.bind(root.section("messages", "queue", "inbound", "steer", "maxAnswerChars")),
-                commands(root.section("commands", "allowFrom")),
+                MessagesBinder.bind(root.section(ConfigKeys.MESSAGES)),
+                commands(root.section(ConfigKeys.COMMANDS)),
                 channels,
-                SchedulingBinder.bind(root.section("scheduling", SchedulingBinder.KEYS.toArray(String[]::new))),
+                SchedulingBinder.bind(root.section(ConfigKeys.SCHEDULING)),
                 SchedulesBinder.bind(root, channels, agents),
                 providers.valid());
     }
 
     private static GatewayConfig gateway(Section gateway) {
-        GatewayConfig d = GatewayConfig.DEFAULTS;
-        Section http = gateway.section("http", "enabled", "bind", "port");
-        Section admission = gateway.section("admission", "maxPendingRuns");
+        KeySpec.Obj spec = ConfigKeys.GATEWAY;
+        KeySpec.Obj admissionSpec = spec.obj("admission");
+        Section admission = gateway.section(admissionSpec);
         return new GatewayConfig(
-                dataDir(gateway, d.dataDir()),
-                new GatewayConfig.Http(
-                        http.bool("enabled", d.http().enabled()),
-                        nonBlank(http, "bind", d.http().bind()),
-                        http.integer("port", d.http().port(), 0, 65535)),
-                new GatewayConfig.Admission(
-                        admission.integer("maxPendingRuns", d.admission().maxPendingRuns(), 0, MAX)),
-                gateway.duration("shutdownGraceMs", d.shutdownGrace()),
-                StoreBinder.bind(gateway.section("store", StoreBinder.KEYS.toArray(String[]::new))));
+                dataDir(gateway, Path.of((String) spec.leaf("dataDir").defaultValue())),
+                HttpBinder.bind(gateway.section(ConfigKeys.HTTP_SERVER)),
+                new GatewayConfig.Admission(admission.integer(admissionSpec.leaf("maxPendingRuns"))),
+                gateway.duration(spec.leaf("shutdownGraceMs")),
+                StoreBinder.bind(gateway.section(ConfigKeys.STORE)));
     }
 
     private static Path dataDir(Section gateway, Path defaultValue) {
@@ -76,9 +68,10 @@ final class ConfigBinder {
     }
 
     private static SessionScope session(Section session) {
+        KeySpec.Obj spec = ConfigKeys.SESSION;
         return new SessionScope(
-                session.choice("dmScope", DmScope.PER_PEER, ConfigBinder::dmScope, "per-peer, main"),
-                session.choice("groupScope", GroupScope.THREAD, ConfigBinder::groupScope, "thread, chat, sender"));
+                session.choice(spec.leaf("dmScope"), DmScope.PER_PEER, ConfigBinder::dmScope),
+                session.choice(spec.leaf("groupScope"), GroupScope.THREAD, ConfigBinder::groupScope));
     }
 
     private static Optional<DmScope> dmScope(String raw) {
@@ -100,20 +93,21 @@ final class ConfigBinder {
 
     /** {@code lanes:} {@code warnAfterMs}, and every other key is a lane with {@code maxConcurrent}. */
     private static LanesConfig lanes(Section lanes) {
-        Duration warnAfter = lanes.duration("warnAfterMs", LanesConfig.DEFAULTS.warnAfter());
+        KeySpec.Leaf warnAfterMs = (KeySpec.Leaf) ConfigKeys.LANES.fixed().getFirst();
+        Duration warnAfter = lanes.duration(warnAfterMs);
         Map<String, Integer> caps = new LinkedHashMap<>(LanesConfig.DEFAULT_CAPS);
         for (String name : lanes.keys()) {
-            if (name.equals("warnAfterMs")) {
+            if (name.equals(warnAfterMs.name())) {
                 continue;
             }
-            if (name.equals("main")) {
+            if (ConfigKeys.LANES.forbidden().contains(name)) {
                 lanes.problemAtKey(name, "the main lane's cap is agents.defaults.maxConcurrent, set it there");
             } else if (lanes.value(name) instanceof ScalarNode s && !s.isNull()
                     && Suggestions.closest(name, List.of("warnAfterMs")).isPresent()) {
                 lanes.problemAtKey(name, "unknown key, did you mean \"warnAfterMs\"?");
             } else {
-                Section lane = lanes.section(name, "maxConcurrent");
-                caps.put(name, lane.integer("maxConcurrent", caps.getOrDefault(name, 1), 1, MAX));
+                Section lane = lanes.section(ConfigKeys.LANE.named(name));
+                caps.put(name, lane.integer(ConfigKeys.LANE.leaf("maxConcurrent"), caps.getOrDefault(name, 1)));
             }
         }
         return new LanesConfig(warnAfter, caps);

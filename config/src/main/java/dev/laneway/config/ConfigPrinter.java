@@ -56,7 +56,7 @@ public final class ConfigPrinter {
     private static Map<String, Object> gateway(GatewayConfig gateway) {
         return map("dataDir", gateway.dataDir().toString(),
                 "http", map("enabled", gateway.http().enabled(), "bind", gateway.http().bind(),
-                        "port", gateway.http().port()),
+                        "port", gateway.http().port(), "adminToken", gateway.http().adminToken()),
                 "admission", map("maxPendingRuns", gateway.admission().maxPendingRuns()),
                 "shutdownGraceMs", millis(gateway.shutdownGrace()),
                 "store", store(gateway.store()));

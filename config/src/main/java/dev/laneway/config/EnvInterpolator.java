@@ -61,7 +61,9 @@ final class EnvInterpolator {
         int colon = reference.indexOf(":-");
         String name = colon < 0 ? reference : reference.substring(0, colon);
         if (!NAME.matcher(name).matches()) {
-            problem.accept("invalid variable reference \"${" + reference + "}\" (use ${NAME} or ${NAME:-default})");
+            // quoted: a reference spanning lines must not split the problem's one line
+            problem.accept("invalid variable reference " + YamlNode.quote("${" + reference + "}")
+                    + " (use ${NAME} or ${NAME:-default})");
             return null;
         }
         String value = env.get(name);

@@ -28,9 +28,23 @@ public record GatewayConfig(Path dataDir, Http http, Admission admission, Durati
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     }
 
-    /** {@code gateway.http:} the endpoint's switch and listen address. */
-    public record Http(boolean enabled, String bind, int port) {
-        public static final Http DEFAULTS = new Http(true, "127.0.0.1", 8787);
+    /**
+     * {@code gateway.http:} the endpoint's switch and listen address, and the token the console's admin
+     * actions need (docs/behaviour.md §18; required when {@code bind} is not a loopback address).
+     *
+     * @param adminToken {@link Secret#NONE} when unset: admin actions are then refused
+     */
+    public record Http(boolean enabled, String bind, int port, Secret adminToken) {
+        public static final Http DEFAULTS = new Http(true, "127.0.0.1", 8787, Secret.NONE);
+
+        public Http {
+            adminToken = adminToken == null ? Secret.NONE : adminToken;
+        }
+
+        /** Without an admin token. */
+        public Http(boolean enabled, String bind, int port) {
+            this(enabled, bind, port, Secret.NONE);
+        }
     }
 
     /** {@code gateway.admission:} {@code maxPendingRuns} accepted, unfinished messages; 0 disables the cap. */

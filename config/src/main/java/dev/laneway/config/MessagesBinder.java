@@ -6,14 +6,11 @@ import dev.laneway.core.DropPolicy;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SteerScope;
-import dev.laneway.core.engine.GatewaySettings;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Binds {@code messages:}. Modes and drop policies go through {@link QueueMode#parse} and
@@ -21,36 +18,35 @@ import java.util.stream.Collectors;
  */
 final class MessagesBinder {
 
-    static final String MODES = Arrays.stream(QueueMode.values()).map(QueueMode::id).collect(Collectors.joining(", "));
-    static final String DROPS = Arrays.stream(DropPolicy.values()).map(DropPolicy::id).collect(Collectors.joining(", "));
-    private static final String[] OVERRIDE_KEYS = {"mode", "debounceMs", "cap", "drop"};
+    static final String MODES = ConfigKeys.QUEUE.leaf("mode").wordList();
 
     private MessagesBinder() {
     }
 
     static MessagesConfig bind(Section messages) {
-        Section steer = messages.section("steer", "scope");
+        KeySpec.Obj spec = ConfigKeys.MESSAGES;
+        KeySpec.Obj steerSpec = spec.obj("steer");
+        Section steer = messages.section(steerSpec);
         return new MessagesConfig(
-                queue(messages.section("queue", "mode", "debounceMs", "maxWaitMs", "cap", "capPerSender", "drop",
-                        "notifyDrops", "ttl", "byChannel")),
-                inbound(messages.section("inbound", "debounceMs", "maxWaitMs", "byChannel")),
-                steer.choice("scope", SteerScope.SESSION, MessagesBinder::steerScope, "session, sender"),
-                messages.integer("maxAnswerChars", GatewaySettings.DEFAULT_ANSWER_CHARS, GatewaySettings.MIN_ANSWER_CHARS,
-                        Integer.MAX_VALUE));
+                queue(messages.section(ConfigKeys.QUEUE)),
+                inbound(messages.section(ConfigKeys.INBOUND)),
+                steer.choice(steerSpec.leaf("scope"), SteerScope.SESSION, MessagesBinder::steerScope),
+                messages.integer(spec.leaf("maxAnswerChars")));
     }
 
     private static MessagesConfig.Queue queue(Section queue) {
+        KeySpec.Obj spec = ConfigKeys.QUEUE;
         MessagesConfig.Queue d = MessagesConfig.Queue.DEFAULTS;
-        int cap = queue.integer("cap", d.cap(), 1, Integer.MAX_VALUE);
+        int cap = queue.integer(spec.leaf("cap"));
         return new MessagesConfig.Queue(
-                queue.choice("mode", d.mode(), QueueMode::parse, MODES),
-                queue.duration("debounceMs", d.debounce()),
-                queue.optionalDuration("maxWaitMs"),
+                queue.choice(spec.leaf("mode"), d.mode(), QueueMode::parse),
+                queue.duration(spec.leaf("debounceMs")),
+                queue.optionalDuration(spec.leaf("maxWaitMs")),
                 cap,
                 capPerSender(queue, cap),
-                queue.choice("drop", d.drop(), DropPolicy::parse, DROPS),
-                queue.bool("notifyDrops", d.notifyDrops()),
-                queue.duration("ttl", d.ttl()),
+                queue.choice(spec.leaf("drop"), d.drop(), DropPolicy::parse),
+                queue.bool(spec.leaf("notifyDrops")),
+                queue.duration(spec.leaf("ttl")),
                 byChannel(queue.channelSection("byChannel")));
     }
 
@@ -59,7 +55,7 @@ final class MessagesBinder {
      * null when absent or bad (then reported).
      */
     private static Integer capPerSender(Section queue, int cap) {
-        Integer part = queue.optionalInteger("capPerSender", 0, Integer.MAX_VALUE);
+        Integer part = queue.optionalInteger(ConfigKeys.QUEUE.leaf("capPerSender"));
         if (part != null && part > cap) {
             queue.problem("capPerSender", "must be an integer between 0 and messages.queue.cap (" + cap + "), got "
                     + part);
@@ -70,22 +66,24 @@ final class MessagesBinder {
 
     /** Each channel is a bare mode or a mapping with any of mode, debounceMs, cap and drop. */
     private static Map<String, QueueOverride> byChannel(Section byChannel) {
+        KeySpec.Obj spec = ConfigKeys.QUEUE_OVERRIDE;
         Map<String, QueueOverride> overrides = new LinkedHashMap<>();
         for (String channel : byChannel.knownKeys()) {
             YamlNode value = byChannel.value(channel);
             QueueOverride override = QueueOverride.NONE;
             if (value instanceof MapNode) {
-                Section s = byChannel.section(channel, OVERRIDE_KEYS);
+                Section s = byChannel.section(spec.named(channel));
                 override = new QueueOverride(
-                        s.choice("mode", null, QueueMode::parse, MODES),
-                        s.optionalDuration("debounceMs"),
-                        s.optionalInteger("cap", 1, Integer.MAX_VALUE),
-                        s.choice("drop", null, DropPolicy::parse, DROPS));
+                        s.choice(spec.leaf("mode"), null, QueueMode::parse),
+                        s.optionalDuration(spec.leaf("debounceMs")),
+                        s.optionalInteger(spec.leaf("cap")),
+                        s.choice(spec.leaf("drop"), null, DropPolicy::parse));
             } else if (value instanceof ScalarNode) {
-                override = QueueOverride.mode(byChannel.choice(channel, null, QueueMode::parse, MODES));
+                override = QueueOverride.mode(byChannel.choice(spec.leaf("mode").named(channel), null, QueueMode::parse));
             } else {
                 byChannel.problem(channel, "must be a queue mode (" + MODES
-                        + ") or a mapping with any of mode, debounceMs, cap, drop; got " + YamlNode.describe(value));
+                        + ") or a mapping with any of " + String.join(", ", spec.keyNames()) + "; got "
+                        + YamlNode.describe(value));
             }
             if (!override.isEmpty()) {
                 overrides.put(channel, override);
@@ -95,7 +93,7 @@ final class MessagesBinder {
     }
 
     private static MessagesConfig.Inbound inbound(Section inbound) {
-        MessagesConfig.Inbound d = MessagesConfig.Inbound.DEFAULTS;
+        KeySpec.Obj spec = ConfigKeys.INBOUND;
         Section byChannel = inbound.channelSection("byChannel");
         Map<String, Duration> debounces = new LinkedHashMap<>();
         for (String channel : byChannel.knownKeys()) {
@@ -105,8 +103,8 @@ final class MessagesBinder {
             }
         }
         return new MessagesConfig.Inbound(
-                inbound.duration("debounceMs", d.debounce()),
-                inbound.optionalDuration("maxWaitMs"),
+                inbound.duration(spec.leaf("debounceMs")),
+                inbound.optionalDuration(spec.leaf("maxWaitMs")),
                 debounces);
     }
 

@@ -16,9 +16,6 @@ import java.util.Map;
  */
 final class ProvidersBinder {
 
-    static final List<String> KEYS = List.of("baseUrl", "apiKey", "model", "maxConcurrent", "rpm", "tpm", "adaptive",
-            "circuit");
-
     /**
      * The bound entries.
      *
@@ -53,8 +50,9 @@ final class ProvidersBinder {
     }
 
     private static ProviderSettings provider(Section providers, String name) {
-        Section entry = providers.section(name, KEYS.toArray(String[]::new));
-        String baseUrl = entry.string("baseUrl", OpenAiSettings.DEFAULT_BASE_URL);
+        KeySpec.Obj spec = ConfigKeys.PROVIDER_ENTRY;
+        Section entry = providers.section(spec.named(name));
+        String baseUrl = entry.string(spec.leaf("baseUrl"));
         if (!OpenAiSettings.validBaseUrl(baseUrl == null ? null : baseUrl.strip())) {
             entry.problem("baseUrl", "must be an absolute http or https URL without ?query or #fragment (like"
                     + " https://api.openai.com/v1), got " + YamlNode.quote(String.valueOf(baseUrl)));
@@ -65,14 +63,14 @@ final class ProvidersBinder {
                 entry.problem("model", "required, not empty (e.g. model: gpt-4o-mini)");
             }
         }
-        int maxConcurrent = entry.integer("maxConcurrent", 0, 0, ProviderSettings.MAX_CONCURRENT);
-        int rpm = entry.integer("rpm", 0, 0, ProviderSettings.MAX_RPM);
-        int tpm = entry.integer("tpm", 0, 0, ProviderSettings.MAX_TPM);
-        boolean adaptive = entry.bool("adaptive", false);
+        int maxConcurrent = entry.integer(spec.leaf("maxConcurrent"));
+        int rpm = entry.integer(spec.leaf("rpm"));
+        int tpm = entry.integer(spec.leaf("tpm"));
+        boolean adaptive = entry.bool(spec.leaf("adaptive"));
         if (adaptive && maxConcurrent == 0 && !entry.problems().reportedAt(entry.pathOf("maxConcurrent"))) {
             entry.problem("adaptive", "needs maxConcurrent, the most the limit may grow to (e.g. maxConcurrent: 32)");
         }
-        ProviderSettings.Circuit circuit = circuit(entry.section("circuit", "failures", "window", "openFor"));
+        ProviderSettings.Circuit circuit = circuit(entry.section(ConfigKeys.CIRCUIT));
         if (model == null || model.isBlank() || !OpenAiSettings.validBaseUrl(baseUrl.strip())
                 || adaptive && maxConcurrent == 0) {
             return null; // reported above; the caller also drops an entry with any other problem
@@ -82,18 +80,18 @@ final class ProvidersBinder {
     }
 
     private static ProviderSettings.Circuit circuit(Section circuit) {
-        ProviderSettings.Circuit d = ProviderSettings.Circuit.DEFAULTS;
+        KeySpec.Obj spec = ConfigKeys.CIRCUIT;
         return new ProviderSettings.Circuit(
-                circuit.integer("failures", d.failures(), 0, ProviderSettings.Circuit.MAX_FAILURES),
-                within(circuit, "window", d.window()),
-                within(circuit, "openFor", d.openFor()));
+                circuit.integer(spec.leaf("failures")),
+                within(circuit, spec.leaf("window")),
+                within(circuit, spec.leaf("openFor")));
     }
 
-    private static Duration within(Section section, String key, Duration defaultValue) {
-        Duration value = section.duration(key, defaultValue);
+    private static Duration within(Section section, KeySpec.Leaf key) {
+        Duration value = section.duration(key);
         if (!ProviderSettings.Circuit.within(value)) {
-            section.problem(key, "must be between 1s and 1h, got " + value.toMillis() + "ms");
-            return defaultValue;
+            section.problem(key.name(), "must be between 1s and 1h, got " + value.toMillis() + "ms");
+            return (Duration) key.defaultValue();
         }
         return value;
     }

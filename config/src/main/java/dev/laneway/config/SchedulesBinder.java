@@ -26,10 +26,7 @@ import java.util.Map;
  */
 final class SchedulesBinder {
 
-    static final String KEY = "schedules";
-    private static final List<String> JOB_KEYS =
-            List.of("id", "cron", "every", "timezone", "target", "prompt", "agent", "ifBusy", "catchUp");
-    private static final String[] TARGET_KEYS = {"channel", "chat", "thread", "space"};
+    static final String KEY = ConfigKeys.SCHEDULES.name();
 
     private SchedulesBinder() {
     }
@@ -47,7 +44,7 @@ final class SchedulesBinder {
         Map<String, Pos> ids = new HashMap<>();
         for (int i = 0; i < list.items().size(); i++) {
             YamlNode item = list.items().get(i);
-            Section job = Section.of(item, item.pos(), KEY + "[" + i + "]", root.problems(), JOB_KEYS);
+            Section job = Section.of(item, KEY + "[" + i + "]", root.problems(), ConfigKeys.JOB);
             if (!(item instanceof YamlNode.MapNode)) {
                 continue; // reported by Section.of
             }
@@ -75,7 +72,7 @@ final class SchedulesBinder {
         JobTarget target = target(job, channels);
         String prompt = required(job, "prompt", "(the text the agent gets at each fire)");
         String agent = agent(job, agents);
-        IfBusy ifBusy = job.choice("ifBusy", IfBusy.WAIT, IfBusy::parse, "wait, skip");
+        IfBusy ifBusy = job.choice(ConfigKeys.JOB.leaf("ifBusy"), IfBusy.WAIT, IfBusy::parse);
         Duration catchUp = catchUp(job);
         if (problemCount(job) != before || id == null || schedule == null || target == null || prompt == null) {
             return null;
@@ -155,7 +152,7 @@ final class SchedulesBinder {
             job.problemAtKey("target", "required: where the job posts, e.g. target: { channel: telegram, chat: \"-100123\" }");
             return null;
         }
-        Section target = job.section("target", TARGET_KEYS);
+        Section target = job.section(ConfigKeys.TARGET);
         if (!(job.value("target") instanceof YamlNode.MapNode)) {
             return null; // reported
         }

@@ -12,7 +12,6 @@ import dev.laneway.core.scheduling.TenantLimits;
 import dev.laneway.core.scheduling.Tenants;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Binds {@code scheduling:} (docs/configuration.md, "Scheduling"): how {@code main} shares its slots
@@ -30,11 +28,9 @@ import java.util.stream.Collectors;
  */
 final class SchedulingBinder {
 
-    static final List<String> KEYS = List.of("mode", "agingAfter", "backgroundShare", "initialRunTime", "classes",
-            "tenants", "rules");
-    private static final String CLASSES = names(PriorityClass.values(), PriorityClass::configName);
-    private static final String ACTIONS = names(OverBudget.values(), OverBudget::configName);
-    private static final String KINDS = names(MessageKind.values(), MessageKind::configName);
+    private static final KeySpec.Obj SPEC = ConfigKeys.SCHEDULING;
+    private static final String CLASSES = ConfigKeys.RULE.leaf("class").wordList();
+    private static final String KINDS = String.join(", ", ConfigKeys.RULE.leaf("kinds").words());
     private static final Duration MAX_DURATION = Duration.ofDays(1);
 
     private SchedulingBinder() {
@@ -42,27 +38,24 @@ final class SchedulingBinder {
 
     static SchedulingSettings bind(Section scheduling) {
         SchedulingSettings d = SchedulingSettings.defaults();
-        SchedulingSettings.Mode mode = scheduling.choice("mode", d.mode(),
-                raw -> Optional.ofNullable(SchedulingSettings.Mode.byConfigName(lower(raw))), "fair, fifo");
-        Duration aging = positive(scheduling, "agingAfter", d.agingAfter());
-        Double share = scheduling.optionalNumber("backgroundShare", 0.01, 1);
-        Duration initial = positive(scheduling, "initialRunTime", d.initialRunTime());
-        Map<PriorityClass, ClassPolicy> classes = classes(scheduling.section("classes", classNames()));
-        Section tenants = scheduling.section("tenants", "scope", "weight", "maxRunning", "maxPending", "overrides");
-        Tenants.Scope scope = tenants.choice("scope", Tenants.Scope.SPACE,
-                raw -> Optional.ofNullable(Tenants.Scope.byConfigName(lower(raw))), "space, chat");
+        SchedulingSettings.Mode mode = scheduling.choice(SPEC.leaf("mode"), d.mode(),
+                raw -> Optional.ofNullable(SchedulingSettings.Mode.byConfigName(lower(raw))));
+        Duration aging = positive(scheduling, SPEC.leaf("agingAfter"));
+        Double share = scheduling.optionalNumber(SPEC.leaf("backgroundShare"));
+        Duration initial = positive(scheduling, SPEC.leaf("initialRunTime"));
+        Map<PriorityClass, ClassPolicy> classes = classes(scheduling.section(SPEC.obj("classes")));
+        KeySpec.Obj tenantsSpec = ConfigKeys.TENANTS;
+        Section tenants = scheduling.section(tenantsSpec);
+        Tenants.Scope scope = tenants.choice(tenantsSpec.leaf("scope"), Tenants.Scope.SPACE,
+                raw -> Optional.ofNullable(Tenants.Scope.byConfigName(lower(raw))));
         TenantLimits defaults = limits(tenants, TenantLimits.DEFAULT);
         Map<String, TenantLimits> overrides = new LinkedHashMap<>();
         Section byTenant = tenants.openSection("overrides");
         for (String tenant : byTenant.keys()) {
-            overrides.put(tenant, limits(byTenant.section(tenant, "weight", "maxRunning", "maxPending"), defaults));
+            overrides.put(tenant, limits(byTenant.section(ConfigKeys.TENANT_LIMITS.named(tenant)), defaults));
         }
         return new SchedulingSettings(mode, aging, share == null ? d.backgroundShare() : share, classes, scope,
                 defaults, overrides, rules(scheduling), initial);
-    }
-
-    private static String[] classNames() {
-        return Arrays.stream(PriorityClass.values()).map(PriorityClass::configName).toArray(String[]::new);
     }
 
     private static Map<PriorityClass, ClassPolicy> classes(Section classes) {
@@ -70,24 +63,26 @@ final class SchedulingBinder {
         Map<PriorityClass, ClassPolicy> bound = new EnumMap<>(PriorityClass.class);
         for (PriorityClass priority : PriorityClass.values()) {
             ClassPolicy d = defaults.get(priority);
-            Section policy = classes.section(priority.configName(), "budget", "overBudget");
-            Duration budget = policy.duration("budget", d.budget());
+            KeySpec.Obj spec = SPEC.obj("classes").obj(priority.configName());
+            Section policy = classes.section(spec);
+            Duration budget = policy.duration(spec.leaf("budget"));
             if (budget.compareTo(MAX_DURATION) > 0) {
                 policy.problem("budget", "must be at most 1d, got " + budget.toSeconds() + "s");
                 budget = d.budget();
             }
-            OverBudget action = policy.choice("overBudget", d.overBudget(),
-                    raw -> Optional.ofNullable(OverBudget.byConfigName(lower(raw))), ACTIONS);
+            OverBudget action = policy.choice(spec.leaf("overBudget"), d.overBudget(),
+                    raw -> Optional.ofNullable(OverBudget.byConfigName(lower(raw))));
             bound.put(priority, new ClassPolicy(budget, action));
         }
         return bound;
     }
 
     private static TenantLimits limits(Section section, TenantLimits defaults) {
+        KeySpec.Obj spec = ConfigKeys.TENANT_LIMITS;
         return new TenantLimits(
-                section.integer("weight", defaults.weight(), 1, TenantLimits.MAX_WEIGHT),
-                section.integer("maxRunning", defaults.maxRunning(), 0, Integer.MAX_VALUE),
-                section.integer("maxPending", defaults.maxPending(), 0, Integer.MAX_VALUE));
+                section.integer(spec.leaf("weight"), defaults.weight()),
+                section.integer(spec.leaf("maxRunning"), defaults.maxRunning()),
+                section.integer(spec.leaf("maxPending"), defaults.maxPending()));
     }
 
     /** {@code rules:} a list of {@code {channel, chat, kinds, class}}; {@code class} is required. */
@@ -105,8 +100,7 @@ final class SchedulingBinder {
         List<ClassRule> rules = new ArrayList<>();
         for (int i = 0; i < list.items().size(); i++) {
             YamlNode item = list.items().get(i);
-            Section rule = Section.of(item, item.pos(), path + "[" + i + "]", scheduling.problems(),
-                    List.of("channel", "chat", "kinds", "class"));
+            Section rule = Section.of(item, path + "[" + i + "]", scheduling.problems(), ConfigKeys.RULE);
             String channel = rule.string("channel", null);
             if (channel != null && !ChannelsConfig.NAMES.contains(channel)) {
                 rule.problem("channel", "unknown channel " + YamlNode.quote(channel) + ", expected one of "
@@ -125,8 +119,8 @@ final class SchedulingBinder {
                 scheduling.problems().add(path + "[" + i + "]", item.pos(), "needs a class (one of " + CLASSES + ")");
                 continue;
             }
-            PriorityClass priority = rule.choice("class", null,
-                    raw -> Optional.ofNullable(PriorityClass.byConfigName(lower(raw))), CLASSES);
+            PriorityClass priority = rule.choice(ConfigKeys.RULE.leaf("class"), null,
+                    raw -> Optional.ofNullable(PriorityClass.byConfigName(lower(raw))));
             if (priority != null) {
                 rules.add(new ClassRule(channel, rule.string("chat", null), kinds, priority));
             }
@@ -134,20 +128,16 @@ final class SchedulingBinder {
         return rules;
     }
 
-    private static Duration positive(Section section, String key, Duration defaultValue) {
-        Duration value = section.duration(key, defaultValue);
+    private static Duration positive(Section section, KeySpec.Leaf key) {
+        Duration value = section.duration(key);
         if (value.isZero() || value.isNegative() || value.compareTo(MAX_DURATION) > 0) {
-            section.problem(key, "must be more than 0 and at most 1d, got " + value.toMillis() + "ms");
-            return defaultValue;
+            section.problem(key.name(), "must be more than 0 and at most 1d, got " + value.toMillis() + "ms");
+            return (Duration) key.defaultValue();
         }
         return value;
     }
 
     private static String lower(String raw) {
         return raw.trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static <E> String names(E[] values, java.util.function.Function<E, String> name) {
-        return Arrays.stream(values).map(name).collect(Collectors.joining(", "));
     }
 }

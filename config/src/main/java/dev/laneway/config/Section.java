@@ -82,6 +82,16 @@ final class Section {
         return of(value(key), keyPos(key), pathOf(key), problems, ChannelsConfig.NAMES, "channel");
     }
 
+    /** The nested mapping {@code spec} (docs/configuration.md §18), accepting exactly its keys. */
+    Section section(KeySpec.Obj spec) {
+        return section(spec.name(), spec.keyNames().toArray(String[]::new));
+    }
+
+    /** A list item or map value read as the mapping {@code spec}. */
+    static Section of(YamlNode node, String path, Problems problems, KeySpec.Obj spec) {
+        return of(node, node.pos(), path, problems, spec.keyNames());
+    }
+
     /** The nested mapping under {@code key}, accepting any key. */
     Section openSection(String key) {
         return of(value(key), keyPos(key), pathOf(key), problems, null);
@@ -143,6 +153,59 @@ final class Section {
 
     Problems problems() {
         return problems;
+    }
+
+    // Reading a described key (ConfigKeys): its name, default, range and words come from the spec.
+
+    String string(KeySpec.Leaf key) {
+        return string(key.name(), (String) key.defaultValue());
+    }
+
+    boolean bool(KeySpec.Leaf key) {
+        return bool(key.name(), (Boolean) key.defaultValue());
+    }
+
+    int integer(KeySpec.Leaf key) {
+        return integer(key.name(), (Integer) key.defaultValue(), min(key), max(key));
+    }
+
+    /** As {@link #integer(KeySpec.Leaf)} with another default (one that depends on other keys). */
+    int integer(KeySpec.Leaf key, int defaultValue) {
+        return integer(key.name(), defaultValue, min(key), max(key));
+    }
+
+    Integer optionalInteger(KeySpec.Leaf key) {
+        return optionalInteger(key.name(), min(key), max(key));
+    }
+
+    Double optionalNumber(KeySpec.Leaf key) {
+        return optionalNumber(key.name(), key.min() == null ? Double.NEGATIVE_INFINITY : key.min().doubleValue(),
+                key.max() == null ? Double.POSITIVE_INFINITY : key.max().doubleValue());
+    }
+
+    Duration duration(KeySpec.Leaf key) {
+        return duration(key.name(), (Duration) key.defaultValue());
+    }
+
+    Duration optionalDuration(KeySpec.Leaf key) {
+        return optionalDuration(key.name());
+    }
+
+    /** A word of {@code key}, parsed by {@code parse}; {@code defaultValue} is the key's default as a value. */
+    <E> E choice(KeySpec.Leaf key, E defaultValue, Function<String, Optional<E>> parse) {
+        return choice(key.name(), defaultValue, parse, key.wordList());
+    }
+
+    List<String> stringList(KeySpec.Leaf key) {
+        return stringList(key.name());
+    }
+
+    private static int min(KeySpec.Leaf key) {
+        return key.min() == null ? Integer.MIN_VALUE : key.min().intValue();
+    }
+
+    private static int max(KeySpec.Leaf key) {
+        return key.max() == null ? Integer.MAX_VALUE : key.max().intValue();
     }
 
     String string(String key, String defaultValue) {

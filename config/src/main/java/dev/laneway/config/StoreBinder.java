@@ -16,8 +16,6 @@ import java.util.regex.Pattern;
  */
 final class StoreBinder {
 
-    static final List<String> KEYS = List.of("kind", "url", "fleet");
-
     /** A fleet name: it goes into every Redis key, between braces. */
     static final Pattern FLEET_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -25,7 +23,7 @@ final class StoreBinder {
     }
 
     static Store bind(Section store) {
-        Store.Kind kind = store.choice("kind", Store.Kind.SQLITE, StoreBinder::kind, "sqlite, redis");
+        Store.Kind kind = store.choice(ConfigKeys.STORE.leaf("kind"), Store.Kind.SQLITE, StoreBinder::kind);
         if (kind == Store.Kind.SQLITE) {
             for (String key : List.of("url", "fleet")) {
                 if (store.has(key)) {

@@ -1,21 +1,29 @@
 package dev.laneway.core;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /** What happens when a message arrives at a session queue that already holds {@code cap} items. */
 public enum DropPolicy {
     /** The oldest queued item is dropped. */
-    OLD("old"),
+    OLD("old", "oldest"),
     /** The newcomer is rejected. */
-    NEW("new"),
+    NEW("new", "newest"),
     /** As {@link #OLD}, keeping a one-line summary of the dropped item for the next turn. */
-    SUMMARIZE("summarize");
+    SUMMARIZE("summarize", "summary");
 
     private final String id;
+    private final List<String> aliases;
 
-    DropPolicy(String id) {
+    DropPolicy(String id, String... aliases) {
         this.id = id;
+        this.aliases = List.of(aliases);
+    }
+
+    /** The other words that mean this policy. */
+    public List<String> aliases() {
+        return aliases;
     }
 
     public String id() {
@@ -27,12 +35,13 @@ public enum DropPolicy {
         if (raw == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(switch (raw.trim().toLowerCase(Locale.ROOT)) {
-            case "old", "oldest" -> OLD;
-            case "new", "newest" -> NEW;
-            case "summarize", "summary" -> SUMMARIZE;
-            default -> null;
-        });
+        String word = raw.trim().toLowerCase(Locale.ROOT);
+        for (DropPolicy policy : values()) {
+            if (policy.id.equals(word) || policy.aliases.contains(word)) {
+                return Optional.of(policy);
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

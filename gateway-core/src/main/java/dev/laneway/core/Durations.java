@@ -16,6 +16,11 @@ public final class Durations {
 
     private static final Pattern BARE = Pattern.compile("\\d+(\\.\\d+)?");
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+    /**
+     * The grammar as one regular expression over the trimmed, lower-cased text (for the JSON Schema,
+     * docs/configuration.md §18); {@link #parse} also refuses more than a year.
+     */
+    public static final String SYNTAX = "(" + BARE.pattern() + ")|(" + PART.pattern() + ")+";
     private static final long MAX_MILLIS = Duration.ofDays(365).toMillis();
 
     private Durations() {

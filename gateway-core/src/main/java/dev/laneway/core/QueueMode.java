@@ -1,20 +1,28 @@
 package dev.laneway.core;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /** What a message does when its session is active (docs/behaviour.md §3). */
 public enum QueueMode {
-    STEER("steer"),
-    FOLLOWUP("followup"),
-    COLLECT("collect"),
-    STEER_BACKLOG("steer-backlog"),
-    INTERRUPT("interrupt");
+    STEER("steer", "steering", "queue", "queued"),
+    FOLLOWUP("followup", "follow-up", "followups"),
+    COLLECT("collect", "coalesce"),
+    STEER_BACKLOG("steer-backlog", "steer+backlog", "steer_backlog"),
+    INTERRUPT("interrupt", "abort");
 
     private final String id;
+    private final List<String> aliases;
 
-    QueueMode(String id) {
+    QueueMode(String id, String... aliases) {
         this.id = id;
+        this.aliases = List.of(aliases);
+    }
+
+    /** The other words that mean this mode (in config and {@code /queue}). */
+    public List<String> aliases() {
+        return aliases;
     }
 
     /** The canonical spelling used in config, replies and logs. */
@@ -27,14 +35,13 @@ public enum QueueMode {
         if (raw == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(switch (raw.trim().toLowerCase(Locale.ROOT)) {
-            case "steer", "steering", "queue", "queued" -> STEER;
-            case "followup", "follow-up", "followups" -> FOLLOWUP;
-            case "collect", "coalesce" -> COLLECT;
-            case "steer-backlog", "steer+backlog", "steer_backlog" -> STEER_BACKLOG;
-            case "interrupt", "abort" -> INTERRUPT;
-            default -> null;
-        });
+        String word = raw.trim().toLowerCase(Locale.ROOT);
+        for (QueueMode mode : values()) {
+            if (mode.id.equals(word) || mode.aliases.contains(word)) {
+                return Optional.of(mode);
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

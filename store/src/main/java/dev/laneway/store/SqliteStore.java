@@ -99,6 +99,28 @@ public final class SqliteStore implements DurableStore {
     }
 
     /**
+     * The schema version of the store in {@code dataDir}, read without creating, migrating or locking
+     * anything (for {@code laneway doctor}); a gateway may be running on it meanwhile.
+     *
+     * @throws StoreException as {@link #open} for a file that is not a Laneway store or is newer than
+     *                        this binary
+     */
+    public static StoreInspection inspect(Path dataDir) {
+        Path file = dataDir.resolve(FILE_NAME).toAbsolutePath().normalize();
+        if (!Files.exists(file)) {
+            return new StoreInspection(file.toString(), null, Migrations.LATEST);
+        }
+        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout((int) StoreOptions.defaults().busyTimeout().toMillis());
+        try (Connection connection = config.createConnection("jdbc:sqlite:" + file)) {
+            return new StoreInspection(file.toString(), Migrations.check(connection, file), Migrations.LATEST);
+        } catch (SQLException e) {
+            throw openFailure(file, e);
+        }
+    }
+
+    /**
      * Opens the store in {@code dataDir}: creates the directory and {@code laneway.db} when needed,
      * applies pending schema migrations (in one transaction) and loads the in-memory state.
      *

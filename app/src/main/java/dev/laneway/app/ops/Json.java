@@ -18,6 +18,17 @@ final class Json {
     private Json() {
     }
 
+    private static final ObjectMapper COMPACT = JsonMapper.builder().build();
+
+    /** One line, no trailing newline: a server-sent event's {@code data:} field. */
+    static String line(Object value) {
+        try {
+            return COMPACT.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static byte[] bytes(Object value) {
         try {
             return (MAPPER.writeValueAsString(value) + "\n").getBytes(StandardCharsets.UTF_8);

@@ -109,13 +109,15 @@ public record StatusView(List<LaneSnapshot> lanes, Map<String, Integer> sessions
      *
      * @param target      {@code <channel> chat <id>}, with {@code thread <id>} when it has one
      * @param skippedBusy fires skipped since start because the target session was busy
+     * @param paused      paused from the operator console (docs/behaviour.md §18)
      */
-    public record Job(String id, String target, String schedule, String nextFire, String lastFire, long skippedBusy) {
+    public record Job(String id, String target, String schedule, String nextFire, String lastFire, long skippedBusy,
+                      boolean paused) {
 
         static Job of(JobStatus job) {
             return new Job(job.id(), job.target().toString(), job.schedule(),
                     job.nextFire() == null ? null : job.nextFire().toString(),
-                    job.lastFire() == null ? null : job.lastFire().toString(), job.skippedBusy());
+                    job.lastFire() == null ? null : job.lastFire().toString(), job.skippedBusy(), job.paused());
         }
     }
 

@@ -289,16 +289,29 @@ class OpsServerTest {
     }
 
     @Test
+    void bindingBeyondLoopback_withoutAnAdminToken_refusesToStart() {
+        start(GatewaySettings.defaults());
+        OpsServer open = new OpsServer(new GatewayConfig.Http(true, "0.0.0.0", 0),
+                new OpsEndpoints(ops.gateway, ops.metrics, Map::of, () -> true));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, open::start);
+        assertEquals("gateway.http.bind is 0.0.0.0, not a loopback address: set gateway.http.adminToken, or bind"
+                + " 127.0.0.1", e.getMessage());
+        assertEquals(-1, open.port());
+    }
+
+    @Test
     void bindingBeyondLoopback_warnsAtStart_namingTheAddress_loopbackDoesNot() {
         start(GatewaySettings.defaults());
         try (dev.laneway.core.testing.LogCapture log = dev.laneway.core.testing.LogCapture.of(OpsServer.class)) {
-            OpsServer open = new OpsServer(new GatewayConfig.Http(true, "0.0.0.0", 0),
+            OpsServer open = new OpsServer(new GatewayConfig.Http(true, "0.0.0.0", 0,
+                    new dev.laneway.config.Secret("0123456789abcdef-token")),
                     new OpsEndpoints(ops.gateway, ops.metrics, Map::of, () -> true));
             try {
                 open.start();
-                assertEquals(List.of("gateway.http.bind is 0.0.0.0: the ops endpoint is reachable from other machines,"
-                        + " without authentication, and /status lists session keys with user ids; bind 127.0.0.1 unless"
-                        + " a firewall or an authenticating proxy guards port " + open.port()), log.warnings());
+                assertEquals(List.of("gateway.http.bind is 0.0.0.0: the ops endpoint is reachable from other machines;"
+                        + " its read-only pages (/status, /metrics, the console) need no authentication and list session"
+                        + " keys with user ids, only the console's admin actions need the admin token; bind 127.0.0.1"
+                        + " unless a firewall or an authenticating proxy guards port " + open.port()), log.warnings());
             } finally {
                 open.stop();
             }

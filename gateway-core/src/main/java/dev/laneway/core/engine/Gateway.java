@@ -193,6 +193,15 @@ public final class Gateway implements InboundSink, GatewayControl {
         return queue == null ? 0 : queue.stop();
     }
 
+    /**
+     * Discards the session's queued messages ({@code STOPPED}) and leaves its active run alone; the
+     * operator console's "clear queue" (docs/behaviour.md §18). Returns how many were discarded.
+     */
+    public int clearQueue(SessionKey session) {
+        SessionQueue queue = ctx.sessions.get(session);
+        return queue == null ? 0 : queue.clearQueue();
+    }
+
     /** Clears the session's history, and every agent's memory of it (any of them may answer it, docs/behaviour.md §13). */
     @Override
     public void newConversation(SessionKey session) {
@@ -380,6 +389,14 @@ public final class Gateway implements InboundSink, GatewayControl {
         Map<SessionKey, Integer> depths = new LinkedHashMap<>();
         snapshot.forEach(entry -> depths.put(entry.getKey(), entry.getValue()));
         return depths;
+    }
+
+    /** Every busy session as the operator console shows it (docs/behaviour.md §18), in key order. */
+    public List<ConversationSnapshot> conversations() {
+        List<ConversationSnapshot> all = new ArrayList<>();
+        ctx.sessions.values().forEach(queue -> all.add(queue.snapshot()));
+        all.sort(Comparator.comparing(ConversationSnapshot::session));
+        return all;
     }
 
     public GatewaySettings settings() {

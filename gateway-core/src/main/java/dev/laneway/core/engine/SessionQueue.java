@@ -334,6 +334,22 @@ final class SessionQueue {
         });
     }
 
+    /**
+     * Empties what waits for a turn, as {@link #stop} does, but leaves the active run alone: the
+     * operator console's "clear queue" (docs/behaviour.md §18). The discarded messages end
+     * {@code STOPPED}, drop notices owed are sent; returns how many were discarded.
+     */
+    int clearQueue() {
+        return lock.lockedGet(fx -> {
+            if (state == State.RETIRED) {
+                return 0;
+            }
+            int cleared = interrupts.discard(takeWaiting(true), Disposition.STOPPED, new HashSet<>(), fx);
+            retireIfIdle(fx);
+            return cleared;
+        });
+    }
+
     /** Aborts the active run on shutdown; its messages stay accounted as run. */
     void abortForShutdown() {
         lock.locked(fx -> {
@@ -646,6 +662,27 @@ final class SessionQueue {
         return lock.underLock(() -> (followups == null ? 0 : followups.messageCount())
                 + (successor == null ? 0 : successor.tickets().size())
                 + (inbound == null ? 0 : inbound.messageCount()));
+    }
+
+    /**
+     * The session as the operator console shows it (docs/behaviour.md §18): state, queued messages,
+     * and the oldest queued item's mode and arrival (followups first, then an interrupting successor;
+     * inbound-debounce buffers count in {@code queued} only).
+     */
+    ConversationSnapshot snapshot() {
+        return lock.underLock(() -> {
+            QueuedItem oldest = followups == null ? null : followups.items().stream().findFirst().orElse(null);
+            if (oldest == null) {
+                oldest = successor;
+            }
+            int queued = (followups == null ? 0 : followups.messageCount())
+                    + (successor == null ? 0 : successor.tickets().size())
+                    + (inbound == null ? 0 : inbound.messageCount());
+            return new ConversationSnapshot(key, state.id(), active != null, queued,
+                    oldest == null ? null : oldest.mode(),
+                    oldest == null || oldest.tickets().isEmpty() ? null : oldest.tickets().getFirst().message().receivedAt(),
+                    active != null ? active.route : oldest == null ? null : oldest.route());
+        });
     }
 
     /** How long the active run has existed, or null when there is none. */

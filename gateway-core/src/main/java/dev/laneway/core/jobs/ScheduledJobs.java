@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * scheduled. Whatever one fire throws is logged (one ERROR line) and the next fire still comes: a
  * failing job never stops the runner or the other jobs.
  *
+ * <p>The operator console may {@link #pause} a job (its timer is cancelled, no fire until it is
+ * resumed; a fire already handed to the executor still posts) and {@link #resume} it (its next
+ * fire after now, nothing caught up). A pause lasts until the process ends (docs/behaviour.md §18).
+ *
  * <p>Concurrency: {@code lock} guards every {@link Slot}'s fields, {@code started} and
  * {@code stopped}; the store and the submitter are called without it. Timer tasks take the lock
  * only to check that their fire is still the slot's current one.
@@ -71,6 +75,7 @@ public final class ScheduledJobs {
         Instant last;
         Cancellable timer = Cancellable.NONE;
         long skippedBusy;
+        boolean paused;
 
         Slot(ScheduledJob job) {
             this.job = job;
@@ -169,6 +174,60 @@ public final class ScheduledJobs {
         }
     }
 
+    /** What a pause or resume found. */
+    public enum Change {
+        /** The job's state changed. */
+        CHANGED,
+        /** It was already in that state. */
+        UNCHANGED,
+        /** No job has that id. */
+        UNKNOWN
+    }
+
+    /** Stops the job's fires until {@link #resume}; a fire already handed to the executor still posts. */
+    public Change pause(String jobId) {
+        lock.lock();
+        try {
+            Slot slot = slots.get(jobId);
+            if (slot == null) {
+                return Change.UNKNOWN;
+            }
+            if (slot.paused) {
+                return Change.UNCHANGED;
+            }
+            slot.paused = true;
+            slot.timer.cancel();
+            slot.timer = Cancellable.NONE;
+            slot.next = null;
+        } finally {
+            lock.unlock();
+        }
+        log.info("schedule: job {} paused from the operator console", jobId);
+        return Change.CHANGED;
+    }
+
+    /** Arms a paused job again for its next fire after now; a fire missed while paused is not caught up. */
+    public Change resume(String jobId) {
+        lock.lock();
+        try {
+            Slot slot = slots.get(jobId);
+            if (slot == null) {
+                return Change.UNKNOWN;
+            }
+            if (!slot.paused) {
+                return Change.UNCHANGED;
+            }
+            slot.paused = false;
+            if (started) {
+                arm(slot, clock.instant(), slot.last);
+            }
+        } finally {
+            lock.unlock();
+        }
+        log.info("schedule: job {} resumed from the operator console", jobId);
+        return Change.CHANGED;
+    }
+
     /** Every job, in config order, with its next and last fire. */
     public List<JobStatus> status() {
         lock.lock();
@@ -189,7 +248,7 @@ public final class ScheduledJobs {
     private static JobStatus status(Slot slot) {
         ScheduledJob job = slot.job;
         return new JobStatus(job.id(), job.target(), job.schedule().describe(), job.zone(), slot.next, slot.last,
-                slot.skippedBusy);
+                slot.skippedBusy, slot.paused);
     }
 
     private Instant storedLastFire(ScheduledJob job) {
@@ -204,7 +263,7 @@ public final class ScheduledJobs {
 
     /** Arms the slot's timer for its first fire after {@code after} (lock held). */
     private void arm(Slot slot, Instant after, Instant anchor) {
-        if (stopped) {
+        if (stopped || slot.paused) {
             return;
         }
         ScheduledJob job = slot.job;

@@ -69,6 +69,40 @@ final class RedisFleet {
         return created;
     }
 
+    /**
+     * The fleet's key layout version, or null when the database has no Laneway fleet yet; writes
+     * nothing. Throws as {@link #claim} for a database of another fleet or a newer layout.
+     */
+    static Integer inspect(Jedis jedis, RedisKeys keys, RedisTarget target) {
+        String owner = string(jedis, RedisKeys.FLEET_CLAIM, target);
+        if (owner == null) {
+            return null;
+        }
+        if (!keys.fleet().equals(owner)) {
+            throw new StoreException("The Redis at " + target.redactedUrl() + " belongs to the Laneway fleet \"" + owner
+                    + "\" (key " + RedisKeys.FLEET_CLAIM + "), not to \"" + keys.fleet() + "\" (gateway.store.fleet)."
+                    + " Point gateway.store.url at another Redis or database number, or set gateway.store.fleet to \""
+                    + owner + "\" if this instance is part of that fleet.");
+        }
+        String schema;
+        try {
+            schema = jedis.hget(keys.meta(), "schema");
+        } catch (JedisDataException e) {
+            throw foreign(target, keys.meta(), "it is not a hash (" + e.getMessage() + ")");
+        }
+        try {
+            int version = schema == null ? RedisKeys.SCHEMA : Integer.parseInt(schema);
+            if (version > RedisKeys.SCHEMA) {
+                throw new StoreException("The fleet \"" + keys.fleet() + "\" in the Redis at " + target.redactedUrl()
+                        + " has key layout version " + version + ", but this Laneway knows versions up to "
+                        + RedisKeys.SCHEMA + ": it was written by a newer Laneway.");
+            }
+            return version;
+        } catch (NumberFormatException e) {
+            throw foreign(target, keys.meta(), "its schema field is \"" + schema + "\"");
+        }
+    }
+
     private static String string(Jedis jedis, String key, RedisTarget target) {
         try {
             return jedis.get(key);

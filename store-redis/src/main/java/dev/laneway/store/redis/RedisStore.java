@@ -7,6 +7,7 @@ import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.store.DurableStore;
 import dev.laneway.store.StoreException;
+import dev.laneway.store.StoreInspection;
 import dev.laneway.store.StoreOptions;
 import java.time.Duration;
 import java.time.Instant;
@@ -156,6 +157,26 @@ public final class RedisStore implements DurableStore {
             closeQuietly(first);
             closeQuietly(pool);
             throw e;
+        }
+    }
+
+    /**
+     * The fleet's key layout version on Redis, read without writing anything (for {@code laneway
+     * doctor}); null version when the database has no fleet yet.
+     *
+     * @throws StoreException as {@link #open}: Redis unreachable or refusing the credentials, a
+     *                        database of another fleet, a newer key layout
+     */
+    public static StoreInspection inspect(RedisTarget target) {
+        RedisKeys keys = new RedisKeys(target.fleet());
+        try (Jedis jedis = connect(new HostAndPort(target.host(), target.port()), clientConfig(target), target)) {
+            return new StoreInspection(target.redactedUrl() + " (fleet " + target.fleet() + ")",
+                    RedisFleet.inspect(jedis, keys, target), RedisKeys.SCHEMA);
+        } catch (JedisException e) {
+            String why = String.valueOf(e.getMessage()).replaceAll("\\.+$", "");
+            throw new StoreException("could not reach the Laneway store on Redis at " + target.redactedUrl()
+                    + " (gateway.store.url): " + why + ". Check that Redis runs there and that the URL,"
+                    + " user and password are right.", e);
         }
     }
 

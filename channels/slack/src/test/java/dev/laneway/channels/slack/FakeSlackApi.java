@@ -68,6 +68,7 @@ final class FakeSlackApi implements AutoCloseable {
     private final AtomicLong nextTs = new AtomicLong(1);
     private volatile int retryAfterSeconds = 1;
     private volatile String authError;
+    private volatile String appTokenError;
     private volatile Supplier<String> socketUrl = () -> "ws://127.0.0.1:1/unset";
 
     FakeSlackApi() throws IOException {
@@ -179,6 +180,11 @@ final class FakeSlackApi implements AutoCloseable {
         failedPosts.set(times);
     }
 
+    /** {@code apps.connections.open} answers {@code ok:false} with this error from now on (a wrong app token). */
+    void refuseAppToken(String error) {
+        appTokenError = error;
+    }
+
     /** {@code auth.test} answers {@code ok:false} with this error from now on. */
     void refuseAuth(String error) {
         authError = error;
@@ -216,7 +222,13 @@ final class FakeSlackApi implements AutoCloseable {
                     body.addProperty("team_id", "T1");
                     body.addProperty("user", "laneway");
                 }
-                case "apps.connections.open" -> body.addProperty("url", socketUrl.get());
+                case "apps.connections.open" -> {
+                    if (appTokenError != null) {
+                        body = error(appTokenError);
+                    } else {
+                        body.addProperty("url", socketUrl.get());
+                    }
+                }
                 case "chat.postMessage" -> {
                     if (failedPosts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                         calls.add(new Call(method, params, token, failedPostStatus));

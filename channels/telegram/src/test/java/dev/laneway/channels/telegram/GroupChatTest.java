@@ -81,6 +81,8 @@ class GroupChatTest {
             message.put("message_thread_id", 55);   // supergroups set it on replies, without is_topic_message
             rig.api.push("message", message);
             Await.until("the answer", () -> rig.api.sentTo(Tg.GROUP).size() == 1);
+            // the disposition is recorded by the gateway's thread, which may come after the send
+            Await.until("the disposition", () -> !rig.dispositions.entries().isEmpty());
             assertEquals(null, rig.dispositions.entries().get(0).message().threadId());
             assertEquals(null, rig.api.sentTo(Tg.GROUP).get(0).threadId());
         }
