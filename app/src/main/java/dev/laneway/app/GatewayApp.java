@@ -22,6 +22,7 @@ import dev.laneway.config.LanewayConfig;
 import dev.laneway.core.Route;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.channel.ChannelAdapter;
+import dev.laneway.core.channel.SeenIds;
 import dev.laneway.core.engine.AccessPolicy;
 import dev.laneway.core.engine.AgentRoster;
 import dev.laneway.core.engine.Gateway;
@@ -34,6 +35,7 @@ import dev.laneway.store.DurableStore;
 import dev.laneway.store.redis.FleetPermits;
 import dev.laneway.store.redis.FleetTiming;
 import dev.laneway.store.redis.RedisFleetMember;
+import dev.laneway.store.redis.RedisSeenIds;
 import dev.laneway.store.redis.RedisStore;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -89,7 +91,10 @@ final class GatewayApp {
         try {
             member = store instanceof RedisStore redis
                     ? RedisFleetMember.join(redis, FleetTiming.DEFAULTS, clock, scheduler, executor) : null;
-            addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd);
+            addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd,
+                    store instanceof RedisStore redis ? RedisSeenIds.on(redis) : SeenIds.Source.local(clock),
+                    member == null ? null : new TelegramChannel.PollerFleet(member.leases(), scheduler, executor,
+                            member.timing().renewEvery()));
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             List<String> named = jobAgentNames(config);
             MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named));
@@ -167,19 +172,23 @@ final class GatewayApp {
         return byJob;
     }
 
+    /**
+     * {@code seen}: where channels keep platform ids already taken (the fleet's on Redis);
+     * {@code pollers}: the fleet's Telegram poller election, null alone (docs/behaviour.md §17, "Ingress").
+     */
     private void addChannels(ChannelsConfig config, InputStream consoleIn, PrintStream consoleOut, InstantSource clock,
-                             Runnable onConsoleEnd) {
+                             Runnable onConsoleEnd, SeenIds.Source seen, TelegramChannel.PollerFleet pollers) {
         if (config.console().enabled()) {
             channels.add(new ConsoleChannel(consoleIn, consoleOut, clock, onConsoleEnd));
         }
         if (config.telegram().enabled()) {
-            channels.add(TelegramChannel.create(config.telegram()));
+            channels.add(TelegramChannel.create(config.telegram(), seen, pollers));
         }
         if (config.discord().enabled()) {
             channels.add(DiscordChannel.create(config.discord()));
         }
         if (config.slack().enabled()) {
-            channels.add(SlackChannel.create(config.slack()));
+            channels.add(SlackChannel.create(config.slack(), seen));
         }
     }
 

@@ -14,19 +14,33 @@ final class ChannelPrinter {
     private ChannelPrinter() {
     }
 
+    /** {@code channels.telegram}, with {@code webhook:} only in webhook mode (it is refused otherwise). */
+    private static Map<String, Object> telegram(ChannelsConfig.Telegram telegram) {
+        Map<String, Object> shown = map("enabled", telegram.enabled(),
+                "token", telegram.token(),
+                "apiUrl", url(telegram.apiUrl()),
+                "allowFrom", telegram.allowFrom(),
+                "groups", map("requireMention", telegram.groupsRequireMention()),
+                "streaming", onOff(telegram.streaming()),
+                "streamingInterval", ConfigPrinter.millis(telegram.streaming().minEditInterval()),
+                "mode", telegram.webhook() == null ? "polling" : "webhook");
+        TelegramWebhook webhook = telegram.webhook();
+        if (webhook != null) {
+            shown.put("webhook", map("url", url(webhook.url()),
+                    "listen", webhook.listenHost() + ":" + webhook.listenPort(),
+                    "path", webhook.path(),
+                    "secretToken", webhook.secretToken()));
+        }
+        return shown;
+    }
+
     static Map<String, Object> channels(ChannelsConfig channels) {
         ChannelsConfig.Telegram telegram = channels.telegram();
         ChannelsConfig.Discord discord = channels.discord();
         ChannelsConfig.Slack slack = channels.slack();
         return map(
                 "console", map("enabled", channels.console().enabled()),
-                "telegram", map("enabled", telegram.enabled(),
-                        "token", telegram.token(),
-                        "apiUrl", url(telegram.apiUrl()),
-                        "allowFrom", telegram.allowFrom(),
-                        "groups", map("requireMention", telegram.groupsRequireMention()),
-                        "streaming", onOff(telegram.streaming()),
-                        "streamingInterval", ConfigPrinter.millis(telegram.streaming().minEditInterval())),
+                "telegram", telegram(telegram),
                 "discord", map("enabled", discord.enabled(),
                         "token", discord.token(),
                         "allowFrom", discord.allowFrom(),

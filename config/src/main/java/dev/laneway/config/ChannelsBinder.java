@@ -4,6 +4,7 @@ import dev.laneway.config.ChannelsConfig.Discord;
 import dev.laneway.config.ChannelsConfig.Slack;
 import dev.laneway.config.ChannelsConfig.Telegram;
 import dev.laneway.core.channel.Streaming;
+import java.net.URI;
 import java.time.Duration;
 
 /**
@@ -33,7 +34,63 @@ final class ChannelsBinder {
                 Urls.serverRoot(s, "apiUrl", Telegram.DEFAULT_API_URL, Urls.HTTP, Telegram.API_URL_ROOT_ONLY),
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("groups")),
-                streaming(s, spec, Telegram.DEFAULT_STREAMING));
+                streaming(s, spec, Telegram.DEFAULT_STREAMING),
+                webhook(s, spec.obj("webhook")));
+    }
+
+    /**
+     * {@code mode} and {@code webhook:}: null in polling mode (the default); in webhook mode the
+     * public url and the secret token are required (docs/configuration.md).
+     */
+    private static TelegramWebhook webhook(Section s, KeySpec.Obj spec) {
+        String mode = s.string("mode", "polling").strip();
+        Section w = s.section(spec);
+        URI url = Urls.url(w, "url", null, Urls.HTTP);            // read in either mode: a wrong kind is named
+        String listen = w.string("listen", TelegramWebhook.DEFAULT_LISTEN).strip();
+        String path = w.string("path", TelegramWebhook.DEFAULT_PATH).strip();
+        Secret secret = new Secret(w.string("secretToken", "").strip());
+        if (mode.equals("polling")) {
+            boolean named = s.problems().reportedAt(s.pathOf("webhook"))
+                    || spec.keyNames().stream().anyMatch(key -> w.problems().reportedAt(w.pathOf(key)));
+            if (s.has("webhook") && !named) {
+                s.problemAtKey("webhook", "is used only with mode: webhook (mode is polling)");
+            }
+            return null;
+        }
+        if (!mode.equals("webhook")) {
+            s.problem("mode", "must be polling or webhook, got " + mode);
+            return null;
+        }
+        if (url == null && !w.problems().reportedAt(w.pathOf("url"))) {
+            s.problemAtKey("mode", "webhook needs " + w.pathOf("url") + ": the public https address Telegram posts to");
+        }
+        int colon = listen.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0) {
+            try {
+                port = Integer.parseInt(listen.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+        }
+        if (port < 0 || port > 65_535) {
+            w.problem("listen", "must be host:port (e.g. " + TelegramWebhook.DEFAULT_LISTEN + "), got " + listen);
+        }
+        if (!path.startsWith("/")) {
+            w.problem("path", "must start with /, got " + path);
+        }
+        String secretProblem = TelegramWebhook.secretTokenProblem(secret);
+        if (!secretProblem.isEmpty() && !w.problems().reportedAt(w.pathOf("secretToken"))) {
+            if (w.has("secretToken")) {
+                w.problem("secretToken", secretProblem);
+            } else {
+                s.problemAtKey("mode", "webhook needs " + w.pathOf("secretToken") + " (set TELEGRAM_WEBHOOK_SECRET)");
+            }
+        }
+        if (url == null || port < 0 || port > 65_535 || !path.startsWith("/") || !secretProblem.isEmpty()) {
+            return null;   // the problems above fail the load
+        }
+        return new TelegramWebhook(url, listen.substring(0, colon), port, path, secret);
     }
 
     private static Discord discord(Section s) {

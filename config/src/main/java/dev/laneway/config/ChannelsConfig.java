@@ -41,17 +41,19 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param allowFrom            sender ids; empty = everyone
      * @param groupsRequireMention {@code groups.requireMention}
      * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
+     * @param webhook              {@code mode: webhook} and its {@code webhook:} settings; null in the
+     *                             default {@code mode: polling} (docs/configuration.md)
      */
     public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
-                           boolean groupsRequireMention, Streaming streaming) {
+                           boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
 
         /** Streaming on, one change a second (Telegram's one message a second per chat). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
 
-        /** With the default streaming. */
+        /** With the default streaming, in polling mode. */
         public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
                         boolean groupsRequireMention) {
-            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, DEFAULT_STREAMING);
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, DEFAULT_STREAMING, null);
         }
 
         public static final URI DEFAULT_API_URL = URI.create("https://api.telegram.org");

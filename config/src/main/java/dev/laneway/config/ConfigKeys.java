@@ -172,7 +172,15 @@ final class ConfigKeys {
                     "the Bot API server's root"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("groups", "in groups", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING));
+            streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING),
+            word("mode", "polling", List.of("polling", "webhook"), List.of(),
+                    "polling (one instance of a fleet polls) or webhook (every instance takes updates over HTTP)"),
+            obj("webhook", "with mode: webhook (docs/behaviour.md §17, Ingress)",
+                    leaf("url", Type.URL, null, null, null, HTTP, "the public address Telegram posts to"),
+                    text("listen", TelegramWebhook.DEFAULT_LISTEN, "host:port each instance listens on"),
+                    text("path", TelegramWebhook.DEFAULT_PATH, "the request path taken"),
+                    secret("secretToken", "checked against X-Telegram-Bot-Api-Secret-Token (write"
+                            + " ${TELEGRAM_WEBHOOK_SECRET})")));
     static final Obj DISCORD = obj("discord", "the Discord bot",
             bool("enabled", false, "run the Discord channel"),
             secret("token", "the bot token (write ${DISCORD_BOT_TOKEN})"),

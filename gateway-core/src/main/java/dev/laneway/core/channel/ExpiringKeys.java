@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Concurrency: {@code lock} guards {@code keys}; any thread may call in.
  */
-public final class ExpiringKeys {
+public final class ExpiringKeys implements SeenIds {
 
     private final ReentrantLock lock = new ReentrantLock();
     // key -> present; guarded by lock
@@ -25,6 +25,7 @@ public final class ExpiringKeys {
     }
 
     /** Adds {@code key} (its ttl starts again); true when it was not remembered: the first sighting within the ttl. */
+    @Override
     public boolean add(String key) {
         lock.lock();
         try {
@@ -44,6 +45,7 @@ public final class ExpiringKeys {
     }
 
     /** Forgets {@code key}, so its next {@link #add} is a first sighting again; true when it was remembered. */
+    @Override
     public boolean remove(String key) {
         lock.lock();
         try {

@@ -26,6 +26,7 @@ package dev.laneway.store.redis;
  * laneway:{F}:instance:&lt;id&gt;      hash    a live instance (started, host); expires unless its heartbeat renews it
  * laneway:{F}:instances          zset    instance id scored by its last heartbeat (Redis's clock, ms)
  * laneway:{F}:permits:&lt;name&gt;     zset    "instance/permit" scored by when the permit expires (Redis's clock, ms)
+ * laneway:{F}:seen:&lt;kind&gt;:&lt;id&gt;  string  a platform id an instance took in (SET NX PX): Telegram updates, Slack events
  * </pre>
  *
  * The fleet's keys are in docs/architecture.md §7.1. Reserved, not written yet:
@@ -124,5 +125,10 @@ final class RedisKeys {
 
     String permits(String name) {
         return prefix + "permits:" + name;
+    }
+
+    /** A platform id taken in by some instance of the fleet (docs/behaviour.md §17, "Ingress"). */
+    String seen(String kind, String id) {
+        return prefix + "seen:" + kind + ":" + id;
     }
 }

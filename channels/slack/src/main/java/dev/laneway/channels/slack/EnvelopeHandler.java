@@ -5,14 +5,15 @@ import com.google.gson.JsonParser;
 import com.slack.api.socket_mode.request.EventsApiEnvelope;
 import com.slack.api.socket_mode.request.InteractiveEnvelope;
 import com.slack.api.socket_mode.request.SlashCommandsEnvelope;
-import dev.laneway.core.channel.ExpiringKeys;
+import dev.laneway.core.channel.SeenIds;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Socket Mode listeners. Runs on the SDK's message-processor thread and does only what must
- * happen there: drop a retry of an event already seen (same {@code event_id}), and hand the
+ * happen there: drop a retry of an event already seen (same {@code event_id}; in a fleet, seen by
+ * any instance: docs/behaviour.md §17, "Ingress"), and hand the
  * payload to the inbound worker, which converts it and calls the gateway. An event is
  * acknowledged once the gateway is done with its message (stored, answered or ignored; see
  * {@link EnvelopeAcks}): Slack never redelivers an acknowledged envelope, so an ack sent earlier
@@ -29,7 +30,7 @@ final class EnvelopeHandler {
     private static final Logger log = LoggerFactory.getLogger(EnvelopeHandler.class);
 
     private final EnvelopeAcks acks;
-    private final ExpiringKeys seen;
+    private final SeenIds seen;
     private final Executor inbound;
     private final InboundProcessor processor;
     private final Runnable onHello;
@@ -40,7 +41,7 @@ final class EnvelopeHandler {
      * @param inbound the serial worker that converts payloads and calls the gateway
      * @param onHello called when Slack says hello on a new connection
      */
-    EnvelopeHandler(EnvelopeAcks acks, ExpiringKeys seen, Executor inbound, InboundProcessor processor,
+    EnvelopeHandler(EnvelopeAcks acks, SeenIds seen, Executor inbound, InboundProcessor processor,
                     Runnable onHello) {
         this.acks = acks;
         this.seen = seen;
@@ -56,12 +57,16 @@ final class EnvelopeHandler {
             JsonObject payload = Json.asObject(envelope.getPayload());
             String eventId = Json.str(payload, "event_id");
             String key = eventId != null ? "event:" + eventId : "envelope:" + envelopeId;
-            if (!seen.add(key)) {
+            if (!firstSight(key)) {
                 receipt.confirm();
                 log.debug("Slack redelivered event {} (retry {}); already handled", eventId, envelope.getRetryAttempt());
                 return;
             }
-            inbound.execute(() -> processor.event(payload, receipt));
+            EnvelopeAcks.Receipt keep = () -> {
+                kept(key);
+                receipt.confirm();
+            };
+            inbound.execute(() -> processor.event(payload, keep));
         });
     }
 
@@ -69,7 +74,7 @@ final class EnvelopeHandler {
         guarded("slash_commands", EnvelopeAcks.Receipt.NONE, () -> {
             String envelopeId = envelope.getEnvelopeId();
             acks.now(envelopeId);   // Slack shows the user an error when a command waits longer than 3 s
-            if (envelopeId != null && !seen.add("envelope:" + envelopeId)) {
+            if (envelopeId != null && !firstSight("envelope:" + envelopeId)) {
                 return;
             }
             JsonObject payload = Json.asObject(envelope.getPayload());
@@ -90,6 +95,30 @@ final class EnvelopeHandler {
                 onHello.run();
             }
         });
+    }
+
+    /**
+     * True when {@code key} was not seen yet. When the seen ids cannot be asked (Redis out of reach)
+     * the event is handed over as new: the envelope is acknowledged by its deadline whatever
+     * happens, so refusing it would lose it, while the gateway's own dedupe and its busy reply while
+     * the store is out of reach still apply (docs/behaviour.md §17, "Ingress").
+     */
+    private boolean firstSight(String key) {
+        try {
+            return seen.add(key);
+        } catch (RuntimeException e) {
+            log.warn("Slack: could not check {} against the ids already seen ({}); handed over as new", key,
+                    e.getMessage());
+            return true;
+        }
+    }
+
+    private void kept(String key) {
+        try {
+            seen.taken(key);
+        } catch (RuntimeException e) {
+            log.warn("Slack: {} was handed over, but could not be kept as seen ({})", key, e.getMessage());
+        }
     }
 
     private static void guarded(String what, EnvelopeAcks.Receipt receipt, Runnable action) {

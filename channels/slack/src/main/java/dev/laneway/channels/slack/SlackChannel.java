@@ -68,6 +68,11 @@ public final class SlackChannel implements ChannelAdapter {
         return new SlackChannel(config, SlackOptions.defaults());
     }
 
+    /** As {@link #create(ChannelsConfig.Slack)}, with event ids kept by {@code seen} (a fleet's on Redis). */
+    public static ChannelAdapter create(ChannelsConfig.Slack config, dev.laneway.core.channel.SeenIds.Source seen) {
+        return new SlackChannel(config, SlackOptions.defaults().withSeen(seen));
+    }
+
     SlackChannel(ChannelsConfig.Slack config, SlackOptions options) {
         this.config = Objects.requireNonNull(config, "config");
         this.options = Objects.requireNonNull(options, "options");

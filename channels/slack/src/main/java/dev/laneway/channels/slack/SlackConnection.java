@@ -80,7 +80,8 @@ final class SlackConnection {
             EnvelopeAcks acks = new EnvelopeAcks(id -> socket.sendSocketModeResponse(new AckResponse(id)), timer,
                     options.ackDeadline());
             EnvelopeHandler handler = new EnvelopeHandler(acks,
-                    new ExpiringKeys(options.clock(), options.dedupeTtl(), 50_000), inbound, processor, keeper::connected);
+                    options.seen().forKind("slack-events:" + bot.userId(), options.dedupeTtl(), 50_000), inbound, processor,
+                    keeper::connected);
             listen(client, handler, keeper);
             client.connect();
             log.info("Slack Socket Mode connecting as bot user {}", bot.userId());

@@ -1,6 +1,7 @@
 package dev.laneway.channels.slack;
 
 import dev.laneway.core.channel.Backoff;
+import dev.laneway.core.channel.SeenIds;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -16,9 +17,11 @@ import java.util.Objects;
  * @param reconnectBackoff the waits before reconnecting a dropped socket
  * @param ackDeadline      the longest an event's envelope waits for its message to be stored
  *                         before it is acknowledged anyway (Slack retries after 3 s)
+ * @param fleetSeen        where event ids already taken are kept when the instance is one of a fleet
+ *                         (Redis: docs/behaviour.md §17, "Ingress"); null: this instance's memory
  */
 record SlackOptions(InstantSource clock, Duration userCacheTtl, Duration dedupeTtl, Duration engagedThreadTtl,
-                    Backoff reconnectBackoff, Duration ackDeadline) {
+                    Backoff reconnectBackoff, Duration ackDeadline, SeenIds.Source fleetSeen) {
 
     SlackOptions {
         Objects.requireNonNull(clock, "clock");
@@ -30,19 +33,29 @@ record SlackOptions(InstantSource clock, Duration userCacheTtl, Duration dedupeT
 
     static SlackOptions defaults() {
         return new SlackOptions(InstantSource.system(), Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ofHours(24),
-                Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30)), Duration.ofMillis(2500));
+                Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30)), Duration.ofMillis(2500), null);
+    }
+
+    /** Where event ids are kept: the fleet's, else this instance's memory on {@link #clock}. */
+    SeenIds.Source seen() {
+        return fleetSeen != null ? fleetSeen : SeenIds.Source.local(clock);
+    }
+
+    /** Event ids kept by {@code value} (a fleet's on Redis). */
+    SlackOptions withSeen(SeenIds.Source value) {
+        return new SlackOptions(clock, userCacheTtl, dedupeTtl, engagedThreadTtl, reconnectBackoff, ackDeadline, value);
     }
 
     SlackOptions withClock(InstantSource value) {
-        return new SlackOptions(value, userCacheTtl, dedupeTtl, engagedThreadTtl, reconnectBackoff, ackDeadline);
+        return new SlackOptions(value, userCacheTtl, dedupeTtl, engagedThreadTtl, reconnectBackoff, ackDeadline, fleetSeen);
     }
 
     SlackOptions withReconnectBackoff(Duration first, Duration max) {
         return new SlackOptions(clock, userCacheTtl, dedupeTtl, engagedThreadTtl, Backoff.exponential(first, max),
-                ackDeadline);
+                ackDeadline, fleetSeen);
     }
 
     SlackOptions withAckDeadline(Duration value) {
-        return new SlackOptions(clock, userCacheTtl, dedupeTtl, engagedThreadTtl, reconnectBackoff, value);
+        return new SlackOptions(clock, userCacheTtl, dedupeTtl, engagedThreadTtl, reconnectBackoff, value, fleetSeen);
     }
 }

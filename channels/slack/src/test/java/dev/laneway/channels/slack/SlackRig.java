@@ -78,6 +78,14 @@ final class SlackRig implements AutoCloseable {
         return rig;
     }
 
+    /** The channel delivering into {@link #received}, with its options tuned (e.g. a fleet's seen ids). */
+    static SlackRig recording(java.util.function.UnaryOperator<SlackOptions> tune) throws Exception {
+        SlackRig rig = new SlackRig(true, List.of(), tune);
+        rig.channel.start(rig.sink(rig.received::add));
+        rig.awaitConnected();
+        return rig;
+    }
+
     /** Records each message and rate limit, and hands messages on to {@code next}. */
     private InboundSink sink(InboundSink next) {
         return new InboundSink() {

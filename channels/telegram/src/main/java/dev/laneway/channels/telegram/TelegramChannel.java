@@ -7,6 +7,7 @@ import java.util.Map;
 import org.telegram.telegrambots.meta.api.methods.GetFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.laneway.config.ChannelsConfig;
+import dev.laneway.config.TelegramWebhook;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.Backoff;
 import dev.laneway.core.channel.ChannelAdapter;
@@ -16,6 +17,7 @@ import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
 import dev.laneway.core.channel.Redactor;
+import dev.laneway.core.channel.SeenIds;
 import dev.laneway.core.channel.SendFailure;
 import dev.laneway.core.channel.Streaming;
 import java.io.IOException;
@@ -42,6 +44,7 @@ import org.telegram.telegrambots.meta.api.methods.GetMe;
 import org.telegram.telegrambots.meta.api.methods.commands.SetMyCommands;
 import org.telegram.telegrambots.meta.api.methods.groupadministration.GetChatAdministrators;
 import org.telegram.telegrambots.meta.api.methods.updates.GetUpdates;
+import org.telegram.telegrambots.meta.api.methods.updates.SetWebhook;
 import org.telegram.telegrambots.meta.api.objects.User;
 import org.telegram.telegrambots.meta.api.objects.chatmember.ChatMember;
 import org.telegram.telegrambots.meta.api.objects.commands.BotCommand;
@@ -57,7 +60,7 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * then a long-polling session. The SDK's polling thread hands each batch to an
  * {@link UpdateHandler}, which never waits for a run. A failed poll (network error, server
  * restarting) is retried with {@link PollingBackOff}; confirmed offsets plus the update ids seen
- * (an {@link ExpiringKeys}) keep any update from being processed twice, and
+ * (an {@link ExpiringKeys}, or the fleet's {@link SeenIds} on Redis) keep any update from being processed twice, and
  * {@link PoisonUpdateInterceptor} steps over an update the SDK cannot read, so it cannot fail every
  * poll after it. Outbound goes through {@link TelegramSender}: each message once, paced per chat by
  * the gateway's outbox (which asks {@link #pace}), with failures it can act on (a 429's
@@ -66,12 +69,17 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * reported to the sink ({@code InboundSink.rateLimited}). The token is redacted from everything
  * the Bot API says before it is logged or thrown.
  *
+ * <p>Instead of polling, {@code mode: webhook} takes updates over HTTP on every instance
+ * ({@link WebhookReceiver}); in a fleet, polling runs on the one instance holding the poller's lease
+ * ({@link PollerElection}). Both: docs/behaviour.md §17, "Ingress".
+ *
  * <p>{@link #stopReceiving} (the gateway's first step at shutdown) ends polling without confirming
  * anything more, so what was not handed over stays on the server for the next start; {@link #stop}
  * releases the rest. Neither stops sending: the gateway still delivers the replies of runs that
  * finish during its shutdown grace period. A clean stop logs no error ({@link PollGate}).
  *
- * <p>Concurrency: {@code lifecycle} guards {@code polling}; sending is thread-safe and independent
+ * <p>Concurrency: {@code lifecycle} guards {@code polling}, {@code receiving} and {@code election}
+ * (an election's own lock is taken before it, never after); sending is thread-safe and independent
  * of it; {@code sink} is volatile because the sender's threads read it to report rate limits.
  */
 public final class TelegramChannel implements ChannelAdapter {
@@ -96,10 +104,14 @@ public final class TelegramChannel implements ChannelAdapter {
     private final TelegramClient client;
     private final TelegramSender sender;
     private final Redactor redactor;
-    private final ExpiringKeys seenUpdates;
+    private final SeenIds seenUpdates;
+    private final TelegramWebhook webhook; // null: polling
+    private final PollerFleet fleet;       // null: this instance polls alone
+    private PollerElection election;       // guarded by lifecycle; polling in a fleet only
     private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile InboundSink sink;
     private Polling polling; // guarded by lifecycle
+    private Webhook receiving; // guarded by lifecycle; webhook mode only
 
     public TelegramChannel(TelegramSettings settings) {
         this(settings, InstantSource.system());
@@ -107,10 +119,31 @@ public final class TelegramChannel implements ChannelAdapter {
 
     /** With an injected clock (pacing, caches, {@code receivedAt}), so tests need not wait. */
     public TelegramChannel(TelegramSettings settings, InstantSource clock) {
+        this(settings, clock, null, SeenIds.Source.local(clock));
+    }
+
+    /**
+     * In {@code webhook} mode when {@code webhook} is not null, else polling; the update ids already
+     * taken come from {@code seen} (fleet-wide on Redis: docs/behaviour.md §17, "Ingress").
+     */
+    public TelegramChannel(TelegramSettings settings, InstantSource clock, TelegramWebhook webhook,
+                           SeenIds.Source seen) {
+        this(settings, clock, webhook, seen, null);
+    }
+
+    /**
+     * As above; in polling mode with a {@code fleet}, this instance polls only while it holds the
+     * fleet's poller lease for the token ({@link PollerElection}).
+     */
+    public TelegramChannel(TelegramSettings settings, InstantSource clock, TelegramWebhook webhook,
+                           SeenIds.Source seen, PollerFleet fleet) {
+        this.fleet = fleet;
         this.settings = settings;
         this.clock = clock;
-        this.redactor = redactorFor(settings.token().value());
-        this.seenUpdates = new ExpiringKeys(clock, REMEMBERED_UPDATES_FOR, REMEMBERED_UPDATES);
+        this.webhook = webhook;
+        this.redactor = redactorFor(settings.token().value(), webhook == null ? null : webhook.secretToken().value());
+        this.seenUpdates = seen.forKind("telegram-updates:" + botId(settings.token().value()), REMEMBERED_UPDATES_FOR,
+                REMEMBERED_UPDATES);
         this.client = new OkHttpTelegramClient(mapper, httpClient("telegram-api-", Duration.ofSeconds(30)),
                 settings.token().value(), settings.telegramUrl());
         TelegramSettings.Pacing pacing = settings.pacing();
@@ -121,13 +154,44 @@ public final class TelegramChannel implements ChannelAdapter {
 
     /** The whole token and its secret half (after the colon), which is what identifies the bot's key. */
     static Redactor redactorFor(String token) {
+        return redactorFor(token, null);
+    }
+
+    /** As {@link #redactorFor(String)}, and the webhook's secret token when there is one. */
+    static Redactor redactorFor(String token, String webhookSecret) {
         int colon = token.indexOf(':');
-        return Redactor.of(token, colon >= 0 && colon < token.length() - 1 ? token.substring(colon + 1) : null);
+        return Redactor.of(token, colon >= 0 && colon < token.length() - 1 ? token.substring(colon + 1) : null,
+                webhookSecret);
+    }
+
+    /** The bot's id, the token's public half before the colon (never its secret half). */
+    static String botId(String token) {
+        int colon = token.indexOf(':');
+        return colon > 0 ? token.substring(0, colon) : "bot";
     }
 
     /** The channel for {@code channels.telegram} of the YAML config (what the app wires in). */
     public static ChannelAdapter create(ChannelsConfig.Telegram config) {
-        return new TelegramChannel(TelegramSettings.fromConfig(config));
+        return create(config, SeenIds.Source.local(InstantSource.system()));
+    }
+
+    /** As {@link #create(ChannelsConfig.Telegram)}, with the update ids seen kept by {@code seen} (a fleet's). */
+    public static ChannelAdapter create(ChannelsConfig.Telegram config, SeenIds.Source seen) {
+        return create(config, seen, null);
+    }
+
+    /** As above; in polling mode, {@code fleet} (null: alone) elects the one instance that polls. */
+    public static ChannelAdapter create(ChannelsConfig.Telegram config, SeenIds.Source seen, PollerFleet fleet) {
+        return new TelegramChannel(TelegramSettings.fromConfig(config), InstantSource.system(), config.webhook(), seen,
+                fleet);
+    }
+
+    /**
+     * A fleet's poller election: its session leases (the poller's lease is one of them), the timer
+     * and executor its checks run on, and how often an instance that does not poll checks.
+     */
+    public record PollerFleet(dev.laneway.core.fleet.SessionLeases leases, dev.laneway.core.time.Scheduler timer,
+                              java.util.concurrent.Executor executor, Duration checkEvery) {
     }
 
     @Override
@@ -142,18 +206,71 @@ public final class TelegramChannel implements ChannelAdapter {
 
     @Override
     public void start(InboundSink sink) throws TelegramApiException {
+        PollerElection elect;
         lifecycle.lock();
         try {
-            if (polling != null) {
+            if (polling != null || receiving != null || election != null) {
                 throw new IllegalStateException("telegram channel is already started");
             }
             this.sink = sink;
             BotIdentity bot = identify();
             publishCommands();
-            polling = Polling.start(this, bot, sink);
-            log.info("telegram: polling {} as @{}", settings.apiUrl(), bot.username());
+            if (webhook != null) {
+                receiving = Webhook.start(this, bot, sink);
+                log.info("telegram: taking webhook updates on {}{} as @{} (Telegram posts to {})",
+                        receiving.receiver.address(), webhook.path(), bot.username(), webhook.url());
+                return;
+            }
+            if (fleet == null) {
+                polling = Polling.start(this, bot, sink);
+                log.info("telegram: polling {} as @{}", settings.apiUrl(), bot.username());
+                return;
+            }
+            elect = new PollerElection(fleet.leases(), settings.token().value(), fleet.timer(), fleet.executor(),
+                    fleet.checkEvery(), new PollerElection.Poller() {
+                        @Override
+                        public void startPolling() throws TelegramApiException {
+                            startElectedPolling(bot, sink);
+                        }
+
+                        @Override
+                        public void stopPolling() {
+                            stopElectedPolling();
+                        }
+                    });
+            election = elect;
         } finally {
             lifecycle.unlock();
+        }
+        elect.start();      // outside lifecycle: the election's lock comes first (PollerElection)
+        log.info("telegram: one instance of the fleet polls {} (lease {}); this one: {}", settings.apiUrl(),
+                elect.key().value(), elect.polling() ? "polls" : "stands by, checking every "
+                        + fleet.checkEvery().toMillis() + " ms");
+    }
+
+    private void startElectedPolling(BotIdentity bot, InboundSink sink) throws TelegramApiException {
+        lifecycle.lock();
+        try {
+            if (polling == null) {
+                polling = Polling.start(this, bot, sink);
+                log.info("telegram: polling {} as @{} for the fleet", settings.apiUrl(), bot.username());
+            }
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    private void stopElectedPolling() {
+        Polling stopping;
+        lifecycle.lock();
+        try {
+            stopping = polling;
+            polling = null;
+        } finally {
+            lifecycle.unlock();
+        }
+        if (stopping != null) {
+            stopping.close();
         }
     }
 
@@ -236,7 +353,23 @@ public final class TelegramChannel implements ChannelAdapter {
     public boolean connected() {
         lifecycle.lock();
         try {
+            if (receiving != null) {
+                return receiving.receiver.receiving();
+            }
+            if (election != null && polling == null) {
+                return true;      // another instance of the fleet polls; this one stands by
+            }
             return polling != null && polling.receiving() && polling.backOff.healthy();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    /** Whether this instance polls now (in a fleet: whether it holds the poller lease and polls). */
+    boolean pollingNow() {
+        lifecycle.lock();
+        try {
+            return polling != null;
         } finally {
             lifecycle.unlock();
         }
@@ -260,11 +393,23 @@ public final class TelegramChannel implements ChannelAdapter {
     @Override
     public void stopReceiving() {
         Polling current;
+        Webhook hook;
+        PollerElection elect;
         lifecycle.lock();
         try {
             current = polling;
+            hook = receiving;
+            elect = election;
         } finally {
             lifecycle.unlock();
+        }
+        if (elect != null) {
+            elect.stop();          // stops polling here and hands the lease over at once
+            return;
+        }
+        if (hook != null && hook.receiver.receiving()) {
+            hook.receiver.stopReceiving(INBOUND_DRAIN);
+            log.info("telegram: stopped taking webhook updates; Telegram sends those refused meanwhile again");
         }
         if (current != null && !current.stopping.get()) {
             current.stopReceiving();
@@ -275,12 +420,30 @@ public final class TelegramChannel implements ChannelAdapter {
     @Override
     public void stop() {
         Polling stopping;
+        Webhook hook;
+        PollerElection elect;
+        lifecycle.lock();
+        try {
+            elect = election;
+            election = null;
+            hook = receiving;
+            receiving = null;
+        } finally {
+            lifecycle.unlock();
+        }
+        if (elect != null) {
+            elect.stop();
+        }
         lifecycle.lock();
         try {
             stopping = polling;
             polling = null;
         } finally {
             lifecycle.unlock();
+        }
+        if (hook != null) {
+            hook.close();
+            log.info("telegram: webhook receiver stopped");
         }
         if (stopping != null) {
             stopping.close();
@@ -359,6 +522,76 @@ public final class TelegramChannel implements ChannelAdapter {
         }
     }
 
+    /** What polling and the webhook hand updates to: seen ids, conversion, per-chat order on {@code inbound}. */
+    private UpdateHandler handler(BotIdentity bot, InboundSink sink, ExecutorService inbound) {
+        ThreadFactory lookups = Thread.ofVirtual().name("telegram-admins-", 0).factory();   // thread-safe
+        AdminCache admins = new AdminCache(this::administrators, settings.adminCacheTtl(), ADMIN_LOOKUP_BOUND,
+                clock, task -> lookups.newThread(task).start());
+        return new UpdateHandler(seenUpdates, new UpdateConverter(bot, settings.groupsRequireMention(), clock),
+                new KeyedSerialExecutor("telegram", inbound), admins, sink, settings.allowFrom(), sink::reply);
+    }
+
+    /** Registers the webhook with Telegram: its public url, the secret token, message updates only. */
+    private void setWebhook() throws TelegramApiException {
+        try {
+            client.execute(SetWebhook.builder()
+                    .url(webhook.url().toString())
+                    .secretToken(webhook.secretToken().value())
+                    .allowedUpdates(List.of("message"))
+                    .build());
+        } catch (TelegramApiException e) {
+            throw new TelegramApiException("telegram: setWebhook to " + webhook.url() + " failed at " + settings.apiUrl()
+                    + " (" + describe(e) + ")");
+        }
+    }
+
+    /** Webhook address of a started channel in webhook mode (tests: the port bound for 0). */
+    java.net.InetSocketAddress webhookAddress() {
+        lifecycle.lock();
+        try {
+            return receiving == null ? null : receiving.receiver.address();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    /** The webhook receiver and the executor its updates are handed over on. */
+    private record Webhook(WebhookReceiver receiver, ExecutorService inbound) {
+
+        static Webhook start(TelegramChannel channel, BotIdentity bot, InboundSink sink) throws TelegramApiException {
+            ExecutorService inbound = Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("telegram-inbound-", 0).factory());
+            WebhookReceiver receiver;
+            try {
+                receiver = WebhookReceiver.start(channel.webhook, channel.mapper, channel.handler(bot, sink, inbound));
+            } catch (IOException e) {
+                inbound.shutdownNow();
+                throw new TelegramApiException(e.getMessage());
+            }
+            try {
+                channel.setWebhook();    // only once this instance can take what Telegram posts
+            } catch (TelegramApiException e) {
+                receiver.close(Duration.ZERO);
+                inbound.shutdownNow();
+                throw e;
+            }
+            return new Webhook(receiver, inbound);
+        }
+
+        void close() {
+            receiver.close(INBOUND_DRAIN);
+            inbound.shutdown();
+            try {
+                if (!inbound.awaitTermination(INBOUND_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                    inbound.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                inbound.shutdownNow();
+            }
+        }
+    }
+
     private GetUpdates getUpdates(Integer lastReceived) {
         return GetUpdates.builder()
                 .offset(lastReceived + 1)
@@ -430,12 +663,7 @@ public final class TelegramChannel implements ChannelAdapter {
             });
             ExecutorService inbound = Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("telegram-inbound-", 0).factory());
-            ThreadFactory lookups = Thread.ofVirtual().name("telegram-admins-", 0).factory();   // thread-safe
-            AdminCache admins = new AdminCache(channel::administrators, settings.adminCacheTtl(), ADMIN_LOOKUP_BOUND,
-                    channel.clock, task -> lookups.newThread(task).start());
-            UpdateHandler handler = new UpdateHandler(channel.seenUpdates,
-                    new UpdateConverter(bot, settings.groupsRequireMention(), channel.clock),
-                    new KeyedSerialExecutor("telegram", inbound), admins, sink, settings.allowFrom(), sink::reply);
+            UpdateHandler handler = channel.handler(bot, sink, inbound);
             TelegramBotsLongPollingApplication app = new TelegramBotsLongPollingApplication(
                     () -> channel.mapper, () -> http, () -> poller, () -> backOff);
             Polling polling = new Polling(backOff, http, gate, poller, inbound, app);

@@ -2,7 +2,7 @@ package dev.laneway.channels.telegram;
 
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
-import dev.laneway.core.channel.ExpiringKeys;
+import dev.laneway.core.channel.SeenIds;
 import dev.laneway.core.channel.InboundSink;
 import dev.laneway.core.channel.KeyedSerialExecutor;
 import java.time.Duration;
@@ -35,7 +35,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     /** Bounds the wait for a batch's hand-over (a backstop: an admin lookup, its only slow step, has its own bound). */
     private static final Duration HAND_OVER_TIMEOUT = Duration.ofSeconds(60);
 
-    private final ExpiringKeys seenUpdates; // update ids already taken (they survive a restart of polling)
+    private final SeenIds seenUpdates; // update ids already taken (they survive a restart of polling; fleet-wide on Redis)
     private final UpdateConverter converter;
     private final KeyedSerialExecutor chats;
     private final AdminCache admins;
@@ -43,7 +43,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     private final Set<String> allowFrom;
     private final BiConsumer<Route, String> notices;
 
-    UpdateHandler(ExpiringKeys seenUpdates, UpdateConverter converter, KeyedSerialExecutor chats, AdminCache admins,
+    UpdateHandler(SeenIds seenUpdates, UpdateConverter converter, KeyedSerialExecutor chats, AdminCache admins,
                   InboundSink sink, Set<String> allowFrom, BiConsumer<Route, String> notices) {
         this.seenUpdates = seenUpdates;
         this.converter = converter;
@@ -62,24 +62,48 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
      */
     @Override
     public void consume(List<Update> updates) {
+        handOver(updates);
+    }
+
+    /**
+     * As {@link #consume}, saying whether every update was dealt with: handed over (and taken by the
+     * gateway), a repeat, or skipped. False when one was not: the channel is stopping, the seen ids
+     * could not be asked (Redis unreachable), or the hand-over timed out; the webhook answers that
+     * with a 503, so Telegram sends the update again (docs/behaviour.md §17, "Ingress").
+     */
+    boolean handOver(List<Update> updates) {
         List<CompletableFuture<Void>> handOvers = new ArrayList<>();
+        List<Update> taken = new ArrayList<>();
+        boolean all = true;
         for (Update update : updates) {
             try {
-                handle(update, handOvers);
+                all &= handle(update, handOvers, taken);
             } catch (RuntimeException e) {
                 log.warn("telegram: update {} could not be handled: {}", update.getUpdateId(), e.toString());
             }
         }
-        awaitHandOver(handOvers);
+        if (!awaitHandOver(handOvers)) {
+            return false;    // the claims expire: a redelivery is taken (the gateway's own dedupe knows what it has)
+        }
+        for (Update update : taken) {
+            try {
+                seenUpdates.taken(Integer.toString(update.getUpdateId()));
+            } catch (RuntimeException e) {
+                log.warn("telegram: update {} handed over, but its id could not be kept as seen ({}); the gateway's"
+                        + " own dedupe still knows the message", update.getUpdateId(), e.getMessage());
+            }
+        }
+        return all;
     }
 
-    private static void awaitHandOver(List<CompletableFuture<Void>> handOvers) {
+    private static boolean awaitHandOver(List<CompletableFuture<Void>> handOvers) {
         if (handOvers.isEmpty()) {
-            return;
+            return true;
         }
         try {
             CompletableFuture.allOf(handOvers.toArray(CompletableFuture[]::new))
                     .get(HAND_OVER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();      // stopping
         } catch (TimeoutException e) {
@@ -88,6 +112,7 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
         } catch (ExecutionException e) {
             log.warn("telegram: handing a batch to the gateway failed: {}", e.getCause().toString());
         }
+        return false;
     }
 
     /** Nothing to release: the channel owns the executors this hands work to. */
@@ -95,10 +120,19 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     public void close() {
     }
 
-    private void handle(Update update, List<CompletableFuture<Void>> handOvers) {
-        if (!seenUpdates.add(Integer.toString(update.getUpdateId()))) {
+    /** False when the update was not dealt with (see {@link #handOver}). */
+    private boolean handle(Update update, List<CompletableFuture<Void>> handOvers, List<Update> taken) {
+        boolean first;
+        try {
+            first = seenUpdates.add(Integer.toString(update.getUpdateId()));
+        } catch (RuntimeException e) {
+            log.warn("telegram: update {} not taken: its id could not be checked against those already seen ({})",
+                    update.getUpdateId(), e.getMessage());
+            return false;
+        }
+        if (!first) {
             log.debug("telegram: update {} was already processed; skipped", update.getUpdateId());
-            return;
+            return true;
         }
         switch (converter.convert(update)) {
             case Inbound.Deliver deliver -> {
@@ -113,8 +147,10 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
                 });
                 if (queued) {
                     handOvers.add(handedOver);
+                    taken.add(update);
                 } else {
-                    seenUpdates.remove(Integer.toString(update.getUpdateId()));   // stopping: unconfirmed, it comes again after a restart
+                    forget(update);   // stopping: unconfirmed, it comes again after a restart
+                    return false;
                 }
             }
             case Inbound.Notify notify -> {
@@ -123,6 +159,16 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
                 }
             }
             case Inbound.Skip skip -> log.debug("telegram: update {} skipped: {}", update.getUpdateId(), skip.reason());
+        }
+        return true;
+    }
+
+    private void forget(Update update) {
+        try {
+            seenUpdates.remove(Integer.toString(update.getUpdateId()));
+        } catch (RuntimeException e) {
+            log.warn("telegram: update {} could not be forgotten ({}); a redelivery within the day is skipped",
+                    update.getUpdateId(), e.getMessage());
         }
     }
 

@@ -49,7 +49,8 @@ final class FakeBotApi implements AutoCloseable {
 
     static {
         for (String name : List.of("getMe", "deleteWebhook", "getUpdates", "setMyCommands", "sendMessage",
-                "sendChatAction", "getChatAdministrators", "getChatMember", "editMessageText", "getFile")) {
+                "sendChatAction", "getChatAdministrators", "getChatMember", "editMessageText", "getFile",
+                "setWebhook")) {
             METHODS.put(name.toLowerCase(Locale.ROOT), name);
         }
     }
@@ -69,6 +70,8 @@ final class FakeBotApi implements AutoCloseable {
     private final dev.laneway.core.testing.FakeFiles files = new dev.laneway.core.testing.FakeFiles();
     private final Map<String, String> filePaths = new java.util.concurrent.ConcurrentHashMap<>();
     private final PollLog polls = new PollLog();
+    private final java.util.concurrent.atomic.AtomicInteger pollsOpen = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger mostPollsOpen = new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
     private int nextUpdateId = 5000;
     private int nextMessageId = 100;
@@ -255,6 +258,11 @@ final class FakeBotApi implements AutoCloseable {
     }
 
     /** Every {@code getUpdates} request, recorded when it arrives (before it is held). */
+    /** The most {@code getUpdates} calls the server held open at one moment (two pollers: 2). */
+    int mostPollsOpen() {
+        return mostPollsOpen.get();
+    }
+
     PollLog polls() {
         return polls;
     }
@@ -362,10 +370,18 @@ final class FakeBotApi implements AutoCloseable {
             String requested = path.substring(prefix.length());
             String method = METHODS.getOrDefault(requested.toLowerCase(Locale.ROOT), requested);
             byte[] raw = exchange.getRequestBody().readAllBytes();
-            JsonNode body = raw.length == 0 ? Tg.JSON.createObjectNode() : Tg.JSON.readTree(raw);
+            String type = exchange.getRequestHeaders().getFirst("Content-Type");
+            JsonNode body = raw.length == 0 ? Tg.JSON.createObjectNode()
+                    : type != null && type.startsWith("multipart/form-data") ? formFields(type, raw) : Tg.JSON.readTree(raw);
             if (method.equals("getUpdates")) {
                 polls.arrived(body);
-                ArrayNode result = getUpdates(body, myGeneration);
+                mostPollsOpen.accumulateAndGet(pollsOpen.incrementAndGet(), Math::max);
+                ArrayNode result;
+                try {
+                    result = getUpdates(body, myGeneration);
+                } finally {
+                    pollsOpen.decrementAndGet();
+                }
                 if (result == null) {
                     return; // the server went away while holding the call: cut it off
                 }
@@ -398,6 +414,24 @@ final class FakeBotApi implements AutoCloseable {
         }
     }
 
+    /** A multipart form's text fields (what the SDK sends {@code setWebhook} as), by name. */
+    private static ObjectNode formFields(String contentType, byte[] raw) {
+        String boundary = "--" + contentType.substring(contentType.indexOf("boundary=") + "boundary=".length())
+                .replace("\"", "");
+        ObjectNode fields = Tg.JSON.createObjectNode();
+        for (String part : new String(raw, java.nio.charset.StandardCharsets.UTF_8).split(java.util.regex.Pattern.quote(boundary))) {
+            int nameAt = part.indexOf("name=\"");
+            int bodyAt = part.indexOf("\r\n\r\n");
+            if (nameAt < 0 || bodyAt < 0) {
+                continue;
+            }
+            String name = part.substring(nameAt + 6, part.indexOf('"', nameAt + 6));
+            String value = part.substring(bodyAt + 4);
+            fields.put(name, value.endsWith("\r\n") ? value.substring(0, value.length() - 2) : value);
+        }
+        return fields;
+    }
+
     private JsonNode answer(String method, JsonNode body) {
         return switch (method) {
             case "getMe" -> BotApiAnswers.me();
@@ -405,7 +439,7 @@ final class FakeBotApi implements AutoCloseable {
             case "editMessageText" -> editedMessage(body);
             case "getChatAdministrators" -> administrators(body.path("chat_id").asLong());
             case "getFile" -> file(body.path("file_id").asText());
-            default -> Tg.JSON.getNodeFactory().booleanNode(true); // deleteWebhook, setMyCommands, sendChatAction
+            default -> Tg.JSON.getNodeFactory().booleanNode(true); // deleteWebhook, setWebhook, setMyCommands, sendChatAction
         };
     }
 

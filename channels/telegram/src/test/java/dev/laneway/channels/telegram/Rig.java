@@ -43,6 +43,8 @@ final class Rig implements AutoCloseable {
     /** What the gateway journals: a message stays pending until its answer went out. */
     final InMemoryJournal journal;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    /** Closed by a test to hold every journal append (the gateway's accept waits for it) until it opens again. */
+    final GatedJournal.Gate appendGate = new GatedJournal.Gate();
 
     private final boolean ownsApi;
 
@@ -54,7 +56,9 @@ final class Rig implements AutoCloseable {
         TelegramSettings settings = b.settings.apply(TelegramSettings.of(new Secret(FakeBotApi.TOKEN), api.url())
                 .withPollTimeout(Duration.ofSeconds(1))
                 .withPollBackoff(Duration.ofMillis(50), Duration.ofMillis(400)));
-        this.channel = new TelegramChannel(settings, time);
+        this.channel = new TelegramChannel(settings, time, b.webhook,
+                b.seen != null ? b.seen : dev.laneway.core.channel.SeenIds.Source.local(time),
+                b.fleet == null ? null : b.fleet.apply(time));
         GatewaySettings.Builder gatewaySettings = GatewaySettings.builder()
                 .queueDefaults(new QueueSettings(QueueSettings.DEFAULTS.mode(), Duration.ofMillis(100),
                         QueueSettings.DEFAULTS.cap(), QueueSettings.DEFAULTS.drop()));
@@ -67,7 +71,7 @@ final class Rig implements AutoCloseable {
                 .commands(new ChatCommands())
                 .access(b.access)
                 .listener(dispositions)
-                .journal(journal)
+                .journal(new GatedJournal(journal, appendGate))
                 .observer(new dev.laneway.core.engine.GatewayObserver() {
                     @Override
                     public void sent(String name) {
@@ -143,6 +147,9 @@ final class Rig implements AutoCloseable {
         private Agent agent = new ScriptedAgent();
         private FakeBotApi api;
         private InMemoryJournal journal;
+        private dev.laneway.config.TelegramWebhook webhook;
+        private dev.laneway.core.channel.SeenIds.Source seen;
+        private java.util.function.Function<ManualTime, TelegramChannel.PollerFleet> fleet;
 
         Builder settings(UnaryOperator<TelegramSettings> value) { settings = value; return this; }
         Builder gateway(UnaryOperator<GatewaySettings.Builder> value) { gateway = value; return this; }
@@ -152,6 +159,12 @@ final class Rig implements AutoCloseable {
         Builder api(FakeBotApi value) { api = value; return this; }
         /** Where the gateway records accepted messages (a restart: a second rig on the same journal). */
         Builder journal(InMemoryJournal value) { journal = value; return this; }
+        /** Webhook mode instead of polling. */
+        Builder webhook(dev.laneway.config.TelegramWebhook value) { webhook = value; return this; }
+        /** Where update ids already taken are kept (shared by two rigs: two instances of a fleet). */
+        Builder seen(dev.laneway.core.channel.SeenIds.Source value) { seen = value; return this; }
+        /** Polling only while elected by a fleet (given the rig's time, for the election's checks). */
+        Builder fleet(java.util.function.Function<ManualTime, TelegramChannel.PollerFleet> value) { fleet = value; return this; }
 
         Rig start() throws IOException {
             Rig rig = new Rig(this);

@@ -1,0 +1,115 @@
+package dev.laneway.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.channel.SeenIds;
+import dev.laneway.core.testing.ManualTime;
+import dev.laneway.store.Fixtures;
+import dev.laneway.store.StoreException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Platform ids seen fleet-wide (docs/behaviour.md §17, "Ingress"): two instances (two stores of one
+ * fleet) against one real Redis, as two gateways behind Slack's connections or Telegram's webhook.
+ */
+class FleetSeenIdsTest {
+
+    private final RedisServer server = RedisServer.shared();
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeEach
+    void emptyRedis() {
+        server.flushAll();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private SeenIds instance(String kind) {
+        ManualTime clock = Fixtures.clock();
+        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
+        open.add(store);
+        return RedisSeenIds.on(store).forKind(kind, Duration.ofHours(1), 10);
+    }
+
+    @Test
+    void twoInstancesHandedTheSameEventId_exactlyOneTakesIt_evenAtTheSameMoment() throws Exception {
+        SeenIds a = instance("slack-events:A1");
+        SeenIds b = instance("slack-events:A1");
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            for (int event = 0; event < 50; event++) {
+                String id = "Ev" + event;
+                Callable<Boolean> onA = () -> a.add(id);
+                Callable<Boolean> onB = () -> b.add(id);
+                Future<Boolean> first = threads.submit(onA);
+                Future<Boolean> second = threads.submit(onB);
+                int takers = (first.get(10, TimeUnit.SECONDS) ? 1 : 0) + (second.get(10, TimeUnit.SECONDS) ? 1 : 0);
+                assertEquals(1, takers, id + " is taken by exactly one instance");
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertFalse(a.add("Ev7"), "a later redelivery to either is a repeat");
+        assertFalse(b.add("Ev7"));
+    }
+
+    @Test
+    void kindsAreSeparate_andAForgottenIdIsTakenAgain() {
+        SeenIds slack = instance("slack-events:A1");
+        SeenIds telegram = instance("telegram-updates:42");
+        assertTrue(slack.add("100"));
+        assertTrue(telegram.add("100"), "another id space");
+        assertTrue(slack.remove("100"));
+        assertTrue(instance("slack-events:A1").add("100"), "forgotten: its redelivery is taken");
+    }
+
+    @Test
+    void anIdIsOnlyClaimedUntilTaken_thenKeptForTheWholeTtl() {
+        SeenIds a = instance("telegram-updates:42");
+        assertTrue(a.add("5000"));
+        String key = "laneway:{support}:seen:telegram-updates:42:5000";
+        try (Jedis jedis = server.client()) {
+            long claimed = jedis.pttl(key);
+            assertTrue(claimed > 0 && claimed <= RedisSeenIds.CLAIM.toMillis(),
+                    "a claim expires soon, so an instance dying before the hand-over loses nothing: " + claimed);
+            a.taken("5000");
+            long kept = jedis.pttl(key);
+            assertTrue(kept > RedisSeenIds.CLAIM.toMillis() && kept <= Duration.ofHours(1).toMillis(), "kept: " + kept);
+        }
+    }
+
+    @Test
+    void redisUnreachable_throwsNamingTheUrl_ratherThanGuess() {
+        RedisServer own = RedisServer.start();
+        try {
+            ManualTime clock = Fixtures.clock();
+            RedisStore store = RedisStore.open(RedisTarget.of(own.url(), "support"), Fixtures.options(clock));
+            open.add(store);
+            SeenIds ids = RedisSeenIds.on(store).forKind("slack-events:A1", Duration.ofHours(1), 10);
+            own.stop();
+            StoreException e = assertThrows(StoreException.class, () -> ids.add("Ev1"));
+            assertTrue(e.getMessage().contains("127.0.0.1"), e.getMessage());
+        } finally {
+            own.close();
+        }
+    }
+}
