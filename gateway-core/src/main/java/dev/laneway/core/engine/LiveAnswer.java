@@ -105,8 +105,9 @@ final class LiveAnswer {
 
     /**
      * The run's attempt is over: a reply not shown whole gets {@code mark} ({@link #STOPPED} or
-     * {@link #INTERRUPTED}); {@code aborted}: the run was aborted, so a complete reply not yet sent
-     * is not sent either. The mark goes whatever the run's state (a stop does not drop it).
+     * {@link #INTERRUPTED}); {@code aborted}: the run was silenced (a stop, an interrupt, its
+     * deadline), so a complete reply not yet sent is not sent either; a run a shutdown aborted is not
+     * silenced, so its complete reply still goes, its answered record behind it. The mark goes whatever the run's state (a stop does not drop it).
      */
     void end(String mark, boolean aborted) {
         List<LiveSegment> all;

@@ -16,8 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * messages are brought to exactly its chunks, which is what a non-streamed answer sends.
  *
  * <p>Degraded: an edit the platform refused or rate limited is not tried again; the messages keep
- * what they show, and once the reply is complete the rest of it (from where the last message's
- * text ends, a code fence open there reopened) goes as new messages: nothing lost, nothing twice.
+ * what they show, and once the reply is complete the rest of it (from where the reply's own text that
+ * the messages show ends, a code fence open there reopened: see {@link #covered}) goes as new
+ * messages: nothing lost, nothing twice.
  *
  * <p>Concurrency: {@code lock} guards every field. The agent's thread appends ({@link #append},
  * {@link #finish}); the one thread that owns the chat in the outbox asks {@link #next} and
@@ -33,17 +34,25 @@ final class LiveSegment {
 
     /** What the outbox does next for the segment. */
     sealed interface Op {
-        /** Send {@code text} as a new message. */
-        record Post(String text, int end) implements Op {
+        /**
+         * Send {@code text} as a new message: the chunk of {@code source} (what the segment
+         * displayed) that takes it from {@code start} to {@code end}.
+         */
+        record Post(String text, String source, int start, int end) implements Op {
         }
 
-        /** Change message {@code index} (platform id {@code id}) to {@code text}. */
-        record Edit(int index, String id, String text, int end) implements Op {
+        /** Change message {@code index} (platform id {@code id}) to {@code text}, cut from {@code source} as for a post. */
+        record Edit(int index, String id, String text, String source, int start, int end) implements Op {
         }
     }
 
-    /** A message the segment sent: its platform id (null: it cannot be edited), text, and where that text ends. */
-    private record Shown(String id, String text, int end) {
+    /**
+     * A message the segment sent: its platform id (null: it cannot be edited), text, and the
+     * display it was cut from ({@code source}, null: none of the reply) with where in it its part
+     * starts and ends. Positions are in {@code source}, not in the complete reply: a display held a
+     * tool line or an attempt's text the reply may not have.
+     */
+    private record Shown(String id, String text, String source, int start, int end) {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -186,8 +195,9 @@ final class LiveSegment {
                 List<TextChunker.Chunk> target = TextChunker.chunks(display, limit);
                 for (int i = 0; i < target.size(); i++) {
                     TextChunker.Chunk chunk = target.get(i);
+                    int start = i == 0 ? 0 : target.get(i - 1).end();
                     if (i >= shown.size()) {
-                        return new Op.Post(chunk.text(), chunk.end());
+                        return new Op.Post(chunk.text(), display, start, chunk.end());
                     }
                     Shown message = shown.get(i);
                     if (!message.text().equals(chunk.text())) {
@@ -195,7 +205,7 @@ final class LiveSegment {
                             degraded = true; // it cannot be changed: the rest goes as new messages
                             return next(limit);
                         }
-                        return new Op.Edit(i, message.id(), chunk.text(), chunk.end());
+                        return new Op.Edit(i, message.id(), chunk.text(), display, start, chunk.end());
                     }
                 }
                 if (settled()) {
@@ -203,7 +213,7 @@ final class LiveSegment {
                     for (int i = target.size(); i < shown.size(); i++) {
                         Shown message = shown.get(i);
                         if (message.id() != null && !message.text().equals(EMPTIED)) {
-                            return new Op.Edit(i, message.id(), EMPTIED, message.end());
+                            return new Op.Edit(i, message.id(), EMPTIED, null, 0, 0);
                         }
                     }
                 }
@@ -213,12 +223,12 @@ final class LiveSegment {
                 return null; // degraded: the rest goes once the reply is complete
             }
             if (rest == null) {
-                int covered = shown.isEmpty() ? 0 : Math.min(shown.getLast().end(), complete.length());
+                int covered = covered();
                 String tail = complete.substring(covered).stripLeading();
                 String fence = tail.isEmpty() ? null : TextChunker.openFenceAt(complete, covered);
                 rest = TextChunker.chunks(fence == null ? tail : fence + "\n" + tail, limit);
             }
-            return restSent < rest.size() ? new Op.Post(rest.get(restSent).text(), complete.length()) : null;
+            return restSent < rest.size() ? new Op.Post(rest.get(restSent).text(), null, 0, complete.length()) : null;
         } finally {
             lock.unlock();
         }
@@ -236,10 +246,11 @@ final class LiveSegment {
                     if (degraded) {
                         restSent++;
                     } else {
-                        shown.add(new Shown(id, post.text(), post.end()));
+                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end()));
                     }
                 }
-                case Op.Edit edit -> shown.set(edit.index(), new Shown(edit.id(), edit.text(), edit.end()));
+                case Op.Edit edit -> shown.set(edit.index(),
+                        new Shown(edit.id(), edit.text(), edit.source(), edit.start(), edit.end()));
             }
         } finally {
             lock.unlock();
@@ -266,6 +277,35 @@ final class LiveSegment {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * How much of the complete reply the messages show, from its start: message by message, the part
+     * of its display that the reply holds at the same place, as long as each message carries on where
+     * the ones before it stopped. A message that showed only a tool line, or an earlier attempt's
+     * text, covers nothing of it; nothing matching: 0 (lock held). So the rest, from there, loses
+     * nothing and repeats nothing (docs/behaviour.md §16).
+     */
+    private int covered() {
+        int covered = 0;
+        for (Shown message : shown) {
+            if (message.source() == null || message.start() > covered) {
+                break; // it shows none of the reply, or a gap lies before it
+            }
+            int end = Math.min(message.end(), complete.length());
+            int same = 0;
+            while (same < end && message.source().charAt(same) == complete.charAt(same)) {
+                same++;
+            }
+            if (same <= covered) {
+                break;
+            }
+            covered = same;
+            if (same < message.end()) {
+                break; // it differs from the reply from here: later messages follow what it shows
+            }
+        }
+        return covered;
     }
 
     /** Whether the segment will not change any more: complete, or marked (lock held). */

@@ -383,7 +383,7 @@ final class RunDriver {
      * settle, retry or the next turn.
      */
     private void end(Run run, RunOutcome outcome, Effects fx) {
-        endLive(run, outcome, fx);
+        endLive(run, fx);
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
         Instant now = ctx.clock.instant();
@@ -430,14 +430,17 @@ final class RunDriver {
      * The attempt's live answer (docs/behaviour.md §16): a reply left unfinished gets its mark, before
      * any notice about the run (lock held; the outbox is called in the effects).
      */
-    private void endLive(Run run, RunOutcome outcome, Effects fx) {
+    private void endLive(Run run, Effects fx) {
         LiveAnswer live = run.live;
         if (live == null) {
             return;
         }
         run.live = null;
         boolean stopped = run.abortCause == Run.AbortCause.STOP || run.abortCause == Run.AbortCause.INTERRUPT;
-        boolean aborted = run.silenced() || outcome instanceof RunOutcome.Aborted;
+        // a complete reply goes unless the run was silenced, the rule the run's gate applies to every
+        // reply: a shutdown that aborts a run after its reply (not silenced) still delivers it, its
+        // message answered once; a reply cut before it was complete is marked, its message pending
+        boolean aborted = run.silenced();
         fx.add(() -> live.end(stopped ? LiveAnswer.STOPPED : LiveAnswer.INTERRUPTED, aborted));
     }
 

@@ -214,4 +214,54 @@ class LiveAnswerTest {
         run.complete("Fresh answer");
         assertEquals(List.of("Fresh answer"), h.channel.screen());
     }
+
+    @Test
+    void aToolLineThatCouldNotBeReplaced_keepsShowing_andTheWholeAnswerGoesAsANewMessage() {
+        GatewayHarness h = streaming();
+        String id = h.dm("weather?");
+        var run = h.agent.run(0);
+        run.toolStep("web_search", "started");
+        assertEquals(List.of("🔧 web_search…"), h.channel.screen());
+        h.channel.failNextEdits(SendFailure.rateLimited(Duration.ofSeconds(5), "HTTP 429"));
+        run.toolStep("web_search", "done");
+        run.delta("Paris is 12°C");
+        h.advanceMillis(1000);
+        run.complete("Paris is 12°C and cloudy.");
+        h.advance(Duration.ofSeconds(5));
+        assertEquals(List.of("🔧 web_search…", "Paris is 12°C and cloudy."), h.channel.screen(),
+                "the tool line holds none of the answer: all of it follows");
+        assertEquals(Disposition.RAN, h.dispositions.of(id));
+    }
+
+    @Test
+    void aRetriedModelCall_whoseEditWasRefused_sendsTheNewAnswerWhole() {
+        GatewayHarness h = streaming();
+        h.dm("hi");
+        var run = h.agent.run(0);
+        run.delta("Draft that breaks off somewhere");
+        h.channel.failNextEdits(SendFailure.refused("HTTP 400 message can't be edited"));
+        run.retrying("HTTP 503").delta("Fresh");
+        h.advanceMillis(1000);
+        run.complete("Fresh answer");
+        assertEquals(List.of("Draft that breaks off somewhere", "Fresh answer"), h.channel.screen(),
+                "the first attempt's text is no part of the answer");
+    }
+
+    @Test
+    void textBeforeAToolLine_thatCouldNotBeEdited_isNotSentTwice() {
+        GatewayHarness h = streaming();
+        h.dm("weather?");
+        var run = h.agent.run(0);
+        run.delta("Let me look.");
+        h.advanceMillis(1000);
+        run.toolStep("web_search", "started");
+        h.advanceMillis(1000);
+        assertEquals(List.of("Let me look.\n\n🔧 web_search…"), h.channel.screen());
+        h.channel.failNextEdits(SendFailure.refused("HTTP 400 message can't be edited"));
+        run.toolStep("web_search", "done");
+        run.delta(" Paris is 12°C.");
+        h.advanceMillis(1000);
+        run.complete("Let me look. Paris is 12°C.");
+        assertEquals(List.of("Let me look.\n\n🔧 web_search…", "Paris is 12°C."), h.channel.screen());
+    }
 }
