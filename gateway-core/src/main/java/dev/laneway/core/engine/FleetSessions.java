@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * a lease is not given back while a message of it is on its way in; it is never taken under a
  * session lock (sessions' effects call in here only after their lock is released) and Redis is
  * asked under it (one round trip). {@code Holding.inFlight} counts the session's messages known
- * here that have not been recorded ended: a lease with any is kept.
+ * here whose end the journal has not written yet (queued or kept for a retry counts as not written):
+ * a lease with any is kept.
  */
 final class FleetSessions {
 
@@ -169,7 +170,11 @@ final class FleetSessions {
         return holding == null ? null : holding.lease;
     }
 
-    /** Message {@code seq}'s end was handed to the journal: it no longer keeps its session's lease here. */
+    /**
+     * Message {@code seq}'s end reached the journal (or was refused for good): it no longer keeps its
+     * session's lease here. Not when the end was merely queued: a lease given back before its fenced
+     * record is written would have that record refused and the message run again (§7.1).
+     */
     void ended(long seq) {
         Holding holding = known.remove(seq);
         if (holding != null) {

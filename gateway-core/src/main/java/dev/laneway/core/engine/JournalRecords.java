@@ -75,8 +75,9 @@ final class JournalRecords {
             if (fleet == null) {
                 journal.settled(seq, answered);
             } else {
-                journal.settled(seq, answered, fleet.leaseOf(seq)); // fenced by the lease it ran under (§17)
-                fleet.ended(seq);
+                // fenced by the lease it ran under (§17); the lease is kept until the record reached the
+                // store (or was refused for good), so it is never given back before (docs/architecture.md §7.1)
+                journal.settled(seq, answered, fleet.leaseOf(seq)).whenComplete((ignored, error) -> fleet.ended(seq));
             }
             return null;
         } catch (RuntimeException e) {

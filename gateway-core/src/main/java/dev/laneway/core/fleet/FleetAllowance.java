@@ -5,6 +5,8 @@ import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * <p>Concurrency: the scheduler tells {@link #demandChanged} from any thread, outside its lock.
  * {@code signals} makes balancing single-threaded: the first signal hands one balancing task to the
  * executor, later ones only count, and the task loops until no signal came during its pass.
- * {@code held} is touched by that task only; its size is the scheduler's allowance.
+ * {@code held} is touched by that task only; its size is the scheduler's allowance. A permit the
+ * fleet lost (expired before its renewal) is queued in {@code lost} (concurrent) by the renewing
+ * thread and taken off {@code held} and the allowance by the task, so this instance grants one slot
+ * fewer until it takes a permit again.
  * {@code retryArmed} keeps at most one retry timer.
  */
 public final class FleetAllowance implements AutoCloseable {
@@ -38,6 +43,7 @@ public final class FleetAllowance implements AutoCloseable {
     private final AtomicInteger signals = new AtomicInteger();
     private final AtomicBoolean retryArmed = new AtomicBoolean();
     private final ArrayDeque<FleetPermitSource.Permit> held = new ArrayDeque<>(); // balancing task only
+    private final Queue<FleetPermitSource.Permit> lost = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
     private boolean unreachable; // balancing task only
 
@@ -57,6 +63,7 @@ public final class FleetAllowance implements AutoCloseable {
                 Objects.requireNonNull(source, "source"), Objects.requireNonNull(executor, "executor"),
                 Objects.requireNonNull(timers, "timers"), Objects.requireNonNull(retryEvery, "retryEvery"));
         scheduler.gateBy(allowance::demandChanged);
+        source.onLost(allowance::permitLost);
         return allowance;
     }
 
@@ -65,6 +72,12 @@ public final class FleetAllowance implements AutoCloseable {
         if (signals.getAndIncrement() == 0) {
             executor.execute(this::balance);
         }
+    }
+
+    /** A permit held here expired in the fleet before its renewal: it no longer counts here either. */
+    void permitLost(FleetPermitSource.Permit permit) {
+        lost.add(permit);
+        demandChanged();
     }
 
     private void balance() {
@@ -79,6 +92,13 @@ public final class FleetAllowance implements AutoCloseable {
     }
 
     private void balanceOnce() {
+        for (FleetPermitSource.Permit permit = lost.poll(); permit != null; permit = lost.poll()) {
+            if (held.remove(permit)) {
+                scheduler.loseAllowance(1); // the run holding its slot goes on; the next grant waits for a new permit
+                log.warn("fleet: a {} permit expired before its renewal; this instance grants one run fewer until it"
+                        + " takes a permit again", scheduler.name());
+            }
+        }
         for (int spare = scheduler.trimAllowance(); spare > 0; spare--) {
             FleetPermitSource.Permit permit = held.pollLast();
             if (permit != null) {

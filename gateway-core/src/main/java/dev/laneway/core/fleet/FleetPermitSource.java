@@ -15,6 +15,15 @@ public interface FleetPermitSource {
      */
     Permit tryAcquire();
 
+    /**
+     * Tells {@code listener} of each permit taken here that expired before it was renewed (the store
+     * was out of reach for a whole ttl): the fleet no longer counts it, so neither may its holder
+     * (docs/architecture.md §7.1). Called from the renewing thread; the listener must be quick. A
+     * source whose permits never expire ignores it.
+     */
+    default void onLost(java.util.function.Consumer<Permit> listener) {
+    }
+
     /** A permit held by this instance. */
     @FunctionalInterface
     interface Permit {

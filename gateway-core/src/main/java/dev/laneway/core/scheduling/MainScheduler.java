@@ -181,6 +181,20 @@ public final class MainScheduler {
     }
 
     /**
+     * Gated: {@code fewer} fleet permits are gone (expired before their renewal): the allowance drops
+     * by that much, possibly below the slots held, so no slot is granted until runs end below it and
+     * new permits are taken (docs/architecture.md §7.1).
+     */
+    public void loseAllowance(int fewer) {
+        lock.lock();
+        try {
+            allowance = Math.max(0, allowance - fewer);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Gated: lowers the allowance to what the runs holding and waiting for slots need (never below
      * the slots held) and returns by how much, so the owner gives that many fleet permits back. One
      * step under the lock, so no grant can take a slot whose permit is being given back.

@@ -69,9 +69,14 @@ public interface MessageJournal extends AutoCloseable {
      * answer nor end a message that the lease's new holder will run (docs/architecture.md §7.1). A
      * record refused that way is dropped and its message stays pending. A store of one instance
      * ignores the fence.
+     *
+     * @return completes once the store wrote the record or gave it up for good (refused by the fence,
+     *     store closed); a record kept for a retry keeps it open. The gateway keeps the session's lease
+     *     until then, so the lease is never given back before the fenced record reached the store.
      */
-    default void settled(long seq, boolean answered, Lease fence) {
+    default CompletableFuture<Void> settled(long seq, boolean answered, Lease fence) {
         settled(seq, answered);
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Every appended, unsettled entry, in sequence order. */

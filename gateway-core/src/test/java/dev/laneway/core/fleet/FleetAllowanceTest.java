@@ -37,6 +37,8 @@ class FleetAllowanceTest {
         private int held;
         private int most;
         private boolean down;
+        private final List<Permit> issued = new ArrayList<>();
+        private final List<java.util.function.Consumer<Permit>> lostListeners = new ArrayList<>();
 
         SharedCap(int cap) {
             this.cap = cap;
@@ -53,7 +55,7 @@ class FleetAllowanceTest {
             held++;
             most = Math.max(most, held);
             boolean[] released = {false};
-            return () -> {
+            Permit permit = () -> {
                 synchronized (SharedCap.this) {
                     if (!released[0]) {
                         released[0] = true;
@@ -61,6 +63,28 @@ class FleetAllowanceTest {
                     }
                 }
             };
+            issued.add(permit);
+            return permit;
+        }
+
+        @Override
+        public synchronized void onLost(java.util.function.Consumer<Permit> listener) {
+            lostListeners.add(listener);
+        }
+
+        /** The fleet's store expired the {@code n}th permit ever issued (its instance did not renew it in time). */
+        synchronized Permit expire(int n) {
+            held--;
+            return issued.get(n);
+        }
+
+        /** The holder's next renewal finds {@code permit} gone. */
+        void reportLost(Permit permit) {
+            List<java.util.function.Consumer<Permit>> listeners;
+            synchronized (this) {
+                listeners = List.copyOf(lostListeners);
+            }
+            listeners.forEach(listener -> listener.accept(permit)); // each instance knows only its own
         }
 
         synchronized int held() {
@@ -152,5 +176,31 @@ class FleetAllowanceTest {
         second.join().close();
         assertEquals(0, fleet.held(), "nothing runs or waits: the permit went back");
         assertEquals(0, a.allowance());
+    }
+
+    @Test
+    void aPermitThatExpiredBeforeItsRenewal_isNoLongerCounted_soTheInstanceGrantsOneRunFewer() {
+        MainScheduler a = gated(4);
+        MainScheduler b = gated(4);
+        CompletableFuture<LanePermit> a1 = ask(a, PriorityClass.NORMAL, "a1");
+        CompletableFuture<LanePermit> a2 = ask(a, PriorityClass.NORMAL, "a2");
+        assertTrue(a1.isDone() && a2.isDone());
+
+        FleetPermitSource.Permit expired = fleet.expire(0); // A could not renew it in time: the fleet counts it no more
+        CompletableFuture<LanePermit> b1 = ask(b, PriorityClass.NORMAL, "b1");
+        assertTrue(b1.isDone(), "B took the freed permit (a1 still runs: the fleet is over its cap for that run only)");
+        fleet.reportLost(expired); // A's renewal finds it gone
+        assertEquals(1, a.allowance(), "A no longer counts the lost permit (and the fleet has none to give it)");
+
+        CompletableFuture<LanePermit> a3 = ask(a, PriorityClass.NORMAL, "a3");
+        a1.join().close(); // the run whose permit was lost ends: its slot must not go to a3
+        assertFalse(a3.isDone(), "A holds one permit (a2's): a3 waits for the fleet");
+        assertEquals(2, fleet.held());
+
+        b1.join().close();
+        time.advance(RETRY);
+        assertTrue(a3.isDone(), "a freed permit reaches a3 at the next retry");
+        assertEquals(2, a.allowance());
+        assertEquals(2, fleet.held());
     }
 }

@@ -3,6 +3,8 @@ package dev.laneway.store.redis;
 import java.util.ArrayList;
 import dev.laneway.core.fleet.FleetPermitSource;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -19,8 +21,10 @@ import redis.clients.jedis.Jedis;
  * expires, by Redis's clock. Taking one ({@link FleetScripts#ACQUIRE_PERMIT}) first drops the
  * expired ones, so the permits of an instance that died come back after the ttl; the heartbeat
  * renews this instance's permits every beat. A permit that expired before its renewal (Redis was
- * out of reach for a whole ttl) is lost: counted and logged, while the run holding it goes on (the
- * fleet may then be over its cap for that run's remaining time; docs/decisions.md D104).
+ * out of reach for a whole ttl) is lost: counted, logged and reported to the source's listener (the
+ * core's {@code FleetAllowance} lowers its allowance, so no new run takes that slot), while the run
+ * holding it goes on (the fleet may be over its cap for that run's remaining time only;
+ * docs/decisions.md D104).
  *
  * <p>Concurrency: {@code held} (a concurrent set of members) and the counters are the only state;
  * {@link #tryAcquire} and {@link #release} ask Redis on the caller's thread (one round trip each).
@@ -42,6 +46,9 @@ public final class FleetPermits {
     private final Set<String> held = ConcurrentHashMap.newKeySet();
     private final AtomicLong serial = new AtomicLong();
     private final LongAdder lost = new LongAdder();
+    // member -> the core's view of a permit taken through source(), to report its loss
+    private final Map<String, SourcePermit> sourcePermits = new ConcurrentHashMap<>();
+    private volatile Consumer<FleetPermitSource.Permit> lostListener = permit -> { };
 
     FleetPermits(RedisStore store, String name, int cap, String instance, FleetTiming timing) {
         this.store = store;
@@ -85,20 +92,43 @@ public final class FleetPermits {
         return Optional.of(new Permit(name, member));
     }
 
-    /** These permits as the core's {@link FleetPermitSource}, for {@code FleetAllowance} to gate a scheduler with. */
+    /**
+     * These permits as the core's {@link FleetPermitSource}, for {@code FleetAllowance} to gate a
+     * scheduler with; a permit lost at a beat is reported to its listener, so the allowance drops.
+     */
     public FleetPermitSource source() {
-        return () -> {
-            Optional<Permit> taken = tryAcquire();
-            if (taken.isEmpty()) {
-                return null;
+        return new FleetPermitSource() {
+            @Override
+            public FleetPermitSource.Permit tryAcquire() {
+                Optional<FleetPermits.Permit> taken = FleetPermits.this.tryAcquire();
+                return taken.isEmpty() ? null : new SourcePermit(taken.get());
             }
-            Permit permit = taken.get();
-            return () -> release(permit);
+
+            @Override
+            public void onLost(Consumer<FleetPermitSource.Permit> listener) {
+                lostListener = Objects.requireNonNull(listener, "listener");
+            }
         };
+    }
+
+    /** A permit as the core sees it: one object per permit taken, so the lost one is found in the allowance's deque. */
+    private final class SourcePermit implements FleetPermitSource.Permit {
+        private final Permit permit;
+
+        SourcePermit(Permit permit) {
+            this.permit = permit;
+            sourcePermits.put(permit.member(), this);
+        }
+
+        @Override
+        public void release() {
+            FleetPermits.this.release(permit);
+        }
     }
 
     /** Gives a permit back (best effort: one Redis cannot take back expires by itself). */
     public void release(Permit permit) {
+        sourcePermits.remove(permit.member());
         if (!held.remove(permit.member())) {
             return;
         }
@@ -140,7 +170,15 @@ public final class FleetPermits {
             if (!Long.valueOf(1).equals(renewed.get(i)) && held.remove(members.get(i))) {
                 lost.increment();
                 log.warn("fleet: permit {} of {} expired before it was renewed (Redis was out of reach); the run"
-                        + " holding it goes on", members.get(i), name);
+                        + " holding it goes on, and this instance counts one permit fewer", members.get(i), name);
+                SourcePermit gone = sourcePermits.remove(members.get(i));
+                if (gone != null) {
+                    try {
+                        lostListener.accept(gone);
+                    } catch (RuntimeException e) {
+                        log.warn("fleet: a permit-lost listener threw", e);
+                    }
+                }
             }
         }
     }

@@ -241,7 +241,11 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
                 log.warn("fleet: instance {} leaves with writes Redis has not taken yet; the messages they end"
                         + " stay pending and run again on the sessions' next holder", id);
             }
-            leases.releaseAll();
+            int unreleased = leases.releaseAll();
+            if (unreleased > 0) {
+                log.warn("fleet: instance {} leaves {} lease(s) to expire after {} ms instead of giving them back: the"
+                        + " ends of their messages are not written yet", id, unreleased, timing.ttl().toMillis());
+            }
             permits.values().forEach(FleetPermits::releaseAll);
             try {
                 store.query(jedis -> {

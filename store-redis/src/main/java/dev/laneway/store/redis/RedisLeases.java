@@ -136,11 +136,24 @@ final class RedisLeases implements SessionLeases {
         }
     }
 
-    /** At leave: gives every held lease back. */
-    void releaseAll() {
+    /**
+     * At leave: gives every held lease back, except one with a fenced settle still unwritten (queued,
+     * or kept for a retry): given back, its settle would be refused and an answered message run again
+     * on the next holder. Such a lease expires after its ttl instead (docs/architecture.md §7.1).
+     *
+     * @return how many leases were kept for that reason
+     */
+    int releaseAll() {
+        int kept = 0;
         for (Held holding : new ArrayList<>(held.values())) {
-            release(holding.lease);
+            if (store.unwrittenFence(holding.lease)) {
+                held.remove(holding.lease.session(), holding); // no longer renewed: it expires by itself
+                kept++;
+            } else {
+                release(holding.lease);
+            }
         }
+        return kept;
     }
 
     private void lose(Held holding, String why) {

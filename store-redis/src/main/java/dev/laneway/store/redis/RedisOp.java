@@ -44,8 +44,13 @@ sealed interface RedisOp {
     /** Replaces a scheduled job's last fire. */
     record RecordFire(String jobId, Instant firedAt) implements RedisOp { }
 
-    /** Completes once everything queued before it is written (or failed). */
-    record Flush() implements RedisOp {
+    /**
+     * Completes once everything queued before it is written (or failed). With {@code awaitKept}, also
+     * not before every settle kept for a retry ahead of it is written or refused (a member leaving its
+     * fleet, docs/architecture.md §7.1); the caller bounds the wait. Without it (reads that want their
+     * own queued writes), a settle kept for a retry does not hold it up.
+     */
+    record Flush(boolean awaitKept) implements RedisOp {
         @Override
         public boolean writes() {
             return false;

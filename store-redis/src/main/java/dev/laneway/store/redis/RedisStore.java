@@ -97,6 +97,8 @@ public final class RedisStore implements DurableStore {
     private final Map<Long, String> keyBySeq = new ConcurrentHashMap<>();
     // session key -> future of the latest queued history write of that session (removed once done)
     private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
+    // "<lease key>#<token>" -> fenced settles under that lease not written yet (queued, kept for a retry)
+    private final Map<String, Integer> unwrittenFences = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean sharedSequence; // set once, when the instance joins its fleet
     private volatile boolean heartbeatFailing; // written by the fleet's beat
@@ -288,29 +290,43 @@ public final class RedisStore implements DurableStore {
     /**
      * Fenced: written only while {@code fence} is still its session's lease (docs/architecture.md
      * §7.1); refused otherwise, the message staying pending for the lease's new holder. A lease of
-     * token 0 (one instance) is not fenced.
+     * token 0 (one instance) is not fenced. The future completes when Redis took the record, or
+     * exceptionally when it was refused by the fence or the store closed first; a record kept for a
+     * retry keeps it open (and its lease is not given back at leave, see {@link #unwrittenFence}).
      */
     @Override
-    public void settled(long seq, boolean answered, Lease fence) {
+    public CompletableFuture<Void> settled(long seq, boolean answered, Lease fence) {
         if (fence == null || !fence.fenced()) {
-            settled(seq, answered, null, 0);
-        } else {
-            settled(seq, answered, keys.lease(fence.session().value()), fence.token());
+            return settled(seq, answered, null, 0);
         }
+        return settled(seq, answered, keys.lease(fence.session().value()), fence.token());
     }
 
-    private void settled(long seq, boolean answered, String leaseKey, long token) {
+    /** Whether a fenced settle under this lease is queued or kept for a retry, not yet written (nor refused). */
+    boolean unwrittenFence(Lease lease) {
+        return unwrittenFences.containsKey(keys.lease(lease.session().value()) + "#" + lease.token());
+    }
+
+    private CompletableFuture<Void> settled(long seq, boolean answered, String leaseKey, long token) {
         endingSeqs.add(seq);
         String key = keyBySeq.remove(seq);
         if (key != null) {
             endingKeys.put(key, new Ending(seq, answered));
         }
+        String fence = leaseKey == null ? null : leaseKey + "#" + token;
+        if (fence != null) {
+            unwrittenFences.merge(fence, 1, Integer::sum);
+        }
         CompletableFuture<Void> done = writer.submit(
                 new RedisOp.Settle(seq, answered, options.clock().millis(), key, leaseKey, token));
+        if (fence != null) {
+            done.whenComplete((ignored, error) -> unwrittenFences.computeIfPresent(fence, (k, n) -> n == 1 ? null : n - 1));
+        }
         if (done.isCompletedExceptionally()) {
             endingSeqs.remove(seq);
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
         }
+        return done;
     }
 
     /** Every pending entry of the fleet, in sequence order, including appends queued before this call. */
@@ -521,7 +537,7 @@ public final class RedisStore implements DurableStore {
     public void flush() {
         if (!closed.get()) {
             try {
-                writer.submit(new RedisOp.Flush()).join();
+                writer.submit(new RedisOp.Flush(false)).join();
             } catch (CompletionException e) {
                 // closed meanwhile: close() writes everything queued anyway
             }
@@ -538,7 +554,7 @@ public final class RedisStore implements DurableStore {
             return true;
         }
         try {
-            writer.submit(new RedisOp.Flush()).get(within.toMillis(), TimeUnit.MILLISECONDS);
+            writer.submit(new RedisOp.Flush(true)).get(within.toMillis(), TimeUnit.MILLISECONDS);
             return true;
         } catch (ExecutionException e) {
             return true; // closed meanwhile: close() writes everything queued anyway

@@ -99,6 +99,7 @@ final class RedisWriter implements AutoCloseable {
     private final List<Queued> retrying = new ArrayList<>(); // writer thread only; futures still open
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
     private Instant nextRetry; // writer thread only; set while retrying is not empty
+    private final List<Queued> flushesAwaitingKept = new ArrayList<>(); // writer thread only; empty while retrying is
 
     RedisWriter(RedisTarget target, RedisKeys keys, StoreOptions options, Jedis connected, Connector connector,
                 Events events) {
@@ -231,10 +232,18 @@ final class RedisWriter implements AutoCloseable {
             }
         }
         for (Queued queued : batch) {
-            if (!queued.op().writes() && !(queued.op() instanceof RedisOp.Stop)) {
+            if (queued.op() instanceof RedisOp.Flush flush && flush.awaitKept() && !retrying.isEmpty()) {
+                flushesAwaitingKept.add(queued); // completes once the kept settles ahead of it are written
+            } else if (!queued.op().writes() && !(queued.op() instanceof RedisOp.Stop)) {
                 queued.done().complete(null);
             }
         }
+    }
+
+    /** Nothing is kept for a retry any more: the flushes that waited for it complete. */
+    private void releaseFlushes() {
+        flushesAwaitingKept.forEach(queued -> queued.done().complete(null));
+        flushesAwaitingKept.clear();
     }
 
     /**
@@ -426,6 +435,7 @@ final class RedisWriter implements AutoCloseable {
         if (still.isEmpty()) {
             log.info("store: {} kept record(s) of ended messages written; recording works again", written);
             nextRetry = null;
+            releaseFlushes();
             return;
         }
         retryBackoff = retryBackoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : retryBackoff.multipliedBy(2);
@@ -435,6 +445,7 @@ final class RedisWriter implements AutoCloseable {
 
     /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
     private void failKept() {
+        releaseFlushes(); // whatever could be written is: the kept ones below fail, their leases were not given back
         if (retrying.isEmpty()) {
             return;
         }

@@ -10,6 +10,7 @@ import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.LogCapture;
 import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
 import dev.laneway.store.Fixtures;
@@ -58,8 +59,12 @@ class FleetGatewayTest {
     }
 
     private Instance instance(FleetTiming timing, UnaryOperator<GatewaySettings.Builder> settings) {
+        return instance(server, timing, settings);
+    }
+
+    private Instance instance(RedisServer on, FleetTiming timing, UnaryOperator<GatewaySettings.Builder> settings) {
         ManualTime time = new ManualTime(Fixtures.T0);
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(time));
+        RedisStore store = RedisStore.open(RedisTarget.of(on.url(), "support"), Fixtures.options(time));
         open.add(store);
         RedisFleetMember member = RedisFleetMember.join(store, timing, time, time, threads);
         open.add(member);
@@ -166,5 +171,39 @@ class FleetGatewayTest {
         Await.until("recorded once, by B", () -> b.store().pending().isEmpty());
         assertEquals(List.of(), a.harness().channel.texts(), "A sent nothing after losing the lease");
         assertEquals(1, a.agent().runs().size(), "A never ran the queued message");
+    }
+
+    @Test
+    void theSweep_keepsTheLeaseOfAnIdleSession_untilTheAnsweredRecordKeptForARetryIsWritten() throws Exception {
+        FleetTiming timing = new FleetTiming(Duration.ofSeconds(15), Duration.ofMillis(500)); // sweeps before the 1 s retry
+        try (RedisServer own = RedisServer.start(); Jedis redis = own.client();
+             LogCapture writerLog = LogCapture.of(RedisWriter.class)) {
+            Instance a = instance(own, timing, mode(QueueMode.FOLLOWUP));
+            a.harness().dm("first");
+            ScriptedAgent.ScriptedRun run = Await.value("A runs it", () -> a.agent().runs().isEmpty() ? null : a.agent().run(0));
+            String session = a.store().pending().get(0).session();
+            String lease = a.store().keys().lease(session);
+            String token = redis.hget(lease, "token");
+
+            redis.configSet("maxmemory-policy", "noeviction");
+            redis.configSet("maxmemory", "1"); // Redis refuses the answered record: the writer keeps it for a retry
+            run.complete("answer one");
+            Await.until("the answered record is kept", () -> writerLog.lines().stream()
+                    .anyMatch(line -> line.mentions("could not record the end of message")));
+            redis.configSet("maxmemory", "0");
+
+            a.harness().advance(timing.renewEvery()); // a sweep: the session is idle, its record not yet written
+            Await.until("the beat and the sweep ran", () -> a.harness().time.pendingDelays().stream()
+                    .filter(timing.renewEvery()::equals).count() >= 2);
+            assertEquals(token, redis.hget(lease, "token"), "the lease is kept while its session's record is unwritten");
+
+            a.harness().advance(Duration.ofMillis(600)); // the writer's retry is due
+            a.store().flush();
+            Await.until("the answered record is written under the lease", () -> a.store().pending().isEmpty());
+            assertEquals(List.of("answer one"), a.harness().channel.texts());
+            assertEquals(1, a.agent().runs().size(), "answered once");
+            open.remove(a.member());
+            a.member().close();
+        }
     }
 }

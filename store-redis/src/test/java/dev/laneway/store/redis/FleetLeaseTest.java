@@ -219,4 +219,35 @@ class FleetLeaseTest {
                     "answered under the lease it still held: not left pending to be answered again");
         }
     }
+
+    @Test
+    void leaving_keepsALeaseWhoseEndIsKeptForARetry_soTheRetriedEndIsWrittenUnderIt() throws Exception {
+        try (RedisServer own = RedisServer.start()) {
+            Instance a = instance(own, new FleetTiming(Duration.ofSeconds(15), Duration.ofMillis(300)));
+            JournalEntry message = Fixtures.entry(a.store().nextSequence(), SESSION.value(), "m-kept");
+            a.store().append(message).join();
+            Lease lease = a.member().leases().tryAcquire(SESSION, l -> { }).orElseThrow();
+            java.util.concurrent.CompletableFuture<Void> end;
+            try (Jedis redis = own.client()) {
+                redis.configSet("maxmemory-policy", "noeviction");
+                redis.configSet("maxmemory", "1"); // Redis refuses the answered record: the writer keeps it
+                end = a.store().settled(message.seq(), true, lease);
+                a.store().flush();
+                assertFalse(end.isDone(), "kept for a retry, not written");
+                redis.configSet("maxmemory", "0"); // Redis takes writes again, before the retry is due
+            }
+
+            a.member().close(); // waits its bound for the kept record, then leaves
+
+            try (Jedis redis = own.client()) {
+                assertEquals(Long.toString(lease.token()), redis.hget(a.store().keys().lease(SESSION.value()), "token"),
+                        "the lease is left to expire, not given back while its record is unwritten");
+                a.clock().advance(Duration.ofSeconds(1)); // the retry is due
+                a.store().flush(); // wakes the writer
+                end.get(Await.DEFAULT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                assertFalse(redis.hexists(a.store().keys().journal(), Long.toString(message.seq())),
+                        "the answered record was written under the lease: the message does not run again");
+            }
+        }
+    }
 }

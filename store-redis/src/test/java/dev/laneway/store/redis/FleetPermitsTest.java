@@ -118,7 +118,8 @@ class FleetPermitsTest {
 
         // the dead instance never beats again (its clock stands still): Redis's clock runs its permits out
         Await.until("a dead instance's permit is free again", () -> aliveMain.tryAcquire().isPresent());
-        assertTrue(aliveMain.tryAcquire().isPresent(), "both came back");
+        // the second was taken a moment after the first, so it runs out a moment later
+        Await.until("both came back", () -> aliveMain.tryAcquire().isPresent());
         assertEquals(2, aliveMain.inUse());
     }
 
@@ -143,5 +144,39 @@ class FleetPermitsTest {
         assertEquals(1, main.lost());
         assertEquals(1, main.heldHere());
         assertEquals(1, main.inUse());
+    }
+
+    @Test
+    void aPermitThatExpiredBeforeTheBeat_lowersTheSchedulersAllowance_soTheFleetCapHoldsAgain() {
+        FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
+        Instance a = instance(timing);
+        Instance b = instance(timing);
+        MainScheduler mainA = gatedMain(a, 2);
+        MainScheduler mainB = gatedMain(b, 2);
+        CompletableFuture<LanePermit> a1 = mainA.acquire(new Claim(PriorityClass.NORMAL, "t", "a1"));
+        CompletableFuture<LanePermit> a2 = mainA.acquire(new Claim(PriorityClass.NORMAL, "t", "a2"));
+        assertTrue(a1.isDone() && a2.isDone());
+        String key = a.store().keys().permits("main");
+        try (Jedis redis = server.client()) {
+            long redisNow = Long.parseLong(redis.time().get(0)) * 1000;
+            String member = redis.zrange(key, 0, 0).get(0);
+            redis.zadd(key, redisNow - 1_000, member); // ran out before A's beat (Redis was out of reach)
+        }
+
+        CompletableFuture<LanePermit> b1 = mainB.acquire(new Claim(PriorityClass.NORMAL, "t", "b1"));
+        assertTrue(b1.isDone(), "B took the expired permit's place");
+        a.clock().advance(timing.renewEvery()); // A's beat finds it lost
+        assertEquals(1, a.member().permits("main", 2).lost());
+        assertEquals(1, mainA.allowance(), "A counts only the permit Redis still has");
+
+        CompletableFuture<LanePermit> a3 = mainA.acquire(new Claim(PriorityClass.NORMAL, "t", "a3"));
+        a1.join().close();
+        assertFalse(a3.isDone(), "A grants one run fewer: a1's slot does not go to a3 while the fleet is at its cap");
+        assertEquals(2, a.member().permits("main", 2).inUse());
+
+        b1.join().close();
+        a.clock().advance(RETRY);
+        assertTrue(a3.isDone(), "B's permit went back to Redis and A took it at its retry");
+        assertEquals(2, a.member().permits("main", 2).heldHere());
     }
 }
