@@ -82,18 +82,33 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
                 log.warn("telegram: update {} could not be handled: {}", update.getUpdateId(), e.toString());
             }
         }
-        if (!awaitHandOver(handOvers)) {
-            return false;    // the claims expire: a redelivery is taken (the gateway's own dedupe knows what it has)
-        }
-        for (Update update : taken) {
-            try {
-                seenUpdates.taken(Integer.toString(update.getUpdateId()));
-            } catch (RuntimeException e) {
-                log.warn("telegram: update {} handed over, but its id could not be kept as seen ({}); the gateway's"
-                        + " own dedupe still knows the message", update.getUpdateId(), e.getMessage());
+        boolean handedOver = awaitHandOver(handOvers);
+        boolean interrupted = Thread.interrupted();   // stopping: the claims still go to Redis (an interrupt closes its socket)
+        for (int i = 0; i < taken.size(); i++) {
+            Update update = taken.get(i);
+            if (handOvers.get(i).isDone()) {
+                keep(update);
+            } else {
+                // Not handed over (timed out, or interrupted at close): the webhook answers 503 and Telegram
+                // sends it again, here or on another instance, within the claim's 2 minutes. The claim must
+                // go, or that redelivery is skipped as a repeat and the update lost when this hand-over never
+                // completes. Should it complete late after all, the journal's own dedupe drops the double.
+                forget(update);
             }
         }
-        return all;
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return all && handedOver;
+    }
+
+    private void keep(Update update) {
+        try {
+            seenUpdates.taken(Integer.toString(update.getUpdateId()));
+        } catch (RuntimeException e) {
+            log.warn("telegram: update {} handed over, but its id could not be kept as seen ({}); the gateway's"
+                    + " own dedupe still knows the message", update.getUpdateId(), e.getMessage());
+        }
     }
 
     private static boolean awaitHandOver(List<CompletableFuture<Void>> handOvers) {

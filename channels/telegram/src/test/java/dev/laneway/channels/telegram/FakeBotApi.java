@@ -71,6 +71,11 @@ final class FakeBotApi implements AutoCloseable {
     private final Map<String, String> filePaths = new java.util.concurrent.ConcurrentHashMap<>();
     private final PollLog polls = new PollLog();
     private final java.util.concurrent.atomic.AtomicInteger pollsOpen = new java.util.concurrent.atomic.AtomicInteger();
+    // client port -> the getUpdates held on that connection; ports whose client closed (told by the relay).
+    // Both, and the counting in pollsOpen and mostPollsOpen, are guarded by heldPolls' monitor.
+    private final Map<Integer, OpenPoll> heldPolls = new HashMap<>();
+    private final Set<Integer> goneClients = new HashSet<>();
+    private volatile ClientRelay relay;
     private final java.util.concurrent.atomic.AtomicInteger mostPollsOpen = new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
     private int nextUpdateId = 5000;
@@ -87,8 +92,20 @@ final class FakeBotApi implements AutoCloseable {
         return api;
     }
 
+    /**
+     * As {@link #start}, behind a {@link ClientRelay} that tells this server the moment a client
+     * closes its connection: a {@code getUpdates} its client abandoned (cancelled) stops counting
+     * as open then ({@link #mostPollsOpen}), not when the server's wait for updates ends.
+     */
+    static FakeBotApi startWatchingClients() throws IOException {
+        FakeBotApi api = start();
+        api.relay = ClientRelay.start(api.port, api::clientCame, api::clientGone);
+        return api;
+    }
+
     URI url() {
-        return URI.create("http://127.0.0.1:" + port);
+        ClientRelay through = relay;
+        return URI.create("http://127.0.0.1:" + (through != null ? through.port() : port));
     }
 
     // ---------------------------------------------------------------- what users do
@@ -257,8 +274,11 @@ final class FakeBotApi implements AutoCloseable {
         return sentTo(chatId).stream().map(Sent::text).toList();
     }
 
-    /** Every {@code getUpdates} request, recorded when it arrives (before it is held). */
-    /** The most {@code getUpdates} calls the server held open at one moment (two pollers: 2). */
+    /**
+     * The most {@code getUpdates} calls the server held open at one moment (two pollers: 2). A call
+     * is open from its arrival until it is answered, or (behind the relay: {@link #startWatchingClients})
+     * until its client closed the connection.
+     */
     int mostPollsOpen() {
         return mostPollsOpen.get();
     }
@@ -375,12 +395,12 @@ final class FakeBotApi implements AutoCloseable {
                     : type != null && type.startsWith("multipart/form-data") ? formFields(type, raw) : Tg.JSON.readTree(raw);
             if (method.equals("getUpdates")) {
                 polls.arrived(body);
-                mostPollsOpen.accumulateAndGet(pollsOpen.incrementAndGet(), Math::max);
+                OpenPoll open = pollOpened(exchange.getRemoteAddress().getPort());
                 ArrayNode result;
                 try {
                     result = getUpdates(body, myGeneration);
                 } finally {
-                    pollsOpen.decrementAndGet();
+                    open.end();
                 }
                 if (result == null) {
                     return; // the server went away while holding the call: cut it off
@@ -411,6 +431,57 @@ final class FakeBotApi implements AutoCloseable {
             JsonNode result = answer(method, body);
             calls.add(new Call(method, body, Instant.now(), result));
             respond(exchange, 200, BotApiAnswers.ok(result));
+        }
+    }
+
+    /** Counts a {@code getUpdates} as open, unless its client already closed the connection. */
+    private OpenPoll pollOpened(int clientPort) {
+        synchronized (heldPolls) {
+            OpenPoll open = new OpenPoll(clientPort, !goneClients.contains(clientPort));
+            if (open.open) {
+                heldPolls.put(clientPort, open);
+                mostPollsOpen.accumulateAndGet(pollsOpen.incrementAndGet(), Math::max);
+            }
+            return open;
+        }
+    }
+
+    /** The relay saw the client on {@code clientPort} close its connection: its held poll is over. */
+    private void clientGone(int clientPort) {
+        synchronized (heldPolls) {
+            goneClients.add(clientPort);
+            OpenPoll held = heldPolls.get(clientPort);
+            if (held != null) {
+                held.end();
+            }
+        }
+    }
+
+    /** A new connection from {@code clientPort} (a port may be used again). */
+    private void clientCame(int clientPort) {
+        synchronized (heldPolls) {
+            goneClients.remove(clientPort);
+        }
+    }
+
+    /** One {@code getUpdates}, counted in {@code pollsOpen} until it ends (answered, or its client gone), once. */
+    private final class OpenPoll {
+        private final int clientPort;
+        private boolean open;                 // guarded by heldPolls
+
+        OpenPoll(int clientPort, boolean open) {
+            this.clientPort = clientPort;
+            this.open = open;
+        }
+
+        void end() {
+            synchronized (heldPolls) {
+                if (open) {
+                    open = false;
+                    pollsOpen.decrementAndGet();
+                    heldPolls.remove(clientPort, this);
+                }
+            }
         }
     }
 
@@ -567,6 +638,10 @@ final class FakeBotApi implements AutoCloseable {
 
     @Override
     public void close() {
+        ClientRelay through = relay;
+        if (through != null) {
+            through.close();
+        }
         files.release();
         goAway();
         handlers.shutdownNow();

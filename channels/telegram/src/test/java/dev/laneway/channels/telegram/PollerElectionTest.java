@@ -29,8 +29,10 @@ import redis.clients.jedis.Jedis;
 /**
  * Exactly one poller per bot token across a fleet (docs/behaviour.md §17, "Ingress"): two gateway
  * instances in one JVM (each a real gateway, telegrambots channel and fleet membership) against one
- * throwaway redis-server and one fake Bot API. The fake counts the {@code getUpdates} calls it
- * holds open at once: two pollers would make it 2. Lease expiry is Redis's own clock, so the fleet's
+ * throwaway redis-server and one fake Bot API. The fake counts the {@code getUpdates} calls open at
+ * once: two pollers would make it 2. A poll an instance cancelled as it stopped is over when its
+ * connection closes, which the fake learns from the relay in front of it (the server alone would
+ * hold it until its wait for updates ends, overlapping the next poller's). Lease expiry is Redis's own clock, so the fleet's
  * ttl is short here (1.5 s) and the standby checks every 100 ms.
  */
 class PollerElectionTest {
@@ -76,7 +78,7 @@ class PollerElectionTest {
     @Test
     void oneInstancePolls_andSigtermHandsPollingToTheOtherAtOnce() throws Exception {
         redis = RedisServer.start();
-        try (FakeBotApi api = FakeBotApi.start()) {
+        try (FakeBotApi api = FakeBotApi.startWatchingClients()) {
             Member a = join();
             Member b = join();
             Rig first = instance(api, a.member().leases());
@@ -102,7 +104,7 @@ class PollerElectionTest {
     @Test
     void aPollerThatDies_isReplacedOnceItsLeaseExpires_andTheTokenNeverReachesRedis() throws Exception {
         redis = RedisServer.start();
-        try (FakeBotApi api = FakeBotApi.start()) {
+        try (FakeBotApi api = FakeBotApi.startWatchingClients()) {
             Member a = join();
             Member b = join();
             Rig first = instance(api, new DiesWithoutReleasing(a.member().leases()));
@@ -132,7 +134,7 @@ class PollerElectionTest {
     @Test
     void aPollerWhoseLeaseIsGone_stopsPolling_andOneInstancePollsAgain() throws Exception {
         redis = RedisServer.start();
-        try (FakeBotApi api = FakeBotApi.start(); LogCapture log = LogCapture.of(PollerElection.class)) {
+        try (FakeBotApi api = FakeBotApi.startWatchingClients(); LogCapture log = LogCapture.of(PollerElection.class)) {
             Member a = join();
             Member b = join();
             Rig first = instance(api, a.member().leases());

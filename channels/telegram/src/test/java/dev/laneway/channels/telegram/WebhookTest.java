@@ -14,6 +14,11 @@ import dev.laneway.config.TelegramWebhook;
 import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.SeenIds;
 import dev.laneway.core.testing.Await;
+import dev.laneway.store.StoreOptions;
+import dev.laneway.store.redis.RedisSeenIds;
+import dev.laneway.store.redis.RedisServer;
+import dev.laneway.store.redis.RedisStore;
+import dev.laneway.store.redis.RedisTarget;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -131,6 +136,69 @@ class WebhookTest {
             assertEquals(200, post(first, update, SECRET).statusCode());
             assertEquals(200, post(second, update, SECRET).statusCode());
             assertEquals(1, first.journal.lastSequence() + second.journal.lastSequence(), "one instance takes it");
+        }
+    }
+
+    /**
+     * An instance that answers 503 (its hand-over interrupted at close) and never completes that
+     * hand-over must not leave the update's claim behind: Telegram's redelivery, to another instance
+     * sharing the seen ids in Redis, is taken and answered once (docs/behaviour.md §17, "Ingress").
+     */
+    @Test
+    void anUpdateWhoseHandOverFailed_isTakenWhenRedeliveredToAnotherInstance_andAnsweredOnce() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+             RedisStore store = RedisStore.open(RedisTarget.of(redis.url(), "support"), StoreOptions.defaults());
+             FakeBotApi api = FakeBotApi.start()) {
+            CompletableFuture<String> forgotten = new CompletableFuture<>();
+            SeenIds.Source fleet = RedisSeenIds.on(store);
+            SeenIds.Source watched = (kind, ttl, max) -> new ForgetsNoted(fleet.forKind(kind, ttl, max), forgotten);
+            Rig first = Rig.with().api(api).webhook(WEBHOOK).seen(watched).start();
+            CompletableFuture<HttpResponse<String>> refused;
+            try {
+                first.appendGate.close();                  // its hand-over never completes
+                refused = postAsync(first, update(8050, "lost unless redelivered"), SECRET);
+                Await.until("the hand-over to be held", () -> first.appendGate.waiting() == 1);
+            } finally {
+                first.close();                             // SIGTERM: the held hand-over is interrupted
+            }
+            assertEquals("8050", forgotten.completeOnTimeout("none", TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).join(),
+                    "the 503'd update's claim is given back (else its redelivery is skipped as a repeat)");
+            try {
+                assertEquals(503, refused.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).statusCode());
+            } catch (java.util.concurrent.ExecutionException cutOff) {
+                // the listener closed first: Telegram sees a failed delivery, which it retries like a 503
+            }
+
+            try (Rig second = Rig.with().api(api).agent(new EchoAgent()).webhook(WEBHOOK).seen(fleet).start()) {
+                String redelivery = update(8050, "lost unless redelivered");
+                assertEquals(200, post(second, redelivery, SECRET).statusCode());
+                assertEquals(1, second.journal.lastSequence(), "the redelivery is taken, not skipped as a repeat");
+                assertEquals(200, post(second, redelivery, SECRET).statusCode());
+                Await.until("the reply", () -> api.sentTo(Tg.ANN.id()).size() == 1);
+                assertTrue(second.gateway.awaitIdle(Await.DEFAULT));
+                assertEquals(1, second.journal.lastSequence(), "taken once");
+                assertEquals(List.of("echo: lost unless redelivered"), api.textsTo(Tg.ANN.id()), "answered once");
+            }
+        }
+    }
+
+    /** Seen ids that note the first id forgotten. */
+    private record ForgetsNoted(SeenIds ids, CompletableFuture<String> forgotten) implements SeenIds {
+        @Override
+        public boolean add(String id) {
+            return ids.add(id);
+        }
+
+        @Override
+        public void taken(String id) {
+            ids.taken(id);
+        }
+
+        @Override
+        public boolean remove(String id) {
+            boolean removed = ids.remove(id);
+            forgotten.complete(id);
+            return removed;
         }
     }
 
