@@ -50,6 +50,8 @@ class GroupChatTest {
             Await.until("the answer", () -> rig.api.sentTo(Tg.GROUP).size() == 1);
             rig.awaitQuiet();     // /stop@OtherBot was skipped, not merely late
             assertEquals(List.of("good morning"), echo.prompts());
+            // the disposition is recorded by the gateway's thread, which may come after the send
+            Await.until("the disposition", () -> !rig.dispositions.entries().isEmpty());
             assertFalse(rig.dispositions.entries().get(0).message().mentionsBot());
         }
     }
@@ -65,6 +67,8 @@ class GroupChatTest {
             FakeBotApi.Sent answer = rig.api.sentTo(Tg.FORUM).get(0);
             assertEquals(42, answer.threadId());
             assertEquals(id, answer.replyTo());
+            // the disposition is recorded by the gateway's thread, which may come after the send
+            Await.until("the disposition", () -> !rig.dispositions.entries().isEmpty());
             InboundMessage message = rig.dispositions.entries().get(0).message();
             assertEquals("42", message.threadId());
             assertEquals(List.of("hi from the topic"), echo.prompts());
@@ -99,6 +103,8 @@ class GroupChatTest {
             rig.api.group(Tg.ANN, "/queue@LanewayBot followup");
             Await.until("the confirmation", () -> rig.api.sentTo(Tg.GROUP).size() == 2);
             assertEquals("⚙️ Queue mode set to followup.", rig.api.textsTo(Tg.GROUP).get(1));
+            // the disposition is recorded by the gateway's thread, which may come after the send
+            Await.until("both dispositions", () -> rig.dispositions.entries().size() >= 2);
             assertTrue(rig.dispositions.entries().get(1).message().senderIsAdmin());
             assertFalse(rig.dispositions.entries().get(0).message().senderIsAdmin());
             assertEquals("/queue followup", rig.dispositions.entries().get(1).message().text(),
