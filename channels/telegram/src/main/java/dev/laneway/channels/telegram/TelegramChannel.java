@@ -261,16 +261,21 @@ public final class TelegramChannel implements ChannelAdapter {
     }
 
     private void stopElectedPolling() {
-        Polling stopping;
-        lifecycle.lock();
-        try {
-            stopping = polling;
-            polling = null;
-        } finally {
-            lifecycle.unlock();
-        }
+        Polling stopping = takePolling();
         if (stopping != null) {
             stopping.close();
+        }
+    }
+
+    /** Takes the polling out of the channel for the caller to close; null when it does not poll. */
+    private Polling takePolling() {
+        lifecycle.lock();
+        try {
+            Polling taken = polling;
+            polling = null;
+            return taken;
+        } finally {
+            lifecycle.unlock();
         }
     }
 
@@ -434,13 +439,7 @@ public final class TelegramChannel implements ChannelAdapter {
         if (elect != null) {
             elect.stop();
         }
-        lifecycle.lock();
-        try {
-            stopping = polling;
-            polling = null;
-        } finally {
-            lifecycle.unlock();
-        }
+        stopping = takePolling();
         if (hook != null) {
             hook.close();
             log.info("telegram: webhook receiver stopped");
