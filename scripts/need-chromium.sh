@@ -4,6 +4,7 @@
 # either is missing, installs Debian's chromium and chromium-driver packages as root or with
 # passwordless sudo; otherwise fails saying what to install. The tests never skip.
 set -euo pipefail
+. "$(dirname "$0")/apt-install.sh"
 
 browser() {
     command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
@@ -19,21 +20,10 @@ if browser && driver; then
 fi
 
 echo "chromium or chromedriver is not installed; the console's browser tests need both. Installing them..." >&2
-if command -v apt-get >/dev/null 2>&1; then
-    if [ "$(id -u)" -eq 0 ]; then
-        SUDO=""
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        SUDO="sudo -n"
-    else
-        SUDO="none"
-    fi
-    if [ "$SUDO" != "none" ]; then
-        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver >&2
-        if browser && driver; then
-            echo "installed: $(chromedriver --version 2>/dev/null || echo chromedriver)" >&2
-            exit 0
-        fi
+if laneway_apt_install chromium chromium-driver; then
+    if browser && driver; then
+        echo "installed: $(chromedriver --version 2>/dev/null || echo chromedriver)" >&2
+        exit 0
     fi
 fi
 echo "error: chromium and chromedriver are required by the tests and could not be installed here." >&2

@@ -4,6 +4,7 @@
 # root or with passwordless sudo; otherwise fails saying what to install. The tests never skip.
 # Installing does not leave a server running for the tests: they start and stop their own.
 set -euo pipefail
+. "$(dirname "$0")/apt-install.sh"
 
 found() {
     command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || [ -x /usr/sbin/redis-server ] \
@@ -15,22 +16,11 @@ if found; then
 fi
 
 echo "redis-server is not installed; the Redis store's tests need it. Installing it..." >&2
-if command -v apt-get >/dev/null 2>&1; then
-    if [ "$(id -u)" -eq 0 ]; then
-        SUDO=""
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        SUDO="sudo -n"
-    else
-        SUDO="none"
-    fi
-    if [ "$SUDO" != "none" ]; then
-        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >&2
-        # Debian starts the packaged service where systemd runs; the tests do not use it (they never touch 6379).
-        if found; then
-            echo "redis-server installed: $(redis-server --version 2>/dev/null || echo /usr/bin/redis-server)" >&2
-            exit 0
-        fi
+if laneway_apt_install redis-server; then
+    # Debian starts the packaged service where systemd runs; the tests do not use it (they never touch 6379).
+    if found; then
+        echo "redis-server installed: $(redis-server --version 2>/dev/null || echo /usr/bin/redis-server)" >&2
+        exit 0
     fi
 fi
 echo "error: redis-server is required by the tests and could not be installed here." >&2
