@@ -152,6 +152,22 @@ final class Receipts {
         }
     }
 
+    /**
+     * A message restored after a restart (docs/behaviour.md §16.5): on a channel without a typing
+     * indicator every accepted message showed a receipt that is 👀 there whether it waited or ran
+     * (Slack), so it is taken as showing one, and its answer removes it; elsewhere what it showed
+     * is not known, and it starts afresh (L49). Called before the channel takes traffic.
+     */
+    void restored(Ticket ticket) {
+        ReceiptMode mode = modeOf(ticket);
+        if (mode == ReceiptMode.REACTIONS && !typing.contains(ticket.route().channel())) {
+            synchronized (ticket) {
+                ticket.receipt = Receipt.QUEUED;
+            }
+            ticket.receiptShown = Receipt.QUEUED;
+        }
+    }
+
     /** The message ended: a final receipt for one that will get no answer, else its receipt goes. */
     void ended(Ticket ticket, Disposition disposition) {
         ReceiptMode mode = modeOf(ticket);

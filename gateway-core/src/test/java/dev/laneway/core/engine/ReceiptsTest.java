@@ -180,6 +180,24 @@ class ReceiptsTest {
     }
 
     @Test
+    void afterARestart_aRestoredMessage_losesTheEyesItShowedBefore_onAChannelWithoutTyping() {
+        var journal = new dev.laneway.core.store.InMemoryJournal();
+        var capabilities = new ChannelCapabilities(4096, false, null, true, false);
+        var time = new dev.laneway.core.testing.ManualTime();
+        GatewayHarness before = new GatewayHarness(s -> s.queueDefaults(FOLLOWUP), journal, time,
+                new FakeChannel("test", capabilities).receipts(ReceiptMode.REACTIONS));
+        String id = before.dm("question");
+        assertEquals(List.of("react " + id + " ✍"), before.channel.progress());
+
+        GatewayHarness after = new GatewayHarness(s -> s.queueDefaults(FOLLOWUP), journal,
+                new dev.laneway.core.testing.ManualTime(time.instant().plusSeconds(30)),
+                new FakeChannel("test", capabilities).receipts(ReceiptMode.REACTIONS));
+        after.agent.run(0).complete("answer");
+        assertEquals(List.of("react " + id + " ✍", "react " + id + " -", "send answer"), after.channel.progress(),
+                "taken as showing a receipt (on Slack both are 👀, so the ✍ costs no call there): the answer removes it");
+    }
+
+    @Test
     void offMode_sendsNothingButTheAnswers() {
         GatewayHarness h = harness(ReceiptMode.OFF, COLLECT, false, s -> s);
         h.dm("running");

@@ -77,7 +77,13 @@ public final class GatewayHarness {
 
     /** A gateway on {@code channel} (its receipts or capabilities set up before the gateway reads them). */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, FakeChannel channel) {
-        this(settings, CommandHandler.NONE, MessageJournal.NONE, new ManualTime(), null, builder -> builder, channel);
+        this(settings, MessageJournal.NONE, new ManualTime(), channel);
+    }
+
+    /** As {@link #GatewayHarness(UnaryOperator, FakeChannel)}, on a given journal and time (a restart). */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, MessageJournal journal, ManualTime time,
+                          FakeChannel channel) {
+        this(settings, CommandHandler.NONE, journal, time, null, builder -> builder, channel);
     }
 
     private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
