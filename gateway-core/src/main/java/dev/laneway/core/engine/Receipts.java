@@ -1,6 +1,7 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChannelAdapter;
 import dev.laneway.core.channel.ChannelCapabilities;
@@ -182,7 +183,11 @@ final class Receipts {
     }
 
     /** A message turned away before it was accepted (admission, or the scheduler shed it): no ticket. */
-    void shed(Route route) {
+    void shed(InboundMessage message) {
+        if (modes.isEmpty() || message.origin() != InboundMessage.Origin.MESSAGE) {
+            return;
+        }
+        Route route = message.route();
         ReceiptMode mode = modes.get(route.channel());
         if (mode == ReceiptMode.REACTIONS && route.replyToMessageId() != null) {
             outbox.afterDelivered(route, () -> react(route, null, Receipt.SHED, null));
@@ -197,9 +202,14 @@ final class Receipts {
         }
     }
 
-    /** The mode of the ticket's channel, or null when it shows no receipts (or the message has no platform id). */
+    /**
+     * The mode of the ticket's channel, or null when it shows no receipts: also for a message that is
+     * not one a user typed in the chat (a slash command's answer goes through its interaction or
+     * response URL, which a receipt notice must not spend; a scheduled job's prompt has nobody to tell)
+     * or that has no platform id.
+     */
     private ReceiptMode modeOf(Ticket ticket) {
-        if (modes.isEmpty()) {
+        if (modes.isEmpty() || ticket.message().origin() != InboundMessage.Origin.MESSAGE) {
             return null;
         }
         Route route = ticket.route();

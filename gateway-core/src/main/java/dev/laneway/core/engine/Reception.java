@@ -168,7 +168,7 @@ final class Reception {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
             if (!fromJob) {
-                ctx.receipts.shed(message.route());
+                ctx.receipts.shed(message);
             }
             busy(message, fromJob, ctx.admission.retryAfterSeconds());
             return;
@@ -179,7 +179,7 @@ final class Reception {
             ctx.admission.release();
             record(message, Disposition.REJECTED_BUSY);
             if (!fromJob) {
-                ctx.receipts.shed(message.route());
+                ctx.receipts.shed(message);
             }
             busy(message, fromJob, verdict.estimate().waitSeconds());
             return;

@@ -228,6 +228,24 @@ class ReceiptsTest {
     }
 
     @Test
+    void aSlashCommand_getsNoReceipt_itsAnswerGoesThroughItsInteraction() {
+        GatewayHarness h = harness(ReceiptMode.NOTICES, FOLLOWUP, false, s -> s);
+        h.dm("running");
+        h.send(h.message("ask something").origin(dev.laneway.core.InboundMessage.Origin.SLASH_COMMAND));
+        h.agent.run(0).complete("one");
+        h.agent.run(1).complete("two");
+        assertEquals(List.of("send one", "send two"), h.channel.progress(),
+                "no queued notice spends the command's one answer");
+
+        GatewayHarness reactions = harness(ReceiptMode.REACTIONS, FOLLOWUP, false, s -> s.maxPendingRuns(1));
+        reactions.send(reactions.message("ask").origin(dev.laneway.core.InboundMessage.Origin.SLASH_COMMAND));
+        reactions.send(reactions.message("refused").origin(dev.laneway.core.InboundMessage.Origin.SLASH_COMMAND));
+        reactions.agent.run(0).complete("answer");
+        assertEquals(List.of("send ⏳ Busy right now. Please try again in 5 s.", "send answer"),
+                reactions.channel.progress(), "neither running nor shed marks");
+    }
+
+    @Test
     void noticesMode_namesTheWait_whenItIsLong() {
         GatewayHarness h = harness(ReceiptMode.NOTICES, FOLLOWUP, false, s -> s);
         h.dm("running");
