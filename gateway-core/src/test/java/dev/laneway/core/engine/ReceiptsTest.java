@@ -198,6 +198,48 @@ class ReceiptsTest {
     }
 
     @Test
+    void steersRacingTheRunsReplies_onRealThreads_neverShowAReceiptAfterItsRemoval() throws Exception {
+        var channel = new FakeChannel("test", new ChannelCapabilities(4096, false, null, true, false))
+                .receipts(ReceiptMode.REACTIONS);
+        var agent = new dev.laneway.core.testing.ScriptedAgent();
+        var time = new dev.laneway.core.testing.ManualTime();
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            Gateway gateway = Gateway.builder().settings(GatewaySettings.builder().queueDefaults(STEER).build())
+                    .clock(time).scheduler(time).executor(executor).agent(agent).channel(channel).build();
+            gateway.start();
+            gateway.accept(dev.laneway.core.InboundMessage.builder("test").text("question").platformMessageId("q")
+                    .chatId("chat").senderId("user").build());
+            dev.laneway.core.testing.Await.until("the run", () -> agent.runs().size() == 1);
+            var run = agent.run(0);
+            Thread replies = Thread.ofVirtual().start(() -> {
+                for (int i = 0; i < 200; i++) {
+                    run.reply("part " + i);
+                }
+            });
+            List<String> steers = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String id = "s" + i;
+                steers.add(id);
+                gateway.accept(dev.laneway.core.InboundMessage.builder("test").text("more " + i).platformMessageId(id)
+                        .chatId("chat").senderId("user").build());
+            }
+            replies.join();
+            run.seeSteers().complete("final");
+            dev.laneway.core.testing.Await.until("the final answer", () -> channel.progress().contains("send final"));
+            assertTrue(gateway.awaitIdle(Duration.ofSeconds(10)));
+            List<String> progress = channel.progress();
+            int answer = progress.indexOf("send final");
+            for (String id : steers) {
+                List<String> own = progress.stream().filter(e -> e.startsWith("react " + id + " ")).toList();
+                assertEquals(List.of("react " + id + " ⚡", "react " + id + " -"), own, id + " in " + progress);
+                assertTrue(progress.indexOf("react " + id + " -") < answer, id + ": removed before the last answer");
+            }
+            assertEquals(List.of("react q ✍", "react q -"),
+                    progress.stream().filter(e -> e.startsWith("react q ")).toList());
+        }
+    }
+
+    @Test
     void offMode_sendsNothingButTheAnswers() {
         GatewayHarness h = harness(ReceiptMode.OFF, COLLECT, false, s -> s);
         h.dm("running");
