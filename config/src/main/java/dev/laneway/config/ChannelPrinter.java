@@ -23,6 +23,7 @@ final class ChannelPrinter {
                 "groups", map("requireMention", telegram.groupsRequireMention()),
                 "streaming", onOff(telegram.streaming()),
                 "streamingInterval", ConfigPrinter.millis(telegram.streaming().minEditInterval()),
+                "receipts", telegram.receipts().configName(),
                 "mode", telegram.webhook() == null ? "polling" : "webhook");
         TelegramWebhook webhook = telegram.webhook();
         if (webhook != null) {
@@ -48,7 +49,8 @@ final class ChannelPrinter {
                         "apiUrl", url(discord.apiUrl()),
                         "gatewayUrl", url(discord.gatewayUrl()),
                         "streaming", onOff(discord.streaming()),
-                        "streamingInterval", ConfigPrinter.millis(discord.streaming().minEditInterval())),
+                        "streamingInterval", ConfigPrinter.millis(discord.streaming().minEditInterval()),
+                        "receipts", discord.receipts().configName()),
                 "slack", map("enabled", slack.enabled(),
                         "botToken", slack.botToken(),
                         "appToken", slack.appToken(),
@@ -56,7 +58,8 @@ final class ChannelPrinter {
                         "allowFrom", slack.allowFrom(),
                         "channels", map("requireMention", slack.channelsRequireMention()),
                         "streaming", onOff(slack.streaming()),
-                        "streamingInterval", ConfigPrinter.millis(slack.streaming().minEditInterval())));
+                        "streamingInterval", ConfigPrinter.millis(slack.streaming().minEditInterval()),
+                        "receipts", slack.receipts().configName()));
     }
 
     private static String onOff(dev.laneway.core.channel.Streaming streaming) {

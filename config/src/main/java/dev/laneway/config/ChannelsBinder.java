@@ -3,7 +3,9 @@ package dev.laneway.config;
 import dev.laneway.config.ChannelsConfig.Discord;
 import dev.laneway.config.ChannelsConfig.Slack;
 import dev.laneway.config.ChannelsConfig.Telegram;
+import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.channel.Streaming;
+import java.util.Optional;
 import java.net.URI;
 import java.time.Duration;
 
@@ -35,7 +37,8 @@ final class ChannelsBinder {
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("groups")),
                 streaming(s, spec, Telegram.DEFAULT_STREAMING),
-                webhook(s, spec.obj("webhook")));
+                webhook(s, spec.obj("webhook")),
+                receipts(s, spec));
     }
 
     /**
@@ -103,7 +106,8 @@ final class ChannelsBinder {
                 Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, spec.leaf("gatewayUrl").words()),
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("guilds")),
-                streaming(s, spec, Discord.DEFAULT_STREAMING));
+                streaming(s, spec, Discord.DEFAULT_STREAMING),
+                receipts(s, spec));
     }
 
     private static Slack slack(Section s) {
@@ -116,7 +120,19 @@ final class ChannelsBinder {
                 Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("channels")),
-                streaming(s, spec, Slack.DEFAULT_STREAMING));
+                streaming(s, spec, Slack.DEFAULT_STREAMING),
+                receipts(s, spec));
+    }
+
+    /**
+     * {@code receipts: reactions | notices | off} (docs/behaviour.md §16.5); YAML's unquoted
+     * {@code off} (a boolean) is taken as off.
+     */
+    private static ReceiptMode receipts(Section s, KeySpec.Obj spec) {
+        return s.choice(spec.leaf("receipts"), ChannelsConfig.DEFAULT_RECEIPTS, raw -> {
+            String word = raw.strip().toLowerCase(java.util.Locale.ROOT);
+            return Optional.ofNullable(word.equals("false") ? ReceiptMode.OFF : ReceiptMode.ofConfigName(word));
+        });
     }
 
     /** {@code groups}, {@code guilds} or {@code channels}: {@code requireMention}. */

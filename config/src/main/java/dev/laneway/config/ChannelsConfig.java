@@ -1,5 +1,6 @@
 package dev.laneway.config;
 
+import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.channel.Streaming;
 import java.net.URI;
 import java.time.Duration;
@@ -14,6 +15,13 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
 
     /** The channel names: the keys of {@code channels:}, and of every per-channel map ({@code byChannel}, {@code allowFrom}). */
     public static final List<String> NAMES = List.of("console", "telegram", "discord", "slack");
+
+    /**
+     * Receipts as reactions on every platform (docs/behaviour.md §16.5): a message that runs at once
+     * shows none where the platform has a typing indicator (Telegram, Discord), so only a message
+     * that waits gets one; on Slack every message shows 👀 until its answer, as before receipts.
+     */
+    public static final ReceiptMode DEFAULT_RECEIPTS = ReceiptMode.REACTIONS;
 
     public static final ChannelsConfig DEFAULTS =
             new ChannelsConfig(new Console(true), Telegram.DEFAULTS, Discord.DEFAULTS, Slack.DEFAULTS);
@@ -43,9 +51,18 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      * @param webhook              {@code mode: webhook} and its {@code webhook:} settings; null in the
      *                             default {@code mode: polling} (docs/configuration.md)
+     * @param receipts             {@code receipts} (docs/behaviour.md §16.5)
      */
     public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
-                           boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
+                           boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook,
+                           ReceiptMode receipts) {
+
+        /** With the default receipts. */
+        public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
+                        boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
+            // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, streaming, webhook, ReceiptMode.REACTIONS);
+        }
 
         /** Streaming on, one change a second (Telegram's one message a second per chat). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
@@ -69,6 +86,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             });
             allowFrom = List.copyOf(allowFrom);
             Objects.requireNonNull(streaming, "streaming");
+            Objects.requireNonNull(receipts, "receipts");
         }
     }
 
@@ -80,9 +98,17 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param allowFrom            sender ids; empty = everyone
      * @param guildsRequireMention {@code guilds.requireMention}
      * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
+     * @param receipts             {@code receipts} (docs/behaviour.md §16.5)
      */
     public record Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
-                          boolean guildsRequireMention, Streaming streaming) {
+                          boolean guildsRequireMention, Streaming streaming, ReceiptMode receipts) {
+
+        /** With the default receipts. */
+        public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
+                       boolean guildsRequireMention, Streaming streaming) {
+            // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
+            this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, ReceiptMode.REACTIONS);
+        }
 
         /** Streaming on, one change a second (Discord allows about five edits per five seconds in a channel). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
@@ -104,6 +130,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             Objects.requireNonNull(gatewayUrl, "gatewayUrl");
             allowFrom = List.copyOf(allowFrom);
             Objects.requireNonNull(streaming, "streaming");
+            Objects.requireNonNull(receipts, "receipts");
         }
     }
 
@@ -113,9 +140,17 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param allowFrom              sender ids; empty = everyone
      * @param channelsRequireMention {@code channels.requireMention}
      * @param streaming              {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
+     * @param receipts               {@code receipts} (docs/behaviour.md §16.5)
      */
     public record Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
-                        boolean channelsRequireMention, Streaming streaming) {
+                        boolean channelsRequireMention, Streaming streaming, ReceiptMode receipts) {
+
+        /** With the default receipts. */
+        public Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
+                     boolean channelsRequireMention, Streaming streaming) {
+            // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
+            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, streaming, ReceiptMode.REACTIONS);
+        }
 
         /** Streaming on, one change every 2 s ({@code chat.update} is Tier 3: about 50 a minute per workspace). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(2));
@@ -135,6 +170,7 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             Objects.requireNonNull(apiUrl, "apiUrl");
             allowFrom = List.copyOf(allowFrom);
             Objects.requireNonNull(streaming, "streaming");
+            Objects.requireNonNull(receipts, "receipts");
         }
     }
 }

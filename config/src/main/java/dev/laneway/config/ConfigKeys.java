@@ -172,7 +172,7 @@ final class ConfigKeys {
                     "the Bot API server's root"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("groups", "in groups", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING),
+            streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING), receipts(),
             word("mode", "polling", List.of("polling", "webhook"), List.of(),
                     "polling (one instance of a fleet polls) or webhook (every instance takes updates over HTTP)"),
             obj("webhook", "with mode: webhook (docs/behaviour.md §17, Ingress)",
@@ -190,7 +190,7 @@ final class ConfigKeys {
                     Urls.WEBSOCKET, "the gateway websocket"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("guilds", "in guilds", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Discord.DEFAULT_STREAMING));
+            streaming(), streamingInterval(ChannelsConfig.Discord.DEFAULT_STREAMING), receipts());
     static final Obj SLACK = obj("slack", "the Slack app",
             bool("enabled", false, "run the Slack channel"),
             secret("botToken", "the bot token xoxb-... (write ${SLACK_BOT_TOKEN})"),
@@ -198,7 +198,7 @@ final class ConfigKeys {
             leaf("apiUrl", Type.URL, ChannelsConfig.Slack.DEFAULT_API_URL.toString(), null, null, HTTP, "the Web API"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("channels", "in channels", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING));
+            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING), receipts());
     static final Obj CHANNELS = obj("channels", "the chat platforms",
             obj("console", "the terminal chat",
                     bool("enabled", null, "default: on only when no other channel is enabled")),
@@ -339,6 +339,14 @@ final class ConfigKeys {
     private static Leaf streaming() {
         // YAML reads an unquoted on / off as a boolean; the binder also takes the quoted words
         return bool("streaming", true, "on or off: show answers while they are written (send, then edit)");
+    }
+
+    /** {@code receipts: reactions | notices | off} of a platform channel (docs/behaviour.md §16.5). */
+    private static Leaf receipts() {
+        return word("receipts", ChannelsConfig.DEFAULT_RECEIPTS.configName(),
+                configNames(dev.laneway.core.channel.ReceiptMode.values(),
+                        dev.laneway.core.channel.ReceiptMode::configName), List.of(),
+                "how a message shows what became of it until its answer: reactions, notices or off");
     }
 
     private static Leaf streamingInterval(dev.laneway.core.channel.Streaming defaults) {

@@ -98,6 +98,28 @@ public interface ChannelAdapter {
     }
 
     /**
+     * How this channel shows receipts (docs/behaviour.md §16.5); read once, when the gateway is
+     * built. With {@link ReceiptMode#REACTIONS} the gateway calls {@link #react}; with
+     * {@link ReceiptMode#NOTICES} it sends the receipts' texts itself. Default: off.
+     */
+    default ReceiptMode receipts() {
+        return ReceiptMode.OFF;
+    }
+
+    /**
+     * Makes the message {@code route} replies to show the receipt {@code shown} as a reaction
+     * ({@link Receipt#emoji()}) where it showed {@code replaced} (null: nothing of the bot's), or,
+     * with {@code shown} null, removes {@code replaced}. Called in the chat's outbox sequence, so a
+     * receipt never overtakes the message's answer, and its removal goes right before that answer.
+     * Once, no retry: a {@link SendFailure} or any exception is logged once per chat by the gateway
+     * and otherwise ignored (a receipt is never worth holding up an answer). A route whose
+     * {@code replyToMessageId} is not a message the platform can react to is left alone. Only
+     * called when {@link #receipts()} is {@link ReceiptMode#REACTIONS}.
+     */
+    default void react(Route route, Receipt shown, Receipt replaced) throws Exception {
+    }
+
+    /**
      * Stops fetching messages from the platform; called first when the gateway shuts down, long
      * before {@link #stop}, while sending must keep working (replies of runs that finish during
      * the grace period still go out). A channel whose platform keeps what it was not asked for

@@ -78,6 +78,12 @@ final class Admission {
         }
     }
 
+    /** The moving average of run durations (5 s before any run ended), in milliseconds. */
+    long meanRunMillis() {
+        long avg = averageRunMillis.get();
+        return avg < 0 ? DEFAULT_RUN_MILLIS : avg;
+    }
+
     /** Seconds until a slot is likely free: the pending work spread over the main lane, at least 1. */
     long retryAfterSeconds() {
         long avg = averageRunMillis.get() < 0 ? DEFAULT_RUN_MILLIS : averageRunMillis.get();

@@ -66,6 +66,8 @@ final class EngineContext {
     final NoticeSender notices;
     /** How a message ends: its disposition, admission slot, journal record, listeners and hooks. */
     final Settlement settlement;
+    /** Receipts on the messages (docs/behaviour.md §16.5). */
+    final Receipts receipts;
     /** Who may steer, and how steers end; stateless, shared by every session. */
     final Steering steering;
     /** What aborting a run does, and who is told; stateless, shared by every session. */
@@ -119,8 +121,9 @@ final class EngineContext {
                 settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
         this.fleet = fleet == null ? null : new FleetSessions(fleet, journal, executor, scheduler, sessions);
-        this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler, this.fleet), idle, named, capabilities);
-        this.steering = new Steering(settings.steerScope(), notices, settlement);
+        this.receipts = new Receipts(outbox, named, this.capabilities);
+        this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler, this.fleet), idle, named, capabilities, receipts);
+        this.steering = new Steering(settings.steerScope(), notices, settlement, receipts);
         this.interrupts = new Interrupts(notices, settlement);
     }
 

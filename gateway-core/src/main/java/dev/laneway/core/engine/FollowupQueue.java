@@ -318,6 +318,15 @@ final class FollowupQueue {
         queuedByAudience.merge(audience, 1, Integer::sum);
     }
 
+    /**
+     * Whether {@code item}, offered now, would join a collect batch already waiting: a collect item
+     * with an item of its audience queued (docs/behaviour.md §16.5; a receipt, so the order of a
+     * group's rotation is not looked into).
+     */
+    boolean joinsCollect(QueuedItem item) {
+        return item.mode() == QueueMode.COLLECT && order != null && !order.isEmpty() && isQueued(item.audience());
+    }
+
     /** Whether an item of {@code audience} is queued. */
     private boolean isQueued(Audience audience) {
         return soleAudience != null ? soleAudience.equals(audience) : queuedByAudience.containsKey(audience);

@@ -45,6 +45,7 @@ final class GatedRunEvents implements RunEvents {
     private final Answers answers;
     private final BooleanSupplier stillWanted;
     private final LiveAnswer live; // null: the answer is not streamed
+    private final Receipts receipts; // null: no receipts (docs/behaviour.md §16.5)
     // characters of this run's answer handed to the outbox, or CUT once it reached its bound (nothing
     // more is sent); changed through ANSWERED only
     private volatile long answered;
@@ -79,6 +80,16 @@ final class GatedRunEvents implements RunEvents {
     /** With the run's live answer ({@code live}, may be null: not streamed). */
     GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
             Answers answers, LiveAnswer live) {
+        this(run, launch, session, outbox, maxAnswerChars, onRetry, answers, live, null);
+    }
+
+    /**
+     * With the receipts (may be null): the receipts of the run's messages and steers are removed
+     * right before its next output reaches the outbox.
+     */
+    GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
+            Answers answers, LiveAnswer live, Receipts receipts) {
+        this.receipts = receipts;
         this.live = live;
         this.run = run;
         this.launch = launch;
@@ -104,12 +115,14 @@ final class GatedRunEvents implements RunEvents {
         if (live == null || text == null || text.isEmpty() || sent == CUT || aborted()) {
             return;
         }
+        beforeOutput();
         live.delta(text, maxAnswerChars - sent);
     }
 
     @Override
     public void toolStep(String tool, String status) {
         if (live != null && tool != null && answered != CUT && !aborted()) {
+            beforeOutput();
             live.tool(tool, status);
         }
     }
@@ -125,6 +138,7 @@ final class GatedRunEvents implements RunEvents {
             return;
         }
         run.delivered = true;
+        beforeOutput();
         List<SteerMessage> steers = answeredSteers == null ? List.of() : answeredSteers;
         // what the reply answers is recorded once it is out: for no steers by an action that rides
         // right behind it in the chat's outbox queue; steers are recorded under the lock, below
@@ -170,6 +184,13 @@ final class GatedRunEvents implements RunEvents {
         // answer was cut, so running them again would answer twice
         if (!steers.isEmpty()) {
             answers.answered(steers);
+        }
+    }
+
+    /** Removes the receipts still showing on the run's messages and steers, before its output is queued. */
+    private void beforeOutput() {
+        if (receipts != null && run.receiptsBeforeOutput != null) {
+            receipts.beforeOutput(run);
         }
     }
 

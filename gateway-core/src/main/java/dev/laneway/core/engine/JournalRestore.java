@@ -57,6 +57,7 @@ final class JournalRestore {
             dedupe.firstSighting(message);
             Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
             ticket.announce(); // the channel was told before the restart; it hears how the message ends
+            ctx.receipts.restored(ticket);
             if (entry.acceptedAt().isBefore(horizon)) {
                 expired.add(ticket);
                 if (!ScheduledPrompts.is(message)) { // a scheduled prompt has nobody to tell (§12)

@@ -25,6 +25,20 @@ final class Notices {
         return Math.max(1, d.toSeconds()) + " s";
     }
 
+    /** A receipt in {@code receipts: notices} (docs/behaviour.md §16.5): the message joined a collect batch. */
+    static final String RECEIPT_MERGED = "🤝 Added to the messages waiting; they are answered together.";
+    /** A receipt in {@code receipts: notices}: the message was steered into the answer being written. */
+    static final String RECEIPT_STEERED = "⚡ Passed to the answer being written.";
+
+    /**
+     * A receipt in {@code receipts: notices}: the message waits, {@code #position} in line; with the
+     * estimated wait when it is long ({@code seconds} > 0).
+     */
+    static String receiptQueued(int position, long seconds) {
+        return seconds > 0 ? "👀 Queued: #" + position + " in line, about " + seconds + " s."
+                : "👀 Queued: #" + position + " in line.";
+    }
+
     static String answerCut(int maxChars) {
         return "✂️ The answer was longer than " + maxChars + " characters; the rest was cut.";
     }

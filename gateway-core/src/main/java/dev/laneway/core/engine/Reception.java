@@ -167,6 +167,9 @@ final class Reception {
         if (!keep && (closed || !ctx.admission.tryAdmit())) {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
+            if (!fromJob) {
+                ctx.receipts.shed(message);
+            }
             busy(message, fromJob, ctx.admission.retryAfterSeconds());
             return;
         }
@@ -175,6 +178,9 @@ final class Reception {
             intake.done = true;
             ctx.admission.release();
             record(message, Disposition.REJECTED_BUSY);
+            if (!fromJob) {
+                ctx.receipts.shed(message);
+            }
             busy(message, fromJob, verdict.estimate().waitSeconds());
             return;
         }
@@ -221,6 +227,10 @@ final class Reception {
         // a degraded message is not told to wait: a fallback answers it (docs/behaviour.md §13.3); a job has nobody to tell
         if (verdict.deferred() && !degraded && !fromJob) {
             ctx.outbox.send(message.route(), Notices.deferred(verdict.estimate().position(), verdict.estimate().waitSeconds()));
+        }
+        if (verdict != RunScheduling.Verdict.PROCEED && !degraded && !fromJob) { // its run waits for main (§11.3)
+            ctx.receipts.queued(intake.ticket, verdict.estimate().position(), verdict.estimate().expected(),
+                    verdict.deferred());
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
                 trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));

@@ -220,6 +220,9 @@ final class Run {
      * state: a reply may go out in any state the agent runs in.
      */
     volatile boolean delivered;
+    // its messages and steers whose receipt goes before the run's next output (docs/behaviour.md §16.5);
+    // null when no channel shows receipts. Thread-safe: added to by effects, drained by the agent's thread
+    java.util.Queue<Ticket> receiptsBeforeOutput;
     /** Whether the outbox got every reply of the run out; its answered messages stay pending if not. */
     final Delivery delivery = new Delivery();
     /** The current attempt's streamed answer, or null (docs/behaviour.md §16); guarded by the session lock. */

@@ -205,6 +205,9 @@ final class RunDriver {
             }
             run.startedAt = ctx.clock.instant();
             run.launch++;
+            if (run.receiptsBeforeOutput != null) {
+                fx.add(() -> ctx.receipts.running(run)); // before the agent starts, so before any output
+            }
             // a scheduled job's own agent, when the roster does not know it (docs/behaviour.md §12), else the ladder's
             Agent agent = run.rung == 0 && run.ownAgent != null ? run.ownAgent : ctx.agents.agent(run.agent());
             return new Start(agent, run.launch, run.attempt);
@@ -247,7 +250,7 @@ final class RunDriver {
                     public void answered(List<SteerMessage> steers) {
                         lock.locked(fx -> steering.answered(run, steers, fx));
                     }
-                }, live);
+                }, live, ctx.receipts);
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = lock.underLock(() -> {
@@ -404,6 +407,9 @@ final class RunDriver {
             ends.requeue(steering.resolve(run, outcome, fx));
             scheduleRetry(run);
             return;
+        }
+        if (run.receiptsBeforeOutput != null) {
+            fx.add(() -> ctx.receipts.beforeOutput(run)); // receipts go before a notice about the run
         }
         // an aborted run sends nothing more, not even a failure notice, unless its deadline aborted
         // it; the notice goes into the outbox before any message of the run (or its steers) is

@@ -364,6 +364,7 @@ final class SessionQueue {
     // ---------------------------------------------------------------- followup queue and drains
 
     private void enqueue(QueuedItem item, Effects fx) {
+        boolean merged = ctx.receipts.any() && followups().joinsCollect(item);
         FollowupQueue.Offer offer = followups().offer(item, ctx.clock.instant());
         for (FollowupQueue.Refused refused : offer.refused()) { // a group sender over their part (§5.4)
             reject(refused.item(), refused.tell(), item.settings().cap(), fx);
@@ -374,9 +375,30 @@ final class SessionQueue {
         }
         Disposition dropped = offer.summarized() ? Disposition.SUMMARIZED : Disposition.DROPPED_OLD;
         offer.dropped().forEach(victim -> ctx.settlement.settleAll(victim, dropped, fx));
+        if (ctx.receipts.any()) {
+            receipt(item, merged, fx);
+        }
         if (active == null) {
             scheduleDrain(fx);
         }
+    }
+
+    /**
+     * The receipt of an item just queued (docs/behaviour.md §16.5): merged into the collect batch
+     * waiting before it, or queued, its place the number of messages queued now, its estimated wait
+     * that many runs at the mean run time.
+     */
+    private void receipt(QueuedItem item, boolean merged, Effects fx) {
+        List<Ticket> tickets = item.tickets();
+        int position = followups().messageCount();
+        Duration wait = Duration.ofMillis(ctx.admission.meanRunMillis() * position);
+        fx.add(() -> tickets.forEach(ticket -> {
+            if (merged) {
+                ctx.receipts.merged(ticket);
+            } else {
+                ctx.receipts.queued(ticket, position, wait, false);
+            }
+        }));
     }
 
     /** An item refused by {@code drop: new} ends {@code REJECTED_NEW}; its sender is told first, once per drain cycle. */
@@ -473,6 +495,9 @@ final class SessionQueue {
         Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn), ladder);
         if (jobAgent != null && jobAgentName == null) {
             run.ownAgent = jobAgent;
+        }
+        if (ctx.receipts.any()) {
+            run.receiptsBeforeOutput = new java.util.concurrent.ConcurrentLinkedQueue<>();
         }
         active = run;
         moveTo(State.RUNNING);

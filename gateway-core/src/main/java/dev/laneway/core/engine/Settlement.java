@@ -42,9 +42,13 @@ final class Settlement {
     private final boolean anyTracks;
     // settles decided under a session lock whose effects (journal record, outbox task) have not run yet
     private final LongAdder settling = new LongAdder();
+    // receipts on the messages (docs/behaviour.md §16.5): a message's settle ends its receipt
+    private final Receipts receipts;
 
     Settlement(Admission admission, Outbox outbox, GatewayObserver observer, JournalRecords journalRecords,
-               IdleSignal idle, Map<String, ChannelAdapter> channels, Map<String, ChannelCapabilities> capabilities) {
+               IdleSignal idle, Map<String, ChannelAdapter> channels, Map<String, ChannelCapabilities> capabilities,
+               Receipts receipts) {
+        this.receipts = receipts;
         this.admission = admission;
         this.outbox = outbox;
         this.observer = observer;
@@ -118,6 +122,7 @@ final class Settlement {
     }
 
     private void settled(Ticket ticket, Disposition disposition, Delivery delivery, boolean recordQueued) {
+        receipts.ended(ticket, disposition); // before the answered record: a receipt never outlives the answer
         if (answered(disposition)) {
             // "answered" only once the answer went out: a crash before that runs the message again,
             // and so does a restart after the outbox gave up on the answer

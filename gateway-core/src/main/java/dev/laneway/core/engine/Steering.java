@@ -37,7 +37,11 @@ final class Steering {
     private final NoticeSender notices;
     private final Settlement settlement;
 
-    Steering(SteerScope scope, NoticeSender notices, Settlement settlement) {
+    // receipts on the messages (docs/behaviour.md §16.5): a steered message shows it
+    private final Receipts receipts;
+
+    Steering(SteerScope scope, NoticeSender notices, Settlement settlement, Receipts receipts) {
+        this.receipts = receipts;
         this.scope = scope;
         this.notices = notices;
         this.settlement = settlement;
@@ -71,6 +75,10 @@ final class Steering {
             return false;
         }
         run.steered.add(new Run.Steered(item, backlog));
+        if (run.receiptsBeforeOutput != null) {
+            List<Ticket> tickets = item.tickets();
+            fx.add(() -> receipts.steered(run, tickets));
+        }
         return true;
     }
 

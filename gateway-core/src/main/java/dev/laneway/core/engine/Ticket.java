@@ -3,6 +3,7 @@ package dev.laneway.core.engine;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.Route;
+import dev.laneway.core.channel.Receipt;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -28,6 +29,12 @@ final class Ticket {
     private volatile boolean journalRecord;
     // the channel's accepted hook was queued for it (or, restored, by the process before the restart)
     private volatile boolean announced;
+    // the receipt decided last (docs/behaviour.md §16.5; null: none yet), and whether it may change no
+    // more (its answer arrived, or it is final); both guarded by the ticket's monitor (Receipts)
+    Receipt receipt;
+    boolean receiptDone;
+    // the reaction the platform shows: written only by the chat's outbox actions, which run one at a time
+    volatile Receipt receiptShown;
     // the message's route, made on first use: several steps reply to it. A benign race: two threads
     // may each make an equal one (a record of final fields, safely published either way)
     private Route route;

@@ -96,6 +96,8 @@
  *   <dt>answered</dt><dd>ended {@code RAN}, {@code COLLECTED} or {@code STEERED}: the journal keeps
  *       a record so a redelivery is recognised, and the message never runs again.</dd>
  *   <dt>effects</dt><dd>side effects decided under a session lock, run after it.</dd>
+ *   <dt>receipt</dt><dd>what a message shows until its answer (queued, merged, steered, running,
+ *       dropped, shed): {@link Receipts}, in the chat's outbox order (docs/behaviour.md §16.5).</dd>
  *   <dt>ladder</dt><dd>the agents a run may answer on: the one its lead message is bound to, then its
  *       fallbacks, each once (docs/behaviour.md §13).</dd>
  * </dl>

@@ -51,6 +51,8 @@ public final class FakeChannel implements ChannelAdapter {
     private final java.util.Map<String, String> screen = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final Queue<Exception> editFailures = new ConcurrentLinkedQueue<>();
+    private final Queue<Exception> reactFailures = new ConcurrentLinkedQueue<>();
+    private volatile dev.laneway.core.channel.ReceiptMode receiptMode = dev.laneway.core.channel.ReceiptMode.OFF;
 
     public FakeChannel(String name) {
         this(name, new ChannelCapabilities(4096, true, Duration.ofSeconds(4), true, true));
@@ -163,6 +165,34 @@ public final class FakeChannel implements ChannelAdapter {
         typing.add(route);
         duringTyping.run();
         Exception failure = typingFailures.poll();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public dev.laneway.core.channel.ReceiptMode receipts() {
+        return receiptMode;
+    }
+
+    /** Shows receipts so from now on; read by a gateway when it is built. */
+    public FakeChannel receipts(dev.laneway.core.channel.ReceiptMode mode) {
+        receiptMode = mode;
+        return this;
+    }
+
+    /** The next reactions throw these, one each, in order (each call is still recorded). */
+    public FakeChannel failNextReacts(Exception... failures) {
+        reactFailures.addAll(List.of(failures));
+        return this;
+    }
+
+    /** Records {@code react <message id> <emoji>} ({@code -} for a removal) in {@link #progress}. */
+    @Override
+    public void react(Route route, dev.laneway.core.channel.Receipt shown, dev.laneway.core.channel.Receipt replaced)
+            throws Exception {
+        progress.add("react " + route.replyToMessageId() + " " + (shown == null ? "-" : shown.emoji()));
+        Exception failure = reactFailures.poll();
         if (failure != null) {
             throw failure;
         }

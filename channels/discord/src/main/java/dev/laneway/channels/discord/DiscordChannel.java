@@ -1,5 +1,7 @@
 package dev.laneway.channels.discord;
 
+import dev.laneway.core.channel.Receipt;
+import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.Attachment;
 import dev.laneway.core.channel.FileLocation;
 import java.net.URI;
@@ -161,6 +163,18 @@ public final class DiscordChannel implements ChannelAdapter {
     @Override
     public void edit(Route route, String messageId, String text) throws SendFailure {
         outbound().edit(route, messageId, text);
+    }
+
+    /** {@code channels.discord.receipts} (docs/behaviour.md §16.5). */
+    @Override
+    public ReceiptMode receipts() {
+        return config.receipts();
+    }
+
+    /** A receipt as the bot's reaction on the message (the one it showed removed, the new one added). */
+    @Override
+    public void react(Route route, Receipt shown, Receipt replaced) throws SendFailure {
+        outbound().react(route, shown, replaced);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.laneway.channels.discord;
 
+import dev.laneway.core.channel.Receipt;
+import net.dv8tion.jda.api.entities.emoji.Emoji;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ExpiringEntries;
 import dev.laneway.core.channel.ExpiringKeys;
@@ -141,6 +143,43 @@ final class DiscordOutbound {
             forgetDm(route);
             throw failure(e);
         }
+    }
+
+    /**
+     * A receipt as the bot's reaction (docs/behaviour.md §16.5): the one it showed removed, the new
+     * one added (nothing when both are the same emoji). Not on a slash command's answer (no message
+     * of the user's to react to). A refusal (no Add Reactions or Read Message History permission)
+     * throws, and the gateway logs it once per chat; JDA waits out a 429 itself.
+     */
+    void react(Route route, Receipt shown, Receipt replaced) throws SendFailure {
+        String messageId = route.replyToMessageId();
+        if (messageId == null || Addresses.interactionId(messageId).isPresent()) {
+            return;
+        }
+        String now = shown == null ? null : emoji(shown);
+        String before = replaced == null ? null : emoji(replaced);
+        if (java.util.Objects.equals(now, before)) {
+            return;
+        }
+        try {
+            MessageChannel channel = channel(route);
+            if (before != null) {
+                channel.removeReactionById(messageId, Emoji.fromUnicode(before))
+                        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+            }
+            if (now != null) {
+                channel.addReactionById(messageId, Emoji.fromUnicode(now))
+                        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+            }
+        } catch (RuntimeException e) {
+            forgetDm(route);
+            throw failure(e);
+        }
+    }
+
+    /** Discord's form of a receipt's emoji: ✍ takes its emoji presentation selector there (✍️). */
+    static String emoji(Receipt receipt) {
+        return receipt == Receipt.RUNNING ? receipt.emoji() + "\uFE0F" : receipt.emoji();
     }
 
     /** What the outbox should make of a failure, with nothing unredacted in it. */

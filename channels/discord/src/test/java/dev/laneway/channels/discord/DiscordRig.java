@@ -53,7 +53,7 @@ final class DiscordRig implements AutoCloseable {
         rest = new FakeDiscordRest();
         ChannelsConfig.Discord config = new ChannelsConfig.Discord(true, new Secret(TOKEN),
                 URI.create(rest.baseUrl()), URI.create(ws.url()), options.allowFrom, options.requireMention,
-                options.streaming);
+                options.streaming, options.receipts);
         systemScheduler = options.scheduler == null ? new SystemScheduler() : null;
         Scheduler scheduler = options.scheduler == null ? systemScheduler : options.scheduler;
         channel = new DiscordChannel(config, options.clock, scheduler);
@@ -196,6 +196,9 @@ final class DiscordRig implements AutoCloseable {
         private Scheduler scheduler;
         private UnaryOperator<InboundSink> sinkWrapper = sink -> sink;
         private dev.laneway.core.channel.Streaming streaming = ChannelsConfig.Discord.DEFAULT_STREAMING;
+        private dev.laneway.core.channel.ReceiptMode receipts = ChannelsConfig.DEFAULT_RECEIPTS;
+        /** {@code channels.discord.receipts}. */
+        Options receipts(dev.laneway.core.channel.ReceiptMode value) { receipts = value; return this; }
 
         Options requireMention(boolean value) { requireMention = value; return this; }
         /** {@code channels.discord.streaming} and {@code streamingInterval}. */

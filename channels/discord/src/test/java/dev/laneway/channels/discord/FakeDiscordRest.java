@@ -44,6 +44,7 @@ final class FakeDiscordRest implements AutoCloseable {
     private volatile java.util.concurrent.CountDownLatch refuseCallbacks;
     private volatile boolean rejectToken;
     private final AtomicInteger rateLimitedEdits = new AtomicInteger();
+    private final AtomicInteger refusedReactions = new AtomicInteger();
     // "<channel id>:<message id>" -> the bot message's content now (posted, then edited), in the order posted
     private final java.util.Map<String, String> screen =
             java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
@@ -81,6 +82,24 @@ final class FakeDiscordRest implements AutoCloseable {
     /** Every edit of a message in {@code channelId}. */
     List<Request> editsIn(String channelId) {
         return requests(r -> r.method().equals("PATCH") && r.path().matches("channels/" + channelId + "/messages/\\d+"));
+    }
+
+    /** The next {@code count} reaction calls are refused 403 Missing Permissions. */
+    void refuseNextReactions(int count) {
+        refusedReactions.set(count);
+    }
+
+    /**
+     * The reaction calls on messages in {@code channelId}, in order, as {@code +<message> <emoji>}
+     * (added) or {@code -<message> <emoji>} (removed), with the emoji URL-decoded.
+     */
+    List<String> reactionsIn(String channelId) {
+        return requests(r -> r.path().matches("channels/" + channelId + "/messages/\\d+/reactions/[^/]+/@me")).stream()
+                .map(r -> {
+                    String[] parts = r.path().split("/");
+                    return (r.method().equals("PUT") ? "+" : "-") + parts[3] + " "
+                            + java.net.URLDecoder.decode(parts[5], StandardCharsets.UTF_8);
+                }).toList();
     }
 
     /** The next {@code count} message posts are answered HTTP {@code status} with {@code body}. */
@@ -177,6 +196,13 @@ final class FakeDiscordRest implements AutoCloseable {
                 return;
             }
             respond(exchange, 200, DiscordJson.createdMessage(parts[3], parts[1], request.json()).toString());
+        } else if ((request.method().equals("PUT") || request.method().equals("DELETE"))
+                && path.matches("channels/\\d+/messages/\\d+/reactions/[^/]+/@me")) {
+            if (refusedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                respond(exchange, 403, DataObject.empty().put("message", "Missing Permissions").put("code", 50013).toString());
+                return;
+            }
+            respond(exchange, 204, null);
         } else if (request.is("PUT", "applications/" + DiscordJson.APP_ID + "/commands")) {
             respond(exchange, 200, registered(DataArray.fromJson(request.body())).toString());
         } else if (request.method().equals("POST") && path.matches("interactions/\\d+/[^/]+/callback")) {

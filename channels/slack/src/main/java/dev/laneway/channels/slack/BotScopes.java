@@ -87,7 +87,7 @@ final class BotScopes {
                 + "of conversations.info; if that fails too they are refused with a hint");
         needed.put("mpim:history", "group DMs do not arrive");
         needed.put("chat:write", "no reply can be posted");
-        needed.put("reactions:write", "no progress reaction");
+        needed.put("reactions:write", "no receipts (reactions)");
         needed.put("users:read", "no display names, and workspace admins are not recognised");
         needed.put("commands", "slash commands do not arrive");
         needed.put("files:read", "files people share cannot be downloaded for the agent (docs/behaviour.md §15.1)");

@@ -12,6 +12,8 @@ import dev.laneway.core.channel.ChatPacer;
 import dev.laneway.core.channel.Streaming;
 import dev.laneway.core.channel.ExpiringKeys;
 import dev.laneway.core.channel.InboundSink;
+import dev.laneway.core.channel.Receipt;
+import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.channel.Redactor;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,8 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       other envelope at once; retries are dropped.</li>
  *   <li>Threads: a channel message in a thread is answered in that thread; a top-level channel
  *       message is answered in a new thread under it. DMs are answered where they were written.</li>
- *   <li>Progress: 👀 on every message the gateway accepts, removed once that message has ended and
- *       its answer was handed to Slack ({@link #accepted} / {@link #settled}).</li>
+ *   <li>Receipts (docs/behaviour.md §16.5): reactions on the message while it waits or runs (👀),
+ *       merged (🤝), steered (⚡), dropped (🙈) or shed (🤷), removed right before its answer
+ *       ({@link #react}; {@code channels.slack.receipts}).</li>
  *   <li>Outbound: Markdown converted to mrkdwn; each Slack channel paced at about one message a
  *       second with a short burst ({@link #pace}, waited out by the gateway's outbox), and a 429's
  *       {@code Retry-After} pauses that channel only (the outbox again); a slash command is
@@ -48,9 +51,9 @@ public final class SlackChannel implements ChannelAdapter {
     public static final String NAME = "slack";
     /** Slack truncates at 40,000 characters and recommends about 4,000 per message. */
     static final int MAX_TEXT_LENGTH = 4000;
-    /** No typing indicator: Slack bots have none; the 👀 reaction (the per-message hooks) takes its place. */
+    /** No typing indicator: Slack bots have none; the 👀 receipt (docs/behaviour.md §16.5) takes its place. */
     private static final ChannelCapabilities CAPABILITIES =
-            new ChannelCapabilities(MAX_TEXT_LENGTH, false, null, true, true);
+            new ChannelCapabilities(MAX_TEXT_LENGTH, false, null, true, false);
     /** {@code chat.postMessage}: about one message per second per channel, short bursts allowed. */
     static final ChatPacer.Limits PACING = ChatPacer.Limits.perChat(Duration.ofSeconds(1), 3);
 
@@ -203,22 +206,23 @@ public final class SlackChannel implements ChannelAdapter {
         return pacer.reserve(route.chatId(), false, options.clock().instant());
     }
 
-    /** 👀 on the accepted message (Slack bots have no typing indicator). */
+    /** {@code channels.slack.receipts} (docs/behaviour.md §16.5). */
     @Override
-    public void accepted(Route route) {
-        SlackConnection live = connection;
-        if (live != null) {
-            live.reactions.accepted(route);
-        }
+    public ReceiptMode receipts() {
+        return config.receipts();
     }
 
-    /** The message has ended and its answer was handed over: its 👀 goes. */
+    /**
+     * A receipt as a reaction ({@code reactions.remove}, then {@code reactions.add}); 👀 for a
+     * message that waits or runs, as Slack bots have no typing indicator.
+     */
     @Override
-    public void settled(Route route) {
+    public void react(Route route, Receipt shown, Receipt replaced) throws Exception {
         SlackConnection live = connection;
-        if (live != null) {
-            live.reactions.settled(route);
+        if (live == null) {
+            throw new IllegalStateException("the Slack channel is not started; cannot react in " + route.chatId());
         }
+        live.reactions.react(route, shown, replaced);
     }
 
     @Override

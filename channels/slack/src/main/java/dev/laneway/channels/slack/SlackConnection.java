@@ -40,12 +40,12 @@ final class SlackConnection {
     private static final int ONE_PROCESSOR_THREAD = 1;
 
     final SlackWeb web;
-    final ProgressReactions reactions;
+    final SlackReactions reactions;
     final SlashResponses slashResponses;
     private final SocketModeClient client;
     private final ConnectionKeeper keeper;
 
-    private SlackConnection(SlackWeb web, ProgressReactions reactions, SlashResponses slashResponses,
+    private SlackConnection(SlackWeb web, SlackReactions reactions, SlashResponses slashResponses,
                             SocketModeClient client, ConnectionKeeper keeper) {
         this.web = web;
         this.reactions = reactions;
@@ -70,7 +70,7 @@ final class SlackConnection {
             SlackWeb.Auth auth = web.authTest();
             BotIdentity bot = auth.bot();
             reportScopes(auth.scopes());
-            ProgressReactions reactions = progressReactions(web, options);
+            SlackReactions reactions = reactions(web);
             SlashResponses slashResponses = new SlashResponses(options.clock());
             InboundProcessor processor = inboundProcessor(config, options, web, auth, engagedThreads, slashResponses,
                     sink);
@@ -96,16 +96,16 @@ final class SlackConnection {
         }
     }
 
-    private static ProgressReactions progressReactions(SlackWeb web, SlackOptions options) {
-        return new ProgressReactions(options.clock(), new ProgressReactions.Api() {
+    private static SlackReactions reactions(SlackWeb web) {
+        return new SlackReactions(new SlackReactions.Api() {
             @Override
-            public String add(String channel, String ts) {
-                return web.addReaction(channel, ts, ProgressReactions.EMOJI);
+            public String add(String channel, String ts, String name) {
+                return web.addReaction(channel, ts, name);
             }
 
             @Override
-            public String remove(String channel, String ts) {
-                return web.removeReaction(channel, ts, ProgressReactions.EMOJI);
+            public String remove(String channel, String ts, String name) {
+                return web.removeReaction(channel, ts, name);
             }
         });
     }

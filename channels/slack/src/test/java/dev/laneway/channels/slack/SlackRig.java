@@ -55,12 +55,19 @@ final class SlackRig implements AutoCloseable {
     private SlackRig(boolean requireMention, List<String> allowFrom,
                      java.util.function.UnaryOperator<SlackOptions> tune,
                      dev.laneway.core.channel.Streaming streaming) throws Exception {
+        this(requireMention, allowFrom, tune, streaming, ChannelsConfig.DEFAULT_RECEIPTS);
+    }
+
+    private SlackRig(boolean requireMention, List<String> allowFrom,
+                     java.util.function.UnaryOperator<SlackOptions> tune,
+                     dev.laneway.core.channel.Streaming streaming,
+                     dev.laneway.core.channel.ReceiptMode receipts) throws Exception {
         api = new FakeSlackApi();
         socket = new FakeSocketMode();
         socket.startAndWait();
         api.socketUrl(socket::nextUrl);
         var config = new ChannelsConfig.Slack(true, new Secret("xoxb-test-bot"), new Secret("xapp-test-app"),
-                api.apiUrl(), allowFrom, requireMention, streaming);
+                api.apiUrl(), allowFrom, requireMention, streaming, receipts);
         channel = new SlackChannel(config, tune.apply(SlackOptions.defaults().withClock(clock)
                 .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))));
     }
@@ -120,6 +127,12 @@ final class SlackRig implements AutoCloseable {
     static SlackRig gateway(dev.laneway.core.channel.Streaming streaming) throws Exception {
         return gateway(new SlackRig(true, List.of(), options -> options, streaming), CommandHandler.NONE, api -> { },
                 null);
+    }
+
+    /** The channel with {@code channels.slack.receipts} as given, wired to a real gateway. */
+    static SlackRig gateway(dev.laneway.core.channel.ReceiptMode receipts) throws Exception {
+        return gateway(new SlackRig(true, List.of(), options -> options, ChannelsConfig.Slack.DEFAULT_STREAMING, receipts),
+                CommandHandler.NONE, api -> { }, null);
     }
 
     /** The channel, with {@code ackDeadline}, wired to a real gateway that records accepted messages in {@code journal} (instead of {@link #journal}). */

@@ -1,5 +1,7 @@
 package dev.laneway.channels.telegram;
 
+import dev.laneway.core.channel.Receipt;
+import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.Attachment;
 import dev.laneway.core.channel.FileLocation;
 import java.net.URI;
@@ -352,6 +354,18 @@ public final class TelegramChannel implements ChannelAdapter {
     @Override
     public void typing(Route route) throws SendFailure {
         sender.typing(route);
+    }
+
+    /** {@code channels.telegram.receipts} (docs/behaviour.md §16.5). */
+    @Override
+    public ReceiptMode receipts() {
+        return settings.receipts();
+    }
+
+    /** A receipt as the bot's reaction on the message ({@code setMessageReaction}, replacing the one it showed). */
+    @Override
+    public void react(Route route, Receipt shown, Receipt replaced) throws SendFailure {
+        sender.react(route, shown);
     }
 
     @Override

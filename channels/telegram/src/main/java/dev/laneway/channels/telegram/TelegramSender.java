@@ -1,5 +1,10 @@
 package dev.laneway.channels.telegram;
 
+import dev.laneway.core.channel.Receipt;
+import java.util.List;
+import org.telegram.telegrambots.meta.api.methods.reactions.SetMessageReaction;
+import org.telegram.telegrambots.meta.api.objects.reactions.ReactionType;
+import org.telegram.telegrambots.meta.api.objects.reactions.ReactionTypeEmoji;
 import dev.laneway.core.Route;
 import dev.laneway.core.channel.ChatPacer;
 import dev.laneway.core.channel.Redactor;
@@ -142,6 +147,30 @@ final class TelegramSender {
                     .build());
         } catch (TelegramApiException e) {
             throw failure("sendChatAction", e);
+        }
+    }
+
+    /**
+     * A receipt as the bot's reaction ({@code setMessageReaction}, docs/behaviour.md §16.5): one call
+     * replaces what the bot showed on the message, an empty list removes it. Every receipt's emoji is
+     * in Telegram's allowed set; a chat whose admins allow fewer reactions refuses it
+     * ({@code REACTION_INVALID}), which the gateway logs once per chat. Not paced: a reaction is no
+     * message, and a 429 for one pauses nothing (it is only counted).
+     */
+    void react(Route route, Receipt shown) throws SendFailure {
+        Integer messageId = parseId(route.replyToMessageId());
+        if (messageId == null) {
+            return; // not a message (a command from a menu has one; a scheduled job's prompt none)
+        }
+        List<ReactionType> reactions = shown == null ? List.of() : List.of(new ReactionTypeEmoji(shown.emoji()));
+        try {
+            client.execute(SetMessageReaction.builder()
+                    .chatId(route.chatId())
+                    .messageId(messageId)
+                    .reactionTypes(reactions)
+                    .build());
+        } catch (TelegramApiException e) {
+            throw failure("setMessageReaction", e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.laneway.channels.telegram;
 
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.config.Secret;
+import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.channel.Streaming;
 import java.net.URI;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import org.telegram.telegrambots.meta.TelegramUrl;
  * @param pollBackoffMax       longest wait between {@code getUpdates} attempts
  * @param pacing               outbound rate limits
  * @param streaming            whether answers stream, and how often a live message may change (docs/behaviour.md §16)
+ * @param receipts             how messages show their receipts (docs/behaviour.md §16.5)
  */
 public record TelegramSettings(
         Secret token,
@@ -44,7 +46,8 @@ public record TelegramSettings(
         Duration pollBackoffInitial,
         Duration pollBackoffMax,
         Pacing pacing,
-        Streaming streaming) {
+        Streaming streaming,
+        ReceiptMode receipts) {
 
     public static final URI DEFAULT_API_URL = ChannelsConfig.Telegram.DEFAULT_API_URL;
 
@@ -71,13 +74,14 @@ public record TelegramSettings(
         }
         Objects.requireNonNull(pacing, "pacing");
         Objects.requireNonNull(streaming, "streaming");
+        Objects.requireNonNull(receipts, "receipts");
     }
 
     /** Production defaults for a token and a Bot API server. */
     public static TelegramSettings of(Secret token, URI apiUrl) {
         return new TelegramSettings(token, apiUrl, true, Set.of(), Duration.ofSeconds(50), Duration.ofSeconds(4),
                 Duration.ofMinutes(2), Duration.ofSeconds(1), Duration.ofSeconds(30), Pacing.DEFAULTS,
-                ChannelsConfig.Telegram.DEFAULT_STREAMING);
+                ChannelsConfig.Telegram.DEFAULT_STREAMING, ChannelsConfig.DEFAULT_RECEIPTS);
     }
 
     /** {@code channels.telegram} from the YAML config. */
@@ -85,47 +89,53 @@ public record TelegramSettings(
         return of(config.token(), config.apiUrl())
                 .withGroupsRequireMention(config.groupsRequireMention())
                 .withAllowFrom(config.allowFrom())
-                .withStreaming(config.streaming());
+                .withStreaming(config.streaming())
+                .withReceipts(config.receipts());
     }
 
     public TelegramSettings withGroupsRequireMention(boolean value) {
         return new TelegramSettings(token, apiUrl, value, allowFrom, pollTimeout, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
     }
 
     public TelegramSettings withAllowFrom(Collection<String> value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, Set.copyOf(value), pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
     }
 
     public TelegramSettings withPollTimeout(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, value, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
     }
 
     public TelegramSettings withTypingRefresh(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, value, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
     }
 
     public TelegramSettings withAdminCacheTtl(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh, value,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
     }
 
     public TelegramSettings withPollBackoff(Duration initial, Duration max) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, initial, max, pacing, streaming);
+                adminCacheTtl, initial, max, pacing, streaming, receipts);
     }
 
     public TelegramSettings withPacing(Pacing value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming, receipts);
+    }
+
+    public TelegramSettings withReceipts(ReceiptMode value) {
+        return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, value);
     }
 
     public TelegramSettings withStreaming(Streaming value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value, receipts);
     }
 
     /** The SDK's form of {@link #apiUrl}. */

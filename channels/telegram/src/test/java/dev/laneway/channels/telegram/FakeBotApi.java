@@ -50,12 +50,18 @@ final class FakeBotApi implements AutoCloseable {
     static {
         for (String name : List.of("getMe", "deleteWebhook", "getUpdates", "setMyCommands", "sendMessage",
                 "sendChatAction", "getChatAdministrators", "getChatMember", "editMessageText", "getFile",
-                "setWebhook")) {
+                "setWebhook", "setMessageReaction")) {
             METHODS.put(name.toLowerCase(Locale.ROOT), name);
         }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
+    private final java.util.concurrent.atomic.AtomicInteger refusedReactions = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** The next {@code count} {@code setMessageReaction} calls are refused 400 {@code REACTION_INVALID}. */
+    void refuseNextReactions(int count) {
+        refusedReactions.set(count);
+    }
     private final Condition updatesChanged = lock.newCondition();
     private final List<Queued> updates = new ArrayList<>();              // every update ever pushed, in order
     private final SendFaults sendFaults = new SendFaults();
@@ -261,6 +267,12 @@ final class FakeBotApi implements AutoCloseable {
         return calls.stream().filter(c -> c.method().equals(method)).toList();
     }
 
+    /** The calls of any of {@code methods}, in the order they arrived. */
+    List<Call> callsOf(String... methods) {
+        List<String> wanted = List.of(methods);
+        return calls.stream().filter(c -> wanted.contains(c.method())).toList();
+    }
+
     /** Every successful {@code sendMessage}, in order. */
     List<Sent> sent() {
         return calls("sendMessage").stream().filter(Call::succeeded).map(Sent::of).toList();
@@ -414,6 +426,11 @@ final class FakeBotApi implements AutoCloseable {
                 calls.add(new Call(method, body, Instant.now(), null));
                 respond(exchange, 429, BotApiAnswers.error(429, "Too Many Requests: retry after "
                         + adminLookupRetryAfter, adminLookupRetryAfter));
+                return;
+            }
+            if (method.equals("setMessageReaction") && refusedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                calls.add(new Call(method, body, Instant.now(), null));
+                respond(exchange, 400, BotApiAnswers.error(400, "Bad Request: REACTION_INVALID", 0));
                 return;
             }
             SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body)
