@@ -103,15 +103,16 @@ final class FleetScripts {
             """);
 
     /**
-     * The heartbeat. KEYS: instance, instances. ARGV: id, ttl (ms), started (epoch ms), host. Sets
-     * the instance's hash with the ttl and its score in the instances set to Redis's now, and drops
-     * instances whose last heartbeat is older than 10 ttls from the set.
+     * The heartbeat. KEYS: instance, instances. ARGV: id, ttl (ms), started (epoch ms), host, the
+     * session leases held (for {@code laneway fleet} and {@code /status}). Sets the instance's hash
+     * with the ttl and its score in the instances set to Redis's now, and drops instances whose last
+     * heartbeat is older than 10 ttls from the set.
      */
     static final RedisScripts.Script HEARTBEAT = new RedisScripts.Script("heartbeat", """
             #!lua
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            redis.call('HSET', KEYS[1], 'started', ARGV[3], 'host', ARGV[4])
+            redis.call('HSET', KEYS[1], 'started', ARGV[3], 'host', ARGV[4], 'leases', ARGV[5])
             redis.call('PEXPIRE', KEYS[1], ARGV[2])
             redis.call('ZADD', KEYS[2], now, ARGV[1])
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 10 * tonumber(ARGV[2]))

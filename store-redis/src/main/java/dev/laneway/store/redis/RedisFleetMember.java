@@ -275,7 +275,8 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
 
     private void heartbeat(redis.clients.jedis.Jedis jedis) {
         RedisStore.evalScript(jedis, FleetScripts.HEARTBEAT, List.of(keys.instance(id), keys.instances()),
-                List.of(id, Long.toString(timing.ttl().toMillis()), Long.toString(startedAt), host));
+                List.of(id, Long.toString(timing.ttl().toMillis()), Long.toString(startedAt), host,
+                        Integer.toString(leases.sessionCount())));
     }
 
     private void scheduleLocked() {
