@@ -3,6 +3,7 @@ package dev.laneway.app;
 import dev.laneway.app.files.AgentFiles;
 import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.DispositionFeed;
+import dev.laneway.app.ops.FleetIngress;
 import dev.laneway.app.ops.FleetView;
 import dev.laneway.app.ops.JobControls;
 import dev.laneway.app.ops.OperatorConsole;
@@ -133,8 +134,9 @@ final class GatewayApp {
                     connectivity, jobs::status, JobControls.of(jobs), pools::snapshots, clock, scheduler, executor)
                     : null;
             RedisFleetMember joined = member;
+            List<FleetIngress.Plan> ingress = FleetIngress.plan(config.channels());
             Supplier<FleetView> fleetView = joined == null ? () -> null
-                    : () -> FleetView.of(joined, gateway, mainPermits);
+                    : () -> FleetView.of(joined, (RedisStore) store, gateway, mainPermits, ingress);
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
                     store::reachable, jobs::status, pools::snapshots, fleetView), console)
                     : null;
