@@ -98,7 +98,9 @@ final class GatewayApp {
                             member.timing().renewEvery()));
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             List<String> named = jobAgentNames(config);
-            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named));
+            // in a fleet every series names its instance; alone none does (docs/decisions.md D185)
+            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named),
+                    member == null ? Map.of() : Map.of("instance", member.id()));
             this.pools = new ProviderPools(config.providers().values(), config.scheduling(), clock, scheduler,
                     new ProviderMeters(metrics.registry()));
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);

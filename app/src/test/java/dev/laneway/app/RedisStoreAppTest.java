@@ -96,6 +96,13 @@ class RedisStoreAppTest {
             assertEquals(4, fleet.get("mainCap").asInt(), "agents.defaults.maxConcurrent");
             assertTrue(fleet.get("mainPermitsInUse").asLong() <= 4, fleet.toString());
             assertTrue(fleet.has("leasesHere") && fleet.has("mainPermitsHere"), fleet.toString());
+
+            String metrics = running.get("/metrics").body(); // every series names its instance (D185)
+            List<String> samples = metrics.lines().filter(line -> line.startsWith("laneway_")).toList();
+            assertFalse(samples.isEmpty(), metrics);
+            for (String sample : samples) {
+                assertTrue(sample.contains("instance=\"" + instance + "\""), sample);
+            }
         }
     }
 
