@@ -133,6 +133,21 @@ final class FleetScripts {
             """);
 
     /**
+     * Asks a session's lease holder to stop it (another instance's {@code /stop}, docs/behaviour.md §17):
+     * XADD of a {@code command=stop} entry, with the list the answer goes to, to the holder's nudge
+     * stream. KEYS: lease. ARGV: the fleet's key prefix, session, the asking instance, the reply list.
+     * Returns the holder, or false when nobody or the asking instance itself holds the lease.
+     */
+    static final RedisScripts.Script STOP_REQUEST = new RedisScripts.Script("stop-request", """
+            #!lua
+            local holder = redis.call('HGET', KEYS[1], 'instance')
+            if not holder or holder == ARGV[3] then return false end
+            redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2],
+              'command', 'stop', 'reply', ARGV[4])
+            return holder
+            """);
+
+    /**
      * Sessions with pending messages whose lease nobody holds, oldest first. KEYS: pending-sessions.
      * ARGV: the fleet's key prefix, how many sessions to look at (from the oldest), how many to return.
      */
@@ -174,7 +189,7 @@ final class FleetScripts {
             return added
             """);
 
-    static final List<RedisScripts.Script> ALL = List.of(NUDGE, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
+    static final List<RedisScripts.Script> ALL = List.of(NUDGE, STOP_REQUEST, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
             ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING);
 
     private FleetScripts() {
