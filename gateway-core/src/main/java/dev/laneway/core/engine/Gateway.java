@@ -19,10 +19,12 @@ import dev.laneway.core.fleet.FleetAllowance;
 import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
+import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -199,7 +202,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     public int stop(SessionKey session) {
         if (ctx.fleet != null) {
             if (!ctx.fleet.holdsHere(session)) {
-                java.util.OptionalInt there = ctx.fleet.stopAtHolder(session, REMOTE_STOP_WAIT);
+                OptionalInt there = ctx.fleet.stopAtHolder(session, REMOTE_STOP_WAIT);
                 if (there.isPresent()) {
                     return Math.max(0, there.getAsInt());
                 }
@@ -287,12 +290,12 @@ public final class Gateway implements InboundSink, GatewayControl {
      * message is queued (the next sweep takes the session over).
      */
     private SessionStatus remoteStatus(SessionKey session, String channel, FleetSessions.Remote remote) {
-        List<dev.laneway.core.store.JournalEntry> pending = remote.pending();
+        List<JournalEntry> pending = remote.pending();
         boolean running = remote.holder() != null && !pending.isEmpty();
         int depth = running ? pending.size() - 1 : pending.size();
         Duration age = null;
         if (running) {
-            java.time.Instant since = pending.get(0).acceptedAt() != null ? pending.get(0).acceptedAt()
+            Instant since = pending.get(0).acceptedAt() != null ? pending.get(0).acceptedAt()
                     : pending.get(0).message().receivedAt();
             age = since == null ? Duration.ZERO : Duration.between(since, ctx.clock.instant());
             age = age.isNegative() ? Duration.ZERO : age;
