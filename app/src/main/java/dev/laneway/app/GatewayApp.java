@@ -3,6 +3,7 @@ package dev.laneway.app;
 import dev.laneway.app.files.AgentFiles;
 import dev.laneway.app.ops.ChannelConnectivity;
 import dev.laneway.app.ops.DispositionFeed;
+import dev.laneway.app.ops.FleetIngress;
 import dev.laneway.app.ops.FleetView;
 import dev.laneway.app.ops.JobControls;
 import dev.laneway.app.ops.OperatorConsole;
@@ -97,7 +98,9 @@ final class GatewayApp {
                             member.timing().renewEvery()));
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             List<String> named = jobAgentNames(config);
-            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named));
+            // in a fleet every series names its instance; alone none does (docs/decisions.md D185)
+            MetricsObserver metrics = new MetricsObserver(channelNames, config.agents().reachable(named),
+                    member == null ? Map.of() : Map.of("instance", member.id()));
             this.pools = new ProviderPools(config.providers().values(), config.scheduling(), clock, scheduler,
                     new ProviderMeters(metrics.registry()));
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
@@ -133,8 +136,9 @@ final class GatewayApp {
                     connectivity, jobs::status, JobControls.of(jobs), pools::snapshots, clock, scheduler, executor)
                     : null;
             RedisFleetMember joined = member;
+            List<FleetIngress.Plan> ingress = FleetIngress.plan(config.channels());
             Supplier<FleetView> fleetView = joined == null ? () -> null
-                    : () -> FleetView.of(joined, gateway, mainPermits);
+                    : () -> FleetView.of(joined, (RedisStore) store, gateway, mainPermits, ingress);
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
                     store::reachable, jobs::status, pools::snapshots, fleetView), console)
                     : null;

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "laneway", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "A lane-aware chat gateway: Discord, Telegram and Slack bots answered by an LLM agent.",
         subcommands = {RunCommand.class, ValidateCommand.class, ConfigCommand.class, DoctorCommand.class,
-                InitCommand.class, VersionCommand.class})
+                InitCommand.class, FleetCommand.class, VersionCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

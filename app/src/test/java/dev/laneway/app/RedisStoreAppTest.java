@@ -96,6 +96,42 @@ class RedisStoreAppTest {
             assertEquals(4, fleet.get("mainCap").asInt(), "agents.defaults.maxConcurrent");
             assertTrue(fleet.get("mainPermitsInUse").asLong() <= 4, fleet.toString());
             assertTrue(fleet.has("leasesHere") && fleet.has("mainPermitsHere"), fleet.toString());
+
+            String metrics = running.get("/metrics").body(); // every series names its instance (D185)
+            List<String> samples = metrics.lines().filter(line -> line.startsWith("laneway_")).toList();
+            assertFalse(samples.isEmpty(), metrics);
+            for (String sample : samples) {
+                assertTrue(sample.contains("instance=\"" + instance + "\""), sample);
+            }
+        }
+    }
+
+    @Test
+    void statusNamesWhoPollsTelegram_andEachInstancesLeasesAndPermits() throws Exception {
+        try (FakeTelegramServer telegram = new FakeTelegramServer()) {
+            String yaml = yaml(server.url(), "support").replace("http: { enabled: false }",
+                    "http: { enabled: true, bind: 127.0.0.1, port: 0 }") + """
+                    channels:
+                      console: { enabled: false }
+                      telegram: { enabled: true, token: "%s", apiUrl: "%s" }
+                    """.formatted(FakeTelegramServer.TOKEN, telegram.url());
+            try (InProcessApp running = new InProcessApp(yaml, Map.of())) {
+                running.start();
+                telegram.awaitFirstPoll(WAIT);
+                com.fasterxml.jackson.databind.JsonNode fleet = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(running.get("/status").body()).get("fleet");
+                String instance = fleet.get("instance").asText();
+                com.fasterxml.jackson.databind.JsonNode ingress = fleet.get("ingress").get(0);
+                assertEquals("telegram", ingress.get("channel").asText(), fleet.toString());
+                assertEquals("polling", ingress.get("mode").asText());
+                assertEquals(dev.laneway.channels.telegram.TelegramChannel.pollerLease(FakeTelegramServer.TOKEN),
+                        ingress.get("lease").asText());
+                assertEquals(List.of(instance), List.of(ingress.get("instances").get(0).asText()), "this one polls");
+                com.fasterxml.jackson.databind.JsonNode member = fleet.get("members").get(0);
+                assertEquals(instance, member.get("id").asText());
+                assertEquals(0, member.get("leases").asInt(), "the poller's lease is not a session lease");
+                assertTrue(member.get("heartbeatAgeMs").asLong() >= 0 && member.has("mainPermits"), member.toString());
+            }
         }
     }
 

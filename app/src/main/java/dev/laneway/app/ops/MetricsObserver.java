@@ -61,6 +61,16 @@ public final class MetricsObserver implements GatewayObserver {
      * @param agents   the agents' names (their series start at zero)
      */
     public MetricsObserver(Collection<String> channels, Collection<String> agents) {
+        this(channels, agents, Map.of());
+    }
+
+    /**
+     * As above, every meter carrying {@code commonTags}: in a fleet, {@code instance=<this instance's
+     * id>} (docs/behaviour.md §17, docs/decisions.md D185). They are set before the first meter is
+     * registered, so no series is without them.
+     */
+    public MetricsObserver(Collection<String> channels, Collection<String> agents, Map<String, String> commonTags) {
+        commonTags.forEach((key, value) -> registry.config().commonTags(key, value));
         channels.forEach(this::inboundOf);
         channels.forEach(this::outboundOf);
         agents.forEach(this::agentOf);

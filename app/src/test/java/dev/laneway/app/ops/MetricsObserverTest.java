@@ -37,6 +37,25 @@ class MetricsObserverTest {
     }
 
     @Test
+    void withAnInstanceTag_everySeriesCarriesIt_andWithoutOneNoneDoes() {
+        MetricsObserver fleet = new MetricsObserver(List.of("telegram"), List.of("assistant"),
+                Map.of("instance", "host-1-abcdef"));
+        fleet.sendFailed("telegram");
+        fleet.agentRetried("later");
+        String text = fleet.scrape();
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_outbound_failed_total{channel=\"telegram\",instance=\"host-1-abcdef\"}"));
+        assertEquals(1.0, PrometheusText.value(text,
+                "laneway_agent_retries_total{agent=\"later\",instance=\"host-1-abcdef\"}"), "a meter made later too");
+        List<String> samples = text.lines().filter(line -> !line.startsWith("#") && !line.isBlank()).toList();
+        assertFalse(samples.isEmpty());
+        for (String sample : samples) {
+            assertTrue(sample.contains("instance=\"host-1-abcdef\""), sample);
+        }
+        assertFalse(metrics.scrape().contains("instance="), "one instance: no instance label");
+    }
+
+    @Test
     void aFailedSend_countsInOutboundFailed_notInOutboundMessages() {
         metrics.sendFailed("telegram");
         metrics.sendFailed("discord");

@@ -7,7 +7,7 @@ import dev.laneway.core.SessionKey;
 import java.util.List;
 import java.util.Optional;
 
-/** The gateway operations chat commands use. Every method returns at once. */
+/** The gateway operations chat commands use. Every method returns at once, but a fleet's {@link #stop}. */
 public interface GatewayControl {
 
     /** The settings a message in this session would get now (without an inline directive). */
@@ -28,7 +28,9 @@ public interface GatewayControl {
 
     /**
      * Aborts the active run, clears the session's queue and drops what is left unsent of its answers
-     * (even of a run that has ended); returns how many queued messages were cleared.
+     * (even of a run that has ended); returns how many queued messages were cleared. In a fleet, a
+     * session whose lease another instance holds is stopped there, and this waits (a few seconds at
+     * most) for that instance's count (docs/behaviour.md §17).
      */
     int stop(SessionKey session);
 

@@ -6,15 +6,18 @@ import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.time.Scheduler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +67,7 @@ final class FleetSessions {
     private final Scheduler scheduler;
     private final Map<SessionKey, ?> sessions; // the engine's busy sessions (only asked whether one is)
     private volatile Consumer<SessionKey> abandon = session -> { };
+    private volatile ToIntFunction<SessionKey> stopper = session -> 0;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Map<SessionKey, Holding> held = new ConcurrentHashMap<>();
     private final Map<Long, Holding> known = new ConcurrentHashMap<>();
@@ -93,8 +97,18 @@ final class FleetSessions {
         abandon = value;
     }
 
+    /** How a session is stopped here ({@code /stop}: the gateway's local stop; returns the messages cleared). */
+    void stopper(ToIntFunction<SessionKey> value) {
+        stopper = value;
+    }
+
     /** Starts listening to nudges and sweeping (the first sweep now): instead of a restore at start. */
     void start() {
+        // another instance's /stop of a session held here: its messages not picked up yet are, then all stop
+        fleet.onStop(session -> {
+            pickUp(session, false);
+            return stopper.applyAsInt(session);
+        });
         fleet.onNudge(session -> executor.execute(() -> pickUp(session, true)));
         executor.execute(this::sweepAndReschedule);
     }
@@ -179,6 +193,49 @@ final class FleetSessions {
         Holding holding = known.remove(seq);
         if (holding != null) {
             holding.inFlight.decrementAndGet();
+        }
+    }
+
+    /** This instance's id in the fleet. */
+    String instanceId() {
+        return fleet.instanceId();
+    }
+
+    /** Whether this instance holds the session's lease (and has not lost it). */
+    boolean holdsHere(SessionKey session) {
+        Holding holding = held.get(session);
+        return holding != null && !holding.lost;
+    }
+
+    /**
+     * {@code /stop} of a session not held here: asks its lease's holder (docs/behaviour.md §17). Empty
+     * when no other instance holds it, or the fleet cannot be asked: the caller stops it here.
+     */
+    OptionalInt stopAtHolder(SessionKey session, Duration timeout) {
+        try {
+            return fleet.stopAtHolder(session, timeout);
+        } catch (RuntimeException e) {
+            log.warn("fleet: could not ask the holder of session {} to stop it ({}); stopped here only", session,
+                    e.getMessage());
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * A session not held here as the fleet knows it: who holds its lease (null: nobody) and its pending
+     * messages in the shared journal, oldest first; null when the fleet cannot be asked.
+     */
+    record Remote(String holder, List<JournalEntry> pending) {
+    }
+
+    /** The session's state in the fleet (two round trips), or null when it cannot be read. */
+    Remote remote(SessionKey session) {
+        try {
+            String holder = fleet.holder(session).orElse(null);
+            return new Remote(holder, journal.pendingOf(session));
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not read the state of session {} ({})", session, e.getMessage());
+            return null;
         }
     }
 

@@ -19,10 +19,12 @@ import dev.laneway.core.fleet.FleetAllowance;
 import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
+import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import dev.laneway.core.time.Scheduler;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -92,6 +95,7 @@ public final class Gateway implements InboundSink, GatewayControl {
                 agents, jobAgents::get, channels, observer, b.journal, b.fleet);
         if (ctx.fleet != null) {
             ctx.fleet.abandon(this::abandonLostSession);
+            ctx.fleet.stopper(this::stopHere);
         }
         this.fleetMain = b.fleetMain == null ? null
                 : FleetAllowance.gate(ctx.scheduling.main, b.fleetMain, b.executor, b.scheduler, FLEET_PERMIT_RETRY);
@@ -187,8 +191,32 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
     }
 
+    /**
+     * {@inheritDoc} In a fleet (docs/behaviour.md §17): a session whose lease another instance holds is
+     * stopped there, and this waits for how many messages it cleared (up to {@link #REMOTE_STOP_WAIT};
+     * one that does not answer in time counts none); a session nobody holds is taken here with its
+     * pending messages, which are then stopped; one held here picks up what other instances journaled
+     * for it first, so those are cleared too.
+     */
     @Override
     public int stop(SessionKey session) {
+        if (ctx.fleet != null) {
+            if (!ctx.fleet.holdsHere(session)) {
+                OptionalInt there = ctx.fleet.stopAtHolder(session, REMOTE_STOP_WAIT);
+                if (there.isPresent()) {
+                    return Math.max(0, there.getAsInt());
+                }
+            }
+            ctx.fleet.pickUp(session, true);
+        }
+        return stopHere(session);
+    }
+
+    /** How long a {@code /stop} waits for the instance that holds the session's lease (docs/behaviour.md §17). */
+    static final Duration REMOTE_STOP_WAIT = Duration.ofSeconds(3);
+
+    /** {@code /stop} of a session on this instance. */
+    private int stopHere(SessionKey session) {
         ctx.outbox.stopAnswers(session); // what is left of its answers is not sent, even of a run that has ended
         SessionQueue queue = ctx.sessions.get(session);
         return queue == null ? 0 : queue.stop();
@@ -239,6 +267,12 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     @Override
     public SessionStatus status(SessionKey session, String channel) {
+        if (ctx.fleet != null && !ctx.fleet.holdsHere(session)) {
+            FleetSessions.Remote remote = ctx.fleet.remote(session);
+            if (remote != null && !ctx.fleet.instanceId().equals(remote.holder())) {
+                return remoteStatus(session, channel, remote);
+            }
+        }
         SessionQueue queue = ctx.sessions.get(session);
         int depth = queue == null ? 0 : queue.queuedMessages();
         Duration age = queue == null ? null : queue.activeRunAge(ctx.clock.instant());
@@ -247,6 +281,28 @@ public final class Gateway implements InboundSink, GatewayControl {
         lanes.add(ctx.scheduling.main.laneSnapshot());
         WaitEstimate waiting = ctx.scheduling.main.waitingRun(session.value()).orElse(null);
         return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes, waiting);
+    }
+
+    /**
+     * {@code /status} of a session this instance does not hold (docs/behaviour.md §17): from the shared
+     * journal and the lease. Held by another instance with messages pending, the oldest is taken to be
+     * running (for as long as since it was accepted) and the rest queued; held by nobody, every pending
+     * message is queued (the next sweep takes the session over).
+     */
+    private SessionStatus remoteStatus(SessionKey session, String channel, FleetSessions.Remote remote) {
+        List<JournalEntry> pending = remote.pending();
+        boolean running = remote.holder() != null && !pending.isEmpty();
+        int depth = running ? pending.size() - 1 : pending.size();
+        Duration age = null;
+        if (running) {
+            Instant since = pending.get(0).acceptedAt() != null ? pending.get(0).acceptedAt()
+                    : pending.get(0).message().receivedAt();
+            age = since == null ? Duration.ZERO : Duration.between(since, ctx.clock.instant());
+            age = age.isNegative() ? Duration.ZERO : age;
+        }
+        List<LaneSnapshot> lanes = List.of(new LaneSnapshot(session.laneName(), 1, running ? 1 : 0, depth),
+                ctx.scheduling.main.laneSnapshot());
+        return new SessionStatus(effectiveSettings(session, channel), depth, age, lanes, null);
     }
 
     // ---------------------------------------------------------------- lifecycle and observation

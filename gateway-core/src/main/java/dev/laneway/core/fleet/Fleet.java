@@ -3,7 +3,10 @@ package dev.laneway.core.fleet;
 import dev.laneway.core.SessionKey;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * What the engine needs of its fleet (docs/behaviour.md §17, docs/architecture.md §7.1): session
@@ -29,6 +32,32 @@ public interface Fleet {
 
     /** Starts calling {@code handler} with the sessions other instances nudged this one about. */
     void onNudge(Consumer<SessionKey> handler);
+
+    /** {@link #stopAtHolder}'s answer when the holder did not answer in time (it may still stop the session). */
+    int NO_ANSWER = -1;
+
+    /** Who holds the session's lease now (an instance id), if anyone. One round trip. Default: nobody known. */
+    default Optional<String> holder(SessionKey session) {
+        return Optional.empty();
+    }
+
+    /**
+     * A {@code /stop} of a session whose lease another instance holds (docs/behaviour.md §17): asks that
+     * instance to stop it and waits up to {@code timeout} for how many messages it cleared. Empty when
+     * no other instance holds the lease (the caller stops the session itself); {@link #NO_ANSWER} when
+     * the holder did not answer in time. Default: empty.
+     */
+    default OptionalInt stopAtHolder(SessionKey session, Duration timeout) {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * Starts answering other instances' {@link #stopAtHolder} requests with {@code handler}, which stops
+     * the session here and returns how many messages it cleared; it is called on the caller's
+     * executor, never on the thread that reads the requests. Call before {@link #onNudge}. Default: none.
+     */
+    default void onStop(ToIntFunction<SessionKey> handler) {
+    }
 
     /** Up to {@code limit} sessions with pending messages that no instance holds a lease for. */
     List<SessionKey> unleased(int limit);

@@ -103,15 +103,16 @@ final class FleetScripts {
             """);
 
     /**
-     * The heartbeat. KEYS: instance, instances. ARGV: id, ttl (ms), started (epoch ms), host. Sets
-     * the instance's hash with the ttl and its score in the instances set to Redis's now, and drops
-     * instances whose last heartbeat is older than 10 ttls from the set.
+     * The heartbeat. KEYS: instance, instances. ARGV: id, ttl (ms), started (epoch ms), host, the
+     * session leases held (for {@code laneway fleet} and {@code /status}). Sets the instance's hash
+     * with the ttl and its score in the instances set to Redis's now, and drops instances whose last
+     * heartbeat is older than 10 ttls from the set.
      */
     static final RedisScripts.Script HEARTBEAT = new RedisScripts.Script("heartbeat", """
             #!lua
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            redis.call('HSET', KEYS[1], 'started', ARGV[3], 'host', ARGV[4])
+            redis.call('HSET', KEYS[1], 'started', ARGV[3], 'host', ARGV[4], 'leases', ARGV[5])
             redis.call('PEXPIRE', KEYS[1], ARGV[2])
             redis.call('ZADD', KEYS[2], now, ARGV[1])
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 10 * tonumber(ARGV[2]))
@@ -128,6 +129,21 @@ final class FleetScripts {
             local holder = redis.call('HGET', KEYS[1], 'instance')
             if not holder then return false end
             redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2])
+            return holder
+            """);
+
+    /**
+     * Asks a session's lease holder to stop it (another instance's {@code /stop}, docs/behaviour.md §17):
+     * XADD of a {@code command=stop} entry, with the list the answer goes to, to the holder's nudge
+     * stream. KEYS: lease. ARGV: the fleet's key prefix, session, the asking instance, the reply list.
+     * Returns the holder, or false when nobody or the asking instance itself holds the lease.
+     */
+    static final RedisScripts.Script STOP_REQUEST = new RedisScripts.Script("stop-request", """
+            #!lua
+            local holder = redis.call('HGET', KEYS[1], 'instance')
+            if not holder or holder == ARGV[3] then return false end
+            redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2],
+              'command', 'stop', 'reply', ARGV[4])
             return holder
             """);
 
@@ -173,7 +189,7 @@ final class FleetScripts {
             return added
             """);
 
-    static final List<RedisScripts.Script> ALL = List.of(NUDGE, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
+    static final List<RedisScripts.Script> ALL = List.of(NUDGE, STOP_REQUEST, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
             ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING);
 
     private FleetScripts() {

@@ -20,6 +20,8 @@ import redis.clients.jedis.resps.StreamEntry;
  * connection of its own, each entry handed to the handler and then acknowledged and deleted
  * ({@code XACK} + {@code XDEL}). A nudge is only a hint (the journal holds the messages, and the
  * engine's sweep finds what a lost nudge would have said), so it is acknowledged once handed over.
+ * An entry with {@code command=stop} is another instance's {@code /stop} of a session held here
+ * (docs/behaviour.md §17), handed to the stop requests with the list its answer goes to.
  *
  * <p>Threads: one platform daemon thread, {@code laneway-fleet-nudges}, owns the connection; the
  * handler is called on it and must not block. {@code closed} (volatile) stops it within one block
@@ -36,14 +38,21 @@ final class NudgeListener implements AutoCloseable {
     private final String stream;
     private final String consumer;
     private final Consumer<SessionKey> handler;
+    private final StopRequests stops;
     private final Thread thread;
+
+    /** Another instance's {@code /stop} of a session held here: answer on {@code reply}. Must not block. */
+    interface StopRequests {
+        void requested(SessionKey session, String reply);
+    }
     private volatile boolean closed;
 
-    NudgeListener(RedisStore store, String stream, String consumer, Consumer<SessionKey> handler) {
+    NudgeListener(RedisStore store, String stream, String consumer, Consumer<SessionKey> handler, StopRequests stops) {
         this.store = store;
         this.stream = stream;
         this.consumer = consumer;
         this.handler = handler;
+        this.stops = stops;
         this.thread = Thread.ofPlatform().daemon().name("laneway-fleet-nudges").unstarted(this::run);
     }
 
@@ -97,9 +106,14 @@ final class NudgeListener implements AutoCloseable {
         for (Map.Entry<String, List<StreamEntry>> forStream : read) {
             for (StreamEntry entry : forStream.getValue()) {
                 String session = entry.getFields().get("session");
+                String reply = entry.getFields().get("reply");
                 if (session != null && !session.isBlank()) {
                     try {
-                        handler.accept(SessionKey.of(session));
+                        if ("stop".equals(entry.getFields().get("command")) && reply != null) {
+                            stops.requested(SessionKey.of(session), reply);
+                        } else {
+                            handler.accept(SessionKey.of(session));
+                        }
                     } catch (RuntimeException e) {
                         log.warn("fleet: the nudge handler threw", e);
                     }

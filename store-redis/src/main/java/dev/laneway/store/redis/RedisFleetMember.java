@@ -4,7 +4,11 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Fleet;
 import dev.laneway.core.fleet.SessionLeases;
 import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
+import redis.clients.jedis.util.KeyValue;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.store.StoreException;
 import java.time.InstantSource;
@@ -31,9 +35,14 @@ import org.slf4j.LoggerFactory;
  * it). {@link #close()} gives everything back and removes the instance, so the others need not wait
  * for the ttl (a rolling restart).
  *
+ * Another instance's {@code /stop} of a session held here arrives on the nudge stream and is run
+ * on the executor, its count pushed to the asker's reply list; this instance's own {@code /stop} of a
+ * session held elsewhere ({@link #stopAtHolder}) waits on its reply list (docs/behaviour.md §17).
+ *
  * <p>Concurrency: {@code beatLock} serialises beats and {@link #close()} and guards {@code next}
  * (the scheduled beat) and {@code closed}; {@code permits} is a concurrent map; leases and permits
- * guard themselves.
+ * guard themselves; {@code stopHandler} is volatile (set once, before the nudges are read) and
+ * {@code replies} atomic.
  */
 public final class RedisFleetMember implements Fleet, AutoCloseable {
 
@@ -55,6 +64,10 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
     private boolean closed; // guarded by beatLock
     private boolean unreachable; // guarded by beatLock: the last beat could not reach Redis
     private NudgeListener nudges; // guarded by beatLock
+    private final AtomicLong replies = new AtomicLong(); // numbers this instance's stop requests
+    private volatile ToIntFunction<SessionKey> stopHandler = session -> 0;
+    /** How long the answer to a stop request is kept for the instance that asked. */
+    static final Duration REPLY_TTL = Duration.ofSeconds(60);
 
     private RedisFleetMember(RedisStore store, String id, FleetTiming timing, InstantSource clock, Scheduler scheduler,
                              Executor executor) {
@@ -122,11 +135,71 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
             if (closed || nudges != null) {
                 throw new IllegalStateException("nudges are already read (or the member left)");
             }
-            nudges = new NudgeListener(store, keys.nudges(id), id, handler);
+            nudges = new NudgeListener(store, keys.nudges(id), id, handler, this::stopRequested);
             nudges.start();
         } finally {
             beatLock.unlock();
         }
+    }
+
+    @Override
+    public Optional<String> holder(SessionKey session) {
+        return leases.holder(session);
+    }
+
+    /**
+     * Adds a stop request to the holder's nudge stream (one script, nothing when nobody or this
+     * instance holds the lease), then waits on its reply list ({@code BLPOP}, on a pooled connection)
+     * for the messages the holder cleared (docs/behaviour.md §17).
+     */
+    @Override
+    public OptionalInt stopAtHolder(SessionKey session, Duration timeout) {
+        String reply = keys.reply(id, replies.incrementAndGet());
+        Object holder = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.STOP_REQUEST,
+                List.of(keys.lease(session.value())), List.of(keys.prefix(), session.value(), id, reply)));
+        if (!(holder instanceof String) && !(holder instanceof byte[])) {
+            return OptionalInt.empty();
+        }
+        double seconds = Math.max(0.01, timeout.toMillis() / 1000.0);
+        KeyValue<String, String> answer = store.query(jedis -> jedis.blpop(seconds, reply));
+        if (answer == null) {
+            log.warn("fleet: instance {} did not answer the /stop of session {} within {} ms; it stops it when it"
+                    + " reads the request", holder instanceof byte[] bytes ? new String(bytes,
+                    java.nio.charset.StandardCharsets.UTF_8) : holder, session, timeout.toMillis());
+            return OptionalInt.of(Fleet.NO_ANSWER);
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(answer.getValue()));
+        } catch (NumberFormatException e) {
+            return OptionalInt.of(Fleet.NO_ANSWER);
+        }
+    }
+
+    @Override
+    public void onStop(ToIntFunction<SessionKey> handler) {
+        stopHandler = Objects.requireNonNull(handler, "handler");
+    }
+
+    /** Another instance asked to stop a session held here: stopped on the executor, the count sent back. */
+    private void stopRequested(SessionKey session, String reply) {
+        executor.execute(() -> {
+            int cleared = 0;
+            try {
+                cleared = stopHandler.applyAsInt(session);
+            } catch (RuntimeException e) {
+                log.warn("fleet: stopping session {} for another instance failed", session, e);
+            }
+            int answer = cleared;
+            try {
+                store.query(jedis -> {
+                    jedis.rpush(reply, Integer.toString(answer));
+                    jedis.pexpire(reply, REPLY_TTL.toMillis());
+                    return null;
+                });
+            } catch (StoreException e) {
+                log.debug("fleet: could not answer the stop of session {} ({})", session, e.getMessage());
+            }
+        });
     }
 
     @Override
@@ -275,7 +348,8 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
 
     private void heartbeat(redis.clients.jedis.Jedis jedis) {
         RedisStore.evalScript(jedis, FleetScripts.HEARTBEAT, List.of(keys.instance(id), keys.instances()),
-                List.of(id, Long.toString(timing.ttl().toMillis()), Long.toString(startedAt), host));
+                List.of(id, Long.toString(timing.ttl().toMillis()), Long.toString(startedAt), host,
+                        Integer.toString(leases.sessionCount())));
     }
 
     private void scheduleLocked() {

@@ -20,7 +20,9 @@ package dev.laneway.store.redis;
  * laneway:{F}:fires              hash    job id -> last fire (ISO-8601 instant, to the nanosecond)
  * laneway:{F}:session-pending:&lt;session&gt;  zset  the session's pending seqs (its index, for a fleet)
  * laneway:{F}:pending-sessions   zset    sessions with pending messages, scored by their oldest seq
- * laneway:{F}:nudges:&lt;id&gt;        stream  sessions with messages for instance id (consumer group "laneway")
+ * laneway:{F}:nudges:&lt;id&gt;        stream  sessions with messages for instance id (consumer group "laneway"),
+ *                                        and other instances' stop requests (command=stop, reply=list)
+ * laneway:{F}:reply:&lt;id&gt;:&lt;n&gt;     list    the answer to instance id's n-th stop request (expires after 60 s)
  * laneway:{F}:fence              string  the last fencing token handed out (INCR; never lowered)
  * laneway:{F}:lease:&lt;session&gt;    hash    instance, token: who may run the session; expires (PX) unless renewed
  * laneway:{F}:instance:&lt;id&gt;      hash    a live instance (started, host); expires unless its heartbeat renews it
@@ -105,6 +107,11 @@ final class RedisKeys {
     /** An instance's nudge stream: sessions with messages for it to pick up. */
     String nudges(String instance) {
         return prefix + "nudges:" + instance;
+    }
+
+    /** The list an instance's {@code /stop} request is answered on (the messages cleared); expires. */
+    String reply(String instance, long serial) {
+        return prefix + "reply:" + instance + ":" + serial;
     }
 
     String fence() {

@@ -32,6 +32,8 @@ import redis.clients.jedis.Jedis;
 final class RedisLeases implements SessionLeases {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLeases.class);
+    /** The names of ingress leases (the Telegram poller's, docs/behaviour.md §17) start with this. */
+    static final String INGRESS = "ingress:";
 
     /** A lease this instance holds. */
     private static final class Held {
@@ -99,6 +101,17 @@ final class RedisLeases implements SessionLeases {
     /** How many leases this instance holds. */
     int count() {
         return held.size();
+    }
+
+    /** How many session leases this instance holds: the ingress leases ({@code ingress:...}) not counted. */
+    int sessionCount() {
+        int sessions = 0;
+        for (SessionKey session : held.keySet()) {
+            if (!session.value().startsWith(INGRESS)) {
+                sessions++;
+            }
+        }
+        return sessions;
     }
 
     /**

@@ -214,7 +214,7 @@ public final class RedisStore implements DurableStore {
         }
     }
 
-    private static JedisClientConfig clientConfig(RedisTarget target) {
+    static JedisClientConfig clientConfig(RedisTarget target) {
         return DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) CONNECT_TIMEOUT.toMillis())
                 .socketTimeoutMillis((int) SOCKET_TIMEOUT.toMillis())

@@ -46,8 +46,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *
  * <p>Durable means acknowledged by Redis (docs/behaviour.md §9.7): what that survives is Redis's own
  * persistence ({@code appendonly}, {@code appendfsync}). A lost connection leaves a batch's outcome
- * unknown: its appends fail (the gateway refuses those messages and settles them, which deletes any
- * that did land), its settles are kept, like settles Redis refuses, and written again after 1 s,
+ * unknown: its appends are checked on a new connection ({@code HEXISTS} of their sequence numbers):
+ * those Redis has are accepted, the others (or all, when Redis cannot be asked at once) fail, and the
+ * gateway refuses those messages; its settles are kept, like settles Redis refuses, and written again after 1 s,
  * doubling up to 1 min (settling is idempotent); a fenced settle Redis refused because its lease moved on
  * ({@code LANEWAY_FENCED}, docs/architecture.md §7.1) fails at once and is never retried. The next batch connects again. An outage logs one
  * ERROR line when it begins and one INFO line when Redis answers again.
@@ -214,7 +215,7 @@ final class RedisWriter implements AutoCloseable {
             }
         }
         if (!writes.isEmpty()) {
-            List<Throwable> errors = write(writes);
+            List<Throwable> errors = confirmLanded(writes, write(writes));
             List<Queued> again = new ArrayList<>();
             for (int i = 0; i < writes.size(); i++) {
                 Throwable error = errors.get(i);
@@ -266,6 +267,58 @@ final class RedisWriter implements AutoCloseable {
                 errors.add(write(List.of(queued)).get(0));
             }
             return errors;
+        }
+    }
+
+    /**
+     * The connection was lost after the batch was sent, so whether its appends landed is unknown: on a
+     * new connection (when Redis answers at once), {@code HEXISTS journal <seq>} says for each. One that
+     * landed is accepted (its error cleared), one that did not keeps its error and is refused; when
+     * Redis cannot be asked, every one keeps its error, as before (docs/behaviour.md §9.7). An append's
+     * sequence number is this instance's own, so only its own append can have put it there.
+     */
+    private List<Throwable> confirmLanded(List<Queued> writes, List<Throwable> errors) {
+        List<Integer> unknown = new ArrayList<>();
+        for (int i = 0; i < writes.size(); i++) {
+            if (errors.get(i) instanceof OutcomeUnknown && writes.get(i).op() instanceof RedisOp.Append) {
+                unknown.add(i);
+            }
+        }
+        if (unknown.isEmpty()) {
+            return errors;
+        }
+        List<Throwable> checked = new ArrayList<>(errors);
+        try {
+            Jedis connection = connection();
+            redis.clients.jedis.Pipeline pipeline = connection.pipelined();
+            List<Response<Boolean>> landed = new ArrayList<>(unknown.size());
+            for (int i : unknown) {
+                landed.add(pipeline.hexists(keys.journal(), Long.toString(((RedisOp.Append) writes.get(i).op()).seq())));
+            }
+            pipeline.sync();
+            for (int k = 0; k < unknown.size(); k++) {
+                long seq = ((RedisOp.Append) writes.get(unknown.get(k)).op()).seq();
+                if (landed.get(k).get()) {
+                    checked.set(unknown.get(k), null);
+                    log.warn("store: the reply to the append of message {} was lost with the connection; Redis has"
+                            + " it, so it is accepted", seq);
+                } else {
+                    log.warn("store: the append of message {} was cut off with the connection and Redis does not"
+                            + " have it; the message is refused", seq);
+                }
+            }
+        } catch (JedisException | StoreException e) {
+            disconnect();
+            log.debug("store: could not ask Redis whether {} append(s) landed ({}); they are refused", unknown.size(),
+                    e.toString());
+        }
+        return checked;
+    }
+
+    /** A batch whose connection was lost after it was sent: it may or may not have been executed. */
+    static final class OutcomeUnknown extends RuntimeException {
+        OutcomeUnknown(RuntimeException cause) {
+            super("the connection to Redis was lost before it answered: " + cause.getMessage(), cause);
         }
     }
 
@@ -353,7 +406,8 @@ final class RedisWriter implements AutoCloseable {
                     + " again, records of ended messages are kept and written then", target.redactedUrl(), e.getMessage());
         }
         List<Throwable> errors = new ArrayList<>(writes.size());
-        writes.forEach(w -> errors.add(e));
+        OutcomeUnknown unknown = new OutcomeUnknown(e);
+        writes.forEach(w -> errors.add(unknown));
         return errors;
     }
 

@@ -172,6 +172,15 @@ public final class TelegramChannel implements ChannelAdapter {
         return colon > 0 ? token.substring(0, colon) : "bot";
     }
 
+    /**
+     * The name of the fleet's poller lease for this bot token, {@code ingress:telegram:<16 hex of its
+     * SHA-256>} (never the token itself), for {@code laneway fleet} and {@code /status}
+     * (docs/behaviour.md §17, "Ingress").
+     */
+    public static String pollerLease(String token) {
+        return PollerElection.keyFor(token).value();
+    }
+
     /** The channel for {@code channels.telegram} of the YAML config (what the app wires in). */
     public static ChannelAdapter create(ChannelsConfig.Telegram config) {
         return create(config, SeenIds.Source.local(InstantSource.system()));

@@ -1,0 +1,161 @@
+package dev.laneway.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.DropPolicy;
+import dev.laneway.core.QueueMode;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.command.CommandDecision;
+import dev.laneway.core.command.CommandHandler;
+import dev.laneway.core.command.SessionStatus;
+import dev.laneway.core.testing.Await;
+import dev.laneway.core.testing.GatewayHarness;
+import dev.laneway.core.testing.ManualTime;
+import dev.laneway.core.testing.ScriptedAgent;
+import dev.laneway.store.Fixtures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /stop} and {@code /status} sent to an instance that does not hold the session's lease
+ * (docs/behaviour.md §17): the stop reaches the holder, which aborts the run and clears the queue,
+ * and the user gets the reply one instance would give (the count the holder cleared); the status is
+ * the session's real state, read from the shared journal and the lease. Two gateways of one fleet on
+ * one real Redis, with a command handler that answers what the engine returned.
+ */
+class FleetCommandsTest {
+
+    private final RedisServer server = RedisServer.shared();
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
+    /** {@code /stop}: "stopped <cleared>"; {@code /status}: "queued <depth>, running <yes|no>". */
+    private static final CommandHandler COMMANDS = (message, context) -> switch (message.text()) {
+        case "/stop" -> new CommandDecision.Reply("stopped " + context.control().stop(context.session()));
+        case "/status" -> {
+            SessionStatus status = context.control().status(context.session(), message.channel());
+            yield new CommandDecision.Reply("queued " + status.queueDepth() + ", running "
+                    + (status.activeRunAge() != null ? "yes" : "no") + ", lane " + status.lanes().get(0).active() + "/"
+                    + status.lanes().get(0).queued());
+        }
+        default -> CommandDecision.NOT_A_COMMAND;
+    };
+
+    @BeforeEach
+    void emptyRedis() {
+        server.flushAll();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        threads.shutdownNow();
+    }
+
+    private record Instance(GatewayHarness harness, RedisStore store, RedisFleetMember member) {
+        ScriptedAgent agent() {
+            return harness.agent;
+        }
+
+        /** A DM from the same user as every other instance's, with a platform id of its own. */
+        void send(String text, String platformId) {
+            harness.send(harness.message(text).platformMessageId(platformId));
+        }
+    }
+
+    private Instance instance() {
+        ManualTime time = new ManualTime(Fixtures.T0);
+        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(time));
+        open.add(store);
+        RedisFleetMember member = RedisFleetMember.join(store, FleetTiming.DEFAULTS, time, time, threads);
+        open.add(member);
+        GatewayHarness harness = new GatewayHarness(settings -> settings.queueDefaults(
+                new QueueSettings(QueueMode.FOLLOWUP, Duration.ZERO, 20, DropPolicy.SUMMARIZE)), COMMANDS, store, time,
+                builder -> builder.executor(threads).outboxExecutor(threads).store(store).fleet(member)
+                        .fleetMain(member.permits("main", 4).source()));
+        return new Instance(harness, store, member);
+    }
+
+    /** A runs the session's first message with the second queued behind it, both from A. */
+    private static ScriptedAgent.ScriptedRun busyOnA(Instance a) {
+        a.send("first", "a1");
+        ScriptedAgent.ScriptedRun run = Await.value("A runs the first message",
+                () -> a.agent().runs().isEmpty() ? null : a.agent().run(0));
+        a.send("second", "a2");
+        Await.until("the second is queued on A", () -> a.harness().gateway.pendingMessages() == 2);
+        return run;
+    }
+
+    @Test
+    void aStopSentToTheOtherInstance_abortsTheHoldersRun_clearsItsQueue_andRepliesWithTheCount() {
+        Instance a = instance();
+        Instance b = instance();
+        ScriptedAgent.ScriptedRun first = busyOnA(a);
+
+        b.send("/stop", "b1");
+
+        Await.until("the reply says what the holder cleared", () -> b.harness().channel.texts().equals(
+                List.of("stopped 1")));
+        assertTrue(first.abortRequested(), "A's run is aborted");
+        first.complete("too late");
+        Await.until("both messages ended in the shared journal", () -> a.store().pending().isEmpty());
+        assertEquals(1, a.agent().runs().size(), "the queued message never ran");
+        assertEquals(List.of(), b.agent().runs(), "B ran nothing");
+        assertEquals(List.of(), a.harness().channel.texts(), "A sent nothing: not the late answer, not the reply");
+    }
+
+    @Test
+    void aStatusSentToTheOtherInstance_showsTheHoldersRunAndQueue() {
+        Instance a = instance();
+        Instance b = instance();
+        ScriptedAgent.ScriptedRun first = busyOnA(a);
+
+        b.send("/status", "b1");
+        Await.until("B answers", () -> !b.harness().channel.texts().isEmpty());
+        assertEquals(List.of("queued 1, running yes, lane 1/1"), b.harness().channel.texts());
+
+        first.complete("answer one");
+        ScriptedAgent.ScriptedRun second = Await.value("A runs the second",
+                () -> a.agent().runs().size() == 2 ? a.agent().run(1) : null);
+        second.complete("answer two");
+        Await.until("both answered", () -> a.store().pending().isEmpty());
+        b.send("/status", "b2");
+        Await.until("B answers again", () -> b.harness().channel.texts().size() == 2);
+        assertEquals("queued 0, running no, lane 0/0", b.harness().channel.texts().get(1), "idle across the fleet");
+    }
+
+    @Test
+    void aStopOfASessionNobodyHolds_takesItWithItsPendingMessages_andStopsThem() {
+        Instance a = instance();
+        Instance b = instance();
+        ScriptedAgent.ScriptedRun first = busyOnA(a);
+        // A leaves without giving the session's lease back cleanly: the lease is gone, its messages pending
+        String session = a.store().pending().get(0).session();
+        try (redis.clients.jedis.Jedis redis = server.client()) {
+            redis.del(a.store().keys().lease(session));
+        }
+        a.harness().advance(FleetTiming.DEFAULTS.renewEvery()); // A's beat finds the lease gone and aborts
+        Await.until("A's run is aborted", first::abortRequested);
+        first.complete("too late");
+
+        b.send("/stop", "b1");
+        Await.until("B answers", () -> !b.harness().channel.texts().isEmpty());
+        // the first message's run is aborted if it had begun on B (a /stop on one instance does not count a
+        // running message either), cleared if it still waited for a main permit; the second is cleared
+        String reply = b.harness().channel.texts().get(0);
+        assertTrue(reply.equals("stopped 1") || reply.equals("stopped 2"), reply);
+        Await.until("both ended in the shared journal", () -> b.store().pending().isEmpty());
+        assertTrue(b.agent().runs().stream().allMatch(ScriptedAgent.ScriptedRun::abortRequested), "B's run is aborted");
+        assertEquals(1, b.harness().channel.texts().size(), "B answered nothing but the /stop");
+        assertEquals(List.of(), a.harness().channel.texts());
+    }
+}
