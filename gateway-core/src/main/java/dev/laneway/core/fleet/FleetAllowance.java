@@ -49,6 +49,12 @@ public final class FleetAllowance implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FleetAllowance.class);
 
+    /**
+     * How often a cap the fleet had no permit of is asked again (docs/behaviour.md §17): another
+     * instance's release is not announced, so a waiting run learns of it within this time.
+     */
+    public static final Duration RETRY_EVERY = Duration.ofMillis(250);
+
     /** One gated cap: its gate, where its permits come from, the permits held for it. */
     private static final class Cap {
         final AllowanceGate gate;
