@@ -109,6 +109,8 @@ class FleetProviderPoolsTest {
             model.awaitRequests(2, WAIT);
             Await.until("four calls wait for the fleet's two permits", () -> waiting(poolsA) + waiting(poolsB) == 4);
             assertEquals(2, model.inFlight(), "two calls in flight across both instances, each of which allows two");
+            assertEquals(2, poolsA.snapshots().getFirst().fleetPermits() + poolsB.snapshots().getFirst().fleetPermits(),
+                    "the fleet's two provider:hosted permits, held by the instances whose calls are in flight");
 
             model.holdRequests(false);
             for (int i = 0; i < 6; i++) {

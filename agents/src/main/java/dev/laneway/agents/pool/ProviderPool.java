@@ -318,6 +318,6 @@ public final class ProviderPool {
             lock.unlock();
         }
         return new PoolSnapshot(name, settings.endpointKey(), limit, settings.maxConcurrent(), lane.active(),
-                lane.queued(), permits.pausedUntil(), circuit.state().id());
+                lane.queued(), permits.pausedUntil(), circuit.state().id(), fleetPermits());
     }
 }
