@@ -61,7 +61,6 @@ public final class FleetAllowance implements AutoCloseable {
         final FleetPermitSource source;
         final boolean fixed; // the scheduler's own slots: never dropped
         final ArrayDeque<FleetPermitSource.Permit> held = new ArrayDeque<>();
-        boolean unreachable;
 
         Cap(AllowanceGate gate, FleetPermitSource source, boolean fixed) {
             this.gate = gate;
@@ -86,6 +85,7 @@ public final class FleetAllowance implements AutoCloseable {
     private final Map<String, Cap> caps = new HashMap<>(); // balancing task only
     private final Queue<Lost> lost = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
+    private boolean unreachable; // balancing task only: the last ask failed (one store for every cap: logged once)
 
     private FleetAllowance(AllowanceGate own, FleetPermitSource ownSource, Function<String, Cap> open,
                            Executor executor, Scheduler timers, Duration retryEvery) {
@@ -220,14 +220,14 @@ public final class FleetAllowance implements AutoCloseable {
     private FleetPermitSource.Permit take(String name, Cap cap) {
         try {
             FleetPermitSource.Permit permit = cap.source.tryAcquire();
-            if (cap.unreachable) {
-                cap.unreachable = false;
+            if (unreachable) {
+                unreachable = false;
                 log.info("fleet: {} permits can be taken again", name);
             }
             return permit;
         } catch (RuntimeException e) {
-            if (!cap.unreachable) {
-                cap.unreachable = true;
+            if (!unreachable) {
+                unreachable = true;
                 log.error("fleet: could not take a {} permit ({}); runs wait and it is asked again every {} ms",
                         name, e.getMessage(), retryEvery.toMillis());
             }
