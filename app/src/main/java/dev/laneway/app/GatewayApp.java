@@ -33,6 +33,7 @@ import dev.laneway.core.jobs.ScheduledJob;
 import dev.laneway.core.jobs.ScheduledJobs;
 import dev.laneway.core.time.SystemScheduler;
 import dev.laneway.store.DurableStore;
+import dev.laneway.core.fleet.FleetAllowance;
 import dev.laneway.store.redis.FleetPermits;
 import dev.laneway.store.redis.FleetTiming;
 import dev.laneway.store.redis.RedisFleetMember;
@@ -103,6 +104,9 @@ final class GatewayApp {
                     member == null ? Map.of() : Map.of("instance", member.id()));
             this.pools = new ProviderPools(config.providers().values(), config.scheduling(), clock, scheduler,
                     new ProviderMeters(metrics.registry()));
+            if (member != null) { // provider limits count every instance's calls (docs/behaviour.md §14.5, §17)
+                pools.fleetWide(member.caps(), executor, FleetAllowance.RETRY_EVERY);
+            }
             this.agents = AgentFactory.roster(config.agents(), named, store, scheduler, clock, pools);
             Map<String, Agent> jobAgents = jobAgents(config);
             AgentFiles.wire(config.agents().reachable(named).stream().map(agents::agent).toList(), channels,
@@ -122,7 +126,7 @@ final class GatewayApp {
                     .observer(metrics);
             FleetPermits mainPermits = member == null ? null : member.permits("main", config.agents().maxConcurrent());
             if (member != null) {
-                builder.fleet(member).fleetMain(mainPermits.source());
+                builder.fleet(member).fleetMain(mainPermits.source()).fleetCaps(member.caps());
             }
             channels.forEach(builder::channel);
             jobAgents.forEach(builder::jobAgent);

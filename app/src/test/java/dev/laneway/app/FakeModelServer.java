@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * with {@code stream_options.include_usage}, a last chunk with made-up usage: 7 prompt and 3
  * completion tokens), and each request body is kept. With {@link #holdRequests} on, each request
  * waits for {@link #release} before it is answered, so a test can hold a run "in flight" for as long
- * as it likes. {@link #failWith} makes every request fail with a status (a provider outage).
+ * as it likes. {@link #failWith} makes every request fail with a status (a provider outage). It
+ * counts the chat completions in flight and the most at once ({@link #maxInFlight}).
  */
 final class FakeModelServer implements AutoCloseable {
 
@@ -41,6 +42,8 @@ final class FakeModelServer implements AutoCloseable {
     private volatile int failStatus;
     private volatile List<String> models = List.of();
     private volatile String requiredKey;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
     FakeModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -131,7 +134,27 @@ final class FakeModelServer implements AutoCloseable {
         return gates.computeIfAbsent(index, i -> new CompletableFuture<>());
     }
 
+    /** The most chat completions it was answering at once. */
+    int maxInFlight() {
+        return maxInFlight.get();
+    }
+
+    /** Chat completions it is answering (or holding) now. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
     private void complete(HttpExchange exchange) throws IOException {
+        int now = inFlight.incrementAndGet();
+        maxInFlight.accumulateAndGet(now, Math::max);
+        try {
+            answer(exchange);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         int index;
         synchronized (requests) {

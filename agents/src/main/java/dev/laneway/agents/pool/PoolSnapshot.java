@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param waiting       model calls waiting for one
  * @param pausedUntil   the end of a 429's pause, while one is on
  * @param circuit       {@code closed}, {@code open} or {@code half-open}
+ * @param fleetPermits  the fleet's {@code provider:<pool>} permits held here; -1 when the limit is not fleet-wide
  */
 public record PoolSnapshot(String name, String endpoint, int limit, int maxConcurrent, int running, int waiting,
-                           Optional<Instant> pausedUntil, String circuit) {
+                           Optional<Instant> pausedUntil, String circuit, int fleetPermits) {
 }

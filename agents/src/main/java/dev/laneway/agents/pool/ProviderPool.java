@@ -2,6 +2,8 @@ package dev.laneway.agents.pool;
 
 import dev.laneway.core.UrlRedactor;
 import dev.laneway.core.agent.settings.ProviderSettings;
+import dev.laneway.core.fleet.FleetAllowance;
+import dev.laneway.core.fleet.FleetCaps;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.scheduling.MainScheduler;
@@ -15,6 +17,7 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +31,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Order</b>: permits are handed out by a {@link MainScheduler} of the pool's own, so waiting
  *       for the endpoint follows the scheduler's classes and fair share (the run's {@link Claim}). A
  *       run calling again after a 429 or a failure asks at the head of its class.</li>
- *   <li><b>Concurrency</b>: {@code maxConcurrent}, or the {@link AdaptiveLimit} below it.</li>
+ *   <li><b>Concurrency</b>: {@code maxConcurrent}, or the {@link AdaptiveLimit} below it. In a fleet
+ *       ({@link #fleetWide}) {@code maxConcurrent} counts the calls of every instance: the pool's
+ *       scheduler grants only as many as the {@code provider:<name>} fleet permits held here, and
+ *       this instance's adaptive limit bounds how many of them it asks for (docs/behaviour.md §14.5).</li>
  *   <li><b>Rate</b>: {@code rpm} and {@code tpm} ({@link RateBuckets}); a call that must wait for
  *       them pauses the pool until then, holding its permit.</li>
  *   <li><b>429</b>: the pool pauses until the {@code Retry-After} (once, however many calls got it),
@@ -65,6 +71,7 @@ public final class ProviderPool {
     private final RateBuckets buckets;              // guarded by lock
     private final Set<RetryAfterProblem> logged = EnumSet.noneOf(RetryAfterProblem.class); // guarded by lock
     private long grants;                            // guarded by lock: leases granted so far
+    private volatile FleetAllowance fleet;          // set once, before use; null unless fleet-wide
 
     public ProviderPool(ProviderSettings settings, SchedulingSettings scheduling, InstantSource clock, Scheduler timers,
                         PoolObserver observer) {
@@ -82,6 +89,29 @@ public final class ProviderPool {
 
     public String name() {
         return name;
+    }
+
+    /** The name of its fleet-wide cap: {@code provider:<name>}. */
+    public String capName() {
+        return permits.name();
+    }
+
+    /**
+     * Makes {@code maxConcurrent} fleet-wide (before the pool is used): calls take a permit of the
+     * fleet's cap {@code provider:<name>} of that size. A pool without a {@code maxConcurrent} has no
+     * limit to share and is left alone.
+     */
+    void fleetWide(FleetCaps caps, Executor executor, Duration retryEvery) {
+        if (settings.maxConcurrent() > 0 && fleet == null) {
+            fleet = FleetAllowance.gate(permits, caps.permits(permits.name(), settings.maxConcurrent()), executor,
+                    timers, retryEvery);
+        }
+    }
+
+    /** Fleet permits this instance holds for the pool's calls; -1 when its limit is not fleet-wide. */
+    public int fleetPermits() {
+        FleetAllowance held = fleet;
+        return held == null ? -1 : held.held();
     }
 
     public ProviderSettings settings() {
@@ -288,6 +318,6 @@ public final class ProviderPool {
             lock.unlock();
         }
         return new PoolSnapshot(name, settings.endpointKey(), limit, settings.maxConcurrent(), lane.active(),
-                lane.queued(), permits.pausedUntil(), circuit.state().id());
+                lane.queued(), permits.pausedUntil(), circuit.state().id(), fleetPermits());
     }
 }

@@ -4,6 +4,8 @@ import dev.laneway.core.agent.settings.OpenAiSettings;
 import dev.laneway.core.agent.settings.ProviderSettings;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.time.Scheduler;
+import dev.laneway.core.fleet.FleetCaps;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,13 +13,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * Every provider pool of one gateway (docs/behaviour.md §14.1), found by endpoint: the base URL, key
  * and model an agent calls, hashed ({@link ProviderSettings#endpointKey}). A {@code providers:} entry's
  * pool exists from the start with its limits; an agent calling an endpoint no entry names gets a pool
  * of its own without limits (but with the default circuit breaker), shared with any other agent
- * calling the same endpoint. Thread-safe: pools are made once per endpoint in a concurrent map.
+ * calling the same endpoint. In a fleet ({@link #fleetWide}) every pool's {@code maxConcurrent}
+ * counts the calls of every instance (docs/behaviour.md §14.5, §17). Thread-safe: pools are made once
+ * per endpoint in a concurrent map; the fleet's caps are set once, before any pool is used.
  */
 public final class ProviderPools {
 
@@ -26,6 +31,9 @@ public final class ProviderPools {
     private final Scheduler timers;
     private final PoolObserver observer;
     private final Map<String, ProviderPool> byEndpoint = new ConcurrentHashMap<>();
+    private record Fleet(FleetCaps caps, Executor executor, Duration retryEvery) {
+    }
+    private volatile Fleet fleet; // null: limits per instance
 
     /**
      * @param named      the {@code providers:} entries (distinct endpoints, checked by the config loader)
@@ -58,6 +66,24 @@ public final class ProviderPools {
         return byEndpoint.computeIfAbsent(key, k -> pool(ProviderSettings.of(agent)));
     }
 
+    /**
+     * Makes every pool's {@code maxConcurrent} fleet-wide: its calls take permits of the fleet's cap
+     * {@code provider:<pool>} (asked again every {@code retryEvery} while the fleet has none). Call
+     * once, before any pool is used; pools made later are fleet-wide from the start.
+     */
+    public void fleetWide(FleetCaps caps, Executor executor, Duration retryEvery) {
+        Fleet shared = new Fleet(java.util.Objects.requireNonNull(caps, "caps"),
+                java.util.Objects.requireNonNull(executor, "executor"),
+                java.util.Objects.requireNonNull(retryEvery, "retryEvery"));
+        fleet = shared;
+        byEndpoint.values().forEach(pool -> pool.fleetWide(shared.caps(), shared.executor(), shared.retryEvery()));
+    }
+
+    /** The pool called {@code name} (a {@code providers:} entry, or {@code agent:<name>}); null when none. */
+    public ProviderPool pool(String name) {
+        return byEndpoint.values().stream().filter(pool -> pool.name().equals(name)).findFirst().orElse(null);
+    }
+
     public PoolObserver observer() {
         return observer;
     }
@@ -71,6 +97,11 @@ public final class ProviderPools {
     }
 
     private ProviderPool pool(ProviderSettings settings) {
-        return new ProviderPool(settings, scheduling, clock, timers, observer);
+        ProviderPool pool = new ProviderPool(settings, scheduling, clock, timers, observer);
+        Fleet shared = fleet;
+        if (shared != null) {
+            pool.fleetWide(shared.caps(), shared.executor(), shared.retryEvery());
+        }
+        return pool;
     }
 }

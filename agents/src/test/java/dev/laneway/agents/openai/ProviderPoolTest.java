@@ -120,6 +120,65 @@ class ProviderPoolTest {
         assertEquals(0, only(pools).running());
     }
 
+    /** The fleet's named caps in memory: one counting semaphore per name (the Redis one is tested in app). */
+    private static final class SharedCaps implements dev.laneway.core.fleet.FleetCaps {
+        private final java.util.Map<String, int[]> held = new java.util.HashMap<>(); // guarded by this
+
+        @Override
+        public dev.laneway.core.fleet.FleetPermitSource permits(String name, int cap) {
+            return () -> {
+                synchronized (SharedCaps.this) {
+                    int[] count = held.computeIfAbsent(name, n -> new int[1]);
+                    if (count[0] >= cap) {
+                        return null;
+                    }
+                    count[0]++;
+                    java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+                    return () -> {
+                        if (released.compareAndSet(false, true)) {
+                            synchronized (SharedCaps.this) {
+                                count[0]--;
+                            }
+                        }
+                    };
+                }
+            };
+        }
+    }
+
+    @Test
+    void aFleetWidePoolsLimit_holdsAcrossTwoInstances_andTheProviderNeverSeesMore() {
+        SharedCaps fleet = new SharedCaps();
+        ProviderPools poolsA = pools(provider(2, 0, 0, false, ProviderSettings.Circuit.DEFAULTS));
+        ProviderPools poolsB = pools(provider(2, 0, 0, false, ProviderSettings.Circuit.DEFAULTS));
+        poolsA.fleetWide(fleet, Runnable::run, Duration.ofMillis(250));
+        poolsB.fleetWide(fleet, Runnable::run, Duration.ofMillis(250));
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        for (int i = 0; i < 6; i++) {
+            h.fake.then(after(gate, streamedText("ok")));
+        }
+        h.fake.enforce(2, 0, "1", h.scheduler);
+        List<AgentRun> runs = new ArrayList<>(startMany(agent(poolsA), 3));
+        runs.addAll(startMany(agent(poolsB), 3));
+
+        Await.until("four calls wait for the fleet's two permits",
+                () -> only(poolsA).waiting() + only(poolsB).waiting() == 4);
+        assertEquals(2, only(poolsA).running() + only(poolsB).running(), "each instance's own limit of 2 is not enough: "
+                + poolsA.snapshots() + " " + poolsB.snapshots() + " 429s " + h.fake.rateLimited() + " fleet permits "
+                + poolsA.pool("hosted").fleetPermits() + "/" + poolsB.pool("hosted").fleetPermits());
+        Await.until("the two granted calls reach the provider", () -> h.fake.requestCount() == 2);
+        gate.complete(null);
+
+        Await.until("every run ends, a freed permit reaching the other instance at its retry", () -> {
+            h.scheduler.advance(Duration.ofMillis(250));
+            return runs.stream().allMatch(run -> isDone(run));
+        });
+        runs.forEach(run -> assertEquals(RunOutcome.Completed.clean(), outcome(run)));
+        assertEquals(6, h.fake.requestCount());
+        assertEquals(0, h.fake.rateLimited(), "no 429: the two instances kept to the provider's limit together");
+        assertTrue(h.fake.maxInFlight() <= 2, "at most 2 calls at once across both: " + h.fake.maxInFlight());
+    }
+
     @Test
     void a429PausesTheWholePoolOnce_andTheRunsThatGotItGoFirstWhenItEnds() {
         // an agent's own pool: no limits of its own

@@ -16,6 +16,7 @@ import dev.laneway.core.command.GatewayControl;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.fleet.Fleet;
 import dev.laneway.core.fleet.FleetAllowance;
+import dev.laneway.core.fleet.FleetCaps;
 import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
@@ -97,8 +98,14 @@ public final class Gateway implements InboundSink, GatewayControl {
             ctx.fleet.abandon(this::abandonLostSession);
             ctx.fleet.stopper(this::stopHere);
         }
+        if (b.fleetCaps != null && b.fleetMain == null) {
+            throw new IllegalStateException("fleet-wide tenant caps and class shares need a fleet-wide main (fleetMain)");
+        }
         this.fleetMain = b.fleetMain == null ? null
-                : FleetAllowance.gate(ctx.scheduling.main, b.fleetMain, b.executor, b.scheduler, FLEET_PERMIT_RETRY);
+                : b.fleetCaps == null
+                ? FleetAllowance.gate(ctx.scheduling.main, b.fleetMain, b.executor, b.scheduler, FLEET_PERMIT_RETRY)
+                : FleetAllowance.gateWithCaps(ctx.scheduling.main, b.fleetMain, b.fleetCaps, b.executor, b.scheduler,
+                        FLEET_PERMIT_RETRY);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }
@@ -491,6 +498,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private final Map<String, Agent> jobAgents = new HashMap<>();
         private Fleet fleet;
         private FleetPermitSource fleetMain;
+        private FleetCaps fleetCaps;
 
         public Builder settings(GatewaySettings value) { settings = value; return this; }
         public Builder clock(InstantSource value) { clock = value; return this; }
@@ -516,6 +524,11 @@ public final class Gateway implements InboundSink, GatewayControl {
         public Builder fleet(Fleet value) { fleet = value; return this; }
         /** Fleet-wide permits that gate {@code main}'s grants (docs/behaviour.md §17); default: none. */
         public Builder fleetMain(FleetPermitSource value) { fleetMain = value; return this; }
+        /**
+         * The fleet's named caps: with {@link #fleetMain}, tenants' running caps and the background
+         * share are fleet-wide too (docs/behaviour.md §11, §17); default: per instance.
+         */
+        public Builder fleetCaps(FleetCaps value) { fleetCaps = value; return this; }
         /** Metrics: dispositions, runs, lane waits, drains, sends, rate limits, retries. */
         public Builder observer(GatewayObserver value) { observer = value; return this; }
 

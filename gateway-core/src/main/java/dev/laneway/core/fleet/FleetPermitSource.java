@@ -1,9 +1,10 @@
 package dev.laneway.core.fleet;
 
 /**
- * Fleet-wide permits of one cap (the {@code main} cap): a counting semaphore shared by every
- * instance, whose permits expire when their instance stops renewing them (docs/architecture.md
- * §7.1). Thread-safe; {@link #tryAcquire} may block for a round trip to the shared store.
+ * Fleet-wide permits of one cap (the {@code main} cap, or one of {@link FleetCaps}): a counting
+ * semaphore shared by every instance, whose permits expire when their instance stops renewing them
+ * (docs/architecture.md §7.1). Thread-safe; {@link #tryAcquire} may block for a round trip to the
+ * shared store.
  */
 @FunctionalInterface
 public interface FleetPermitSource {

@@ -46,17 +46,27 @@ import org.slf4j.LoggerFactory;
  * still decides who is next, by classes and fair share as above; the allowance only says whether
  * a grant may happen now. The gate's owner ({@code FleetAllowance}) hears when the demand changes,
  * takes or gives back fleet permits outside the lock, and adds to or trims the allowance here.
- * Ungated (one instance) the allowance is unlimited and nothing is told.
+ * Ungated (one instance) the allowance is unlimited and nothing is told. Gated with its caps
+ * ({@link #gateWithCapsBy}, {@code main} in a fleet), tenant running caps and the background share
+ * are fleet-wide too: a tenant with a {@code maxRunning} runs no more at once than the
+ * {@code tenant:<id>} permits held for it here ({@link #capGate}), and while other runs wait,
+ * background runs hold no more slots than the {@code class:background} permits held here (up to
+ * the share; docs/behaviour.md §11, §17). A waiting run its tenant's caps hold back is not counted
+ * in the demand for {@code main}'s allowance, so no fleet permit is held idle for it.
  *
  * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
  * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
  * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
  * out of line; one cancelled between its grant and its completion gives its slot straight back.
  */
-public final class MainScheduler {
+public final class MainScheduler implements AllowanceGate {
 
     private static final Logger log = LoggerFactory.getLogger(MainScheduler.class);
     private static final String FIFO_TENANT = "all";
+    /** The fleet-wide cap of one tenant's runs is called this, then the tenant's id. */
+    public static final String TENANT_CAP = "tenant:";
+    /** The fleet-wide cap of background runs while others wait (the background share). */
+    public static final String BACKGROUND_CAP = "class:background";
     /** Idle tenants kept (not swept) at least; see {@link #forgetIfUnused}. */
     private static final int IDLE_TENANTS_KEPT = 1024;
 
@@ -86,13 +96,23 @@ public final class MainScheduler {
     private long meanRunMillis;
     /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
     private int allowance = Integer.MAX_VALUE;
+    /** Waiting runs their tenants' caps hold back: the sum of every tenant's {@link Tenant#heldBack()}. */
+    private int heldBack;
+    /** Tenant caps and the background share are fleet-wide ({@link #gateWithCapsBy}). Set once, before use. */
+    private boolean capsGated;
+    /** Background slots the {@code class:background} permits held here allow while others wait; unlimited ungated. */
+    private int backgroundAllowance = Integer.MAX_VALUE;
     /** Told (outside the lock) when the demand may have changed; null when not gated. Set once, before use. */
     private volatile DemandListener demandListener;
 
-    /** The gate's owner: told, outside the scheduler's lock, that the demand for slots may have changed. */
+    /**
+     * The gate's owner: told, outside the scheduler's lock, that the demand for the permits of the
+     * fleet-wide cap {@code cap} may have changed (this scheduler's {@link #name()}, {@code tenant:<id>}
+     * or {@code class:background}).
+     */
     @FunctionalInterface
     public interface DemandListener {
-        void demandChanged();
+        void demandChanged(String cap);
     }
 
     public MainScheduler(SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
@@ -134,6 +154,7 @@ public final class MainScheduler {
     }
 
     /** The lane name its permits carry ({@code main}, or a provider pool's). */
+    @Override
     public String name() {
         return name;
     }
@@ -148,26 +169,58 @@ public final class MainScheduler {
      * whenever the demand may have changed. Call once, before the scheduler is used.
      */
     public void gateBy(DemandListener listener) {
+        gate(listener, false);
+    }
+
+    /**
+     * Gates grants as {@link #gateBy} does, and tenant running caps and the background share by their
+     * own fleet permits (see the class comment and {@link #capGate}). Call once, before use.
+     */
+    public void gateWithCapsBy(DemandListener listener) {
+        gate(listener, true);
+    }
+
+    private void gate(DemandListener listener, boolean caps) {
         lock.lock();
         try {
+            if (!tenants.isEmpty() || running > 0) {
+                throw new IllegalStateException(name + ": gate the scheduler before it is used");
+            }
             allowance = 0;
+            capsGated = caps;
+            if (caps) {
+                backgroundAllowance = 0;
+            }
             demandListener = java.util.Objects.requireNonNull(listener, "listener");
         } finally {
             lock.unlock();
         }
     }
 
-    /** Gated: how many more slots the waiting runs could use than the allowance gives (0 when none). */
+    /**
+     * Gated: how many more slots the waiting runs could use than the allowance gives (0 when none).
+     * Runs held back by their tenants' caps are not counted, nor is anyone while paused.
+     */
+    @Override
     public int allowanceWanted() {
         lock.lock();
         try {
-            return Math.max(0, Math.min(cap, running + waiting) - allowance);
+            return Math.max(0, demandLocked() - allowance);
         } finally {
             lock.unlock();
         }
     }
 
+    /** The slots the runs holding and waiting for one could use now (under the lock). */
+    private int demandLocked() {
+        if (clock.millis() < pausedUntilMillis) {
+            return running; // nobody is granted one before the pause ends: no fleet permit is held for them
+        }
+        return Math.min(cap, running + waiting - heldBack);
+    }
+
     /** Gated: {@code more} slots may be held (fleet permits taken); hands them to waiters at once. */
+    @Override
     public void addAllowance(int more) {
         List<Grant> grants;
         lock.lock();
@@ -185,6 +238,7 @@ public final class MainScheduler {
      * by that much, possibly below the slots held, so no slot is granted until runs end below it and
      * new permits are taken (docs/architecture.md §7.1).
      */
+    @Override
     public void loseAllowance(int fewer) {
         lock.lock();
         try {
@@ -199,10 +253,11 @@ public final class MainScheduler {
      * the slots held) and returns by how much, so the owner gives that many fleet permits back. One
      * step under the lock, so no grant can take a slot whose permit is being given back.
      */
+    @Override
     public int trimAllowance() {
         lock.lock();
         try {
-            int needed = Math.max(running, Math.min(cap, running + waiting));
+            int needed = Math.max(running, demandLocked());
             int spare = allowance - needed;
             if (spare <= 0) {
                 return 0;
@@ -215,6 +270,7 @@ public final class MainScheduler {
     }
 
     /** Gated: the allowance now (fleet permits held); unlimited when not gated. */
+    @Override
     public int allowance() {
         lock.lock();
         try {
@@ -227,7 +283,251 @@ public final class MainScheduler {
     private void demandChanged() {
         DemandListener listener = demandListener;
         if (listener != null) {
-            listener.demandChanged();
+            listener.demandChanged(name);
+        }
+    }
+
+    /**
+     * Tells the gate's owner that the demand for fleet-wide caps may have changed: {@code tenant}'s
+     * (null, or not gated: not told) and, when {@code background}, the background share's.
+     */
+    private void capsChanged(String gatedTenant, boolean background) {
+        DemandListener listener = demandListener;
+        if (listener == null) {
+            return;
+        }
+        if (gatedTenant != null) {
+            listener.demandChanged(TENANT_CAP + gatedTenant);
+        }
+        if (background) {
+            listener.demandChanged(BACKGROUND_CAP);
+        }
+    }
+
+    /** Under the lock: the tenant's id when its running cap is gated by fleet permits, else null. */
+    private static String gatedId(Tenant tenant) {
+        return tenant.gated() ? tenant.id : null;
+    }
+
+    /**
+     * The gate of the fleet-wide cap {@code cap} of a scheduler gated with its caps: {@code tenant:<id>}
+     * (that tenant's running cap) or {@code class:background} (the background share).
+     *
+     * @throws IllegalArgumentException for another name
+     */
+    public AllowanceGate capGate(String cap) {
+        if (cap.equals(BACKGROUND_CAP)) {
+            return new BackgroundGate();
+        }
+        if (cap.startsWith(TENANT_CAP) && cap.length() > TENANT_CAP.length()) {
+            return new TenantGate(cap.substring(TENANT_CAP.length()));
+        }
+        throw new IllegalArgumentException(name + ": no fleet-wide cap called " + cap);
+    }
+
+    /** The fleet-wide size of cap {@code cap} (see {@link #capGate}): a tenant's {@code maxRunning}, or the background share's slots. */
+    public int fleetCapOf(String cap) {
+        if (cap.equals(BACKGROUND_CAP)) {
+            lock.lock();
+            try {
+                return backgroundLimit;
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (cap.startsWith(TENANT_CAP)) {
+            return settings.limitsOf(cap.substring(TENANT_CAP.length())).maxRunning();
+        }
+        throw new IllegalArgumentException(name + ": no fleet-wide cap called " + cap);
+    }
+
+    // ---- a tenant's counts change only through these (under the lock), so heldBack stays their sum
+
+    private void tenantWaits(Tenant tenant, int delta) {
+        heldBack -= tenant.heldBack();
+        tenant.waiting += delta;
+        heldBack += tenant.heldBack();
+    }
+
+    private void tenantRuns(Tenant tenant, int delta) {
+        heldBack -= tenant.heldBack();
+        tenant.running += delta;
+        heldBack += tenant.heldBack();
+    }
+
+    private void tenantAllowance(Tenant tenant, int value) {
+        heldBack -= tenant.heldBack();
+        tenant.allowance = value;
+        heldBack += tenant.heldBack();
+    }
+
+    /** One tenant's running cap, gated by its {@code tenant:<id>} fleet permits. */
+    private final class TenantGate implements AllowanceGate {
+        private final String id;
+
+        TenantGate(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public String name() {
+            return TENANT_CAP + id;
+        }
+
+        @Override
+        public int allowanceWanted() {
+            lock.lock();
+            try {
+                Tenant tenant = tenants.get(id);
+                return tenant == null ? 0 : tenant.allowanceWanted();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void addAllowance(int more) {
+            List<Grant> grants;
+            lock.lock();
+            try {
+                Tenant tenant = tenantById(id); // kept while it holds permits (Tenant.unused)
+                if (!tenant.gated()) {
+                    throw new IllegalStateException(name() + " is not gated by fleet permits");
+                }
+                tenantAllowance(tenant, tenant.allowance + more);
+                grants = dispatchLocked(clock.millis());
+            } finally {
+                lock.unlock();
+            }
+            complete(grants);
+            demandChanged(); // its runs held back before may now want a main slot
+        }
+
+        @Override
+        public int trimAllowance() {
+            lock.lock();
+            try {
+                Tenant tenant = tenants.get(id);
+                if (tenant == null || !tenant.gated()) {
+                    return 0;
+                }
+                int needed = Math.max(tenant.running,
+                        Math.min(tenant.limits.maxRunning(), tenant.running + tenant.waiting));
+                int spare = tenant.allowance - needed;
+                if (spare <= 0) {
+                    return 0;
+                }
+                tenantAllowance(tenant, needed);
+                forgetIfUnused(tenant);
+                return spare;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void loseAllowance(int fewer) {
+            lock.lock();
+            try {
+                Tenant tenant = tenants.get(id);
+                if (tenant != null && tenant.gated()) {
+                    tenantAllowance(tenant, Math.max(0, tenant.allowance - fewer));
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public int allowance() {
+            lock.lock();
+            try {
+                Tenant tenant = tenants.get(id);
+                return tenant == null || !tenant.gated() ? 0 : tenant.allowance;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** The background share, gated by the {@code class:background} fleet permits. */
+    private final class BackgroundGate implements AllowanceGate {
+
+        @Override
+        public String name() {
+            return BACKGROUND_CAP;
+        }
+
+        /** Under the lock: background slots that count against the share (at most the share). */
+        private int neededLocked() {
+            int background = PriorityClass.BACKGROUND.ordinal();
+            return Math.min(backgroundLimit, runningByClass[background] + classes[background].waiting());
+        }
+
+        @Override
+        public int allowanceWanted() {
+            lock.lock();
+            try {
+                return capsGated ? Math.max(0, neededLocked() - backgroundAllowance) : 0;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void addAllowance(int more) {
+            List<Grant> grants;
+            lock.lock();
+            try {
+                if (!capsGated) {
+                    throw new IllegalStateException(name + ": the background share is not gated by fleet permits");
+                }
+                backgroundAllowance += more;
+                grants = dispatchLocked(clock.millis());
+            } finally {
+                lock.unlock();
+            }
+            complete(grants);
+        }
+
+        @Override
+        public int trimAllowance() {
+            lock.lock();
+            try {
+                if (!capsGated) {
+                    return 0;
+                }
+                int spare = backgroundAllowance - neededLocked();
+                if (spare <= 0) {
+                    return 0;
+                }
+                backgroundAllowance -= spare;
+                return spare;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void loseAllowance(int fewer) {
+            lock.lock();
+            try {
+                if (capsGated) {
+                    backgroundAllowance = Math.max(0, backgroundAllowance - fewer);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public int allowance() {
+            lock.lock();
+            try {
+                return capsGated ? backgroundAllowance : 0;
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -253,6 +553,7 @@ public final class MainScheduler {
             lock.unlock();
         }
         complete(grants);
+        demandChanged(); // gated: a higher cap may want more fleet permits, a lower one fewer
     }
 
     /**
@@ -269,10 +570,11 @@ public final class MainScheduler {
                 return false;
             }
             pausedUntilMillis = at;
-            return true;
         } finally {
             lock.unlock();
         }
+        demandChanged(); // gated: fleet permits beyond the runs holding slots go back for the pause
+        return true;
     }
 
     /** The end of the pause, while one is on. */
@@ -296,6 +598,7 @@ public final class MainScheduler {
             lock.unlock();
         }
         complete(grants);
+        demandChanged(); // gated: the waiting runs want fleet permits again
     }
 
     /**
@@ -304,6 +607,7 @@ public final class MainScheduler {
      */
     public LanePermit acquireIfFree(Claim claim) {
         Permit permit;
+        boolean backgroundCounted;
         lock.lock();
         try {
             if (running >= limitLocked() || waiting > 0 || clock.millis() < pausedUntilMillis) {
@@ -315,8 +619,12 @@ public final class MainScheduler {
                 return null;
             }
             permit = grantLocked(classOf(claim), tenant, clock.millis());
+            backgroundCounted = capsGated && permit.priority == PriorityClass.BACKGROUND;
         } finally {
             lock.unlock();
+        }
+        if (backgroundCounted) {
+            capsChanged(null, true); // it counts against the background share's fleet permits
         }
         observer.granted(claim.priority(), permit.priority, permit.tenant.id, Duration.ZERO, Duration.ZERO);
         return permit;
@@ -342,6 +650,8 @@ public final class MainScheduler {
     private CompletableFuture<LanePermit> acquire(Claim claim, boolean first) {
         Waiter waiter;
         List<Grant> grants;
+        String gatedTenant;
+        boolean background;
         lock.lock();
         try {
             long now = clock.millis();
@@ -358,10 +668,12 @@ public final class MainScheduler {
             if (priority == PriorityClass.BACKGROUND) {
                 backgroundByAge.addLast(waiter);
             }
-            tenant.waiting++;
+            tenantWaits(tenant, 1);
             waiting++;
             bySession.put(claim.session(), waiter);
             grants = dispatchLocked(now);
+            gatedTenant = gatedId(tenant);
+            background = capsGated && priority == PriorityClass.BACKGROUND;
         } finally {
             lock.unlock();
         }
@@ -374,6 +686,9 @@ public final class MainScheduler {
         complete(grants);
         if (!waiter.future.isDone()) {
             demandChanged();
+            capsChanged(gatedTenant, background);
+        } else {
+            capsChanged(null, background);
         }
         return waiter.future;
     }
@@ -496,11 +811,14 @@ public final class MainScheduler {
     }
 
     private Tenant newTenant(String id) {
-        return new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id));
+        return new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id), capsGated);
     }
 
     private Tenant tenantOf(Claim claim) {
-        String id = tenantIdOf(claim);
+        return tenantById(tenantIdOf(claim));
+    }
+
+    private Tenant tenantById(String id) {
         Tenant tenant = tenants.get(id);
         if (tenant == null) {
             tenant = newTenant(id);
@@ -543,7 +861,7 @@ public final class MainScheduler {
     private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
         running++;
         runningByClass[served.ordinal()]++;
-        tenant.running++;
+        tenantRuns(tenant, 1);
         return new Permit(tenant, served, now);
     }
 
@@ -558,7 +876,7 @@ public final class MainScheduler {
             }
             next.waiting = false;
             waiting--;
-            next.tenant.waiting--;
+            tenantWaits(next.tenant, -1);
             bySession.remove(next.claim.session(), next);
             Permit permit = grantLocked(next.priority, next.tenant, now);
             if (grants == null) {
@@ -575,7 +893,8 @@ public final class MainScheduler {
             if (queue.waiting() == 0) {
                 continue;
             }
-            if (c == PriorityClass.BACKGROUND.ordinal() && runningByClass[c] >= backgroundLimit
+            if (c == PriorityClass.BACKGROUND.ordinal()
+                    && runningByClass[c] >= Math.min(backgroundLimit, backgroundAllowance)
                     && waiting > queue.waiting()) {
                 continue; // others wait (held back by their tenants' caps): background keeps to its share
             }
@@ -608,6 +927,8 @@ public final class MainScheduler {
     }
 
     private void withdraw(Waiter waiter) {
+        String gatedTenant;
+        boolean background;
         lock.lock();
         try {
             if (!waiter.waiting) {
@@ -616,32 +937,40 @@ public final class MainScheduler {
             waiter.waiting = false;
             classes[waiter.priority.ordinal()].remove(waiter);
             waiting--;
-            waiter.tenant.waiting--;
+            tenantWaits(waiter.tenant, -1);
             bySession.remove(waiter.claim.session(), waiter);
+            gatedTenant = gatedId(waiter.tenant);
+            background = capsGated && waiter.priority == PriorityClass.BACKGROUND;
             forgetIfUnused(waiter.tenant);
         } finally {
             lock.unlock();
         }
         demandChanged();
+        capsChanged(gatedTenant, background);
     }
 
     private void release(Permit permit) {
         List<Grant> grants;
+        String gatedTenant;
+        boolean background;
         lock.lock();
         try {
             long now = clock.millis();
             running--;
             runningByClass[permit.priority.ordinal()]--;
-            permit.tenant.running--;
+            tenantRuns(permit.tenant, -1);
             long held = Math.max(0, now - permit.grantedAtMillis);
             meanRunMillis += (held - meanRunMillis) / 8;
             grants = dispatchLocked(now);
+            gatedTenant = gatedId(permit.tenant);
+            background = capsGated && permit.priority == PriorityClass.BACKGROUND;
             forgetIfUnused(permit.tenant);
         } finally {
             lock.unlock();
         }
         complete(grants);
         demandChanged();
+        capsChanged(gatedTenant, background);
     }
 
     /** Completes the grants' futures (outside the lock); a cancelled one gives its slot straight back. */

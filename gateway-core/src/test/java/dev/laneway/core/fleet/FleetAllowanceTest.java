@@ -203,4 +203,19 @@ class FleetAllowanceTest {
         assertEquals(2, a.allowance());
         assertEquals(2, fleet.held());
     }
+
+    @Test
+    void aPausedScheduler_holdsNoFleetPermitForItsWaitingRuns_andTakesThemAgainWhenItResumes() {
+        MainScheduler pool = gated(4); // a provider pool's scheduler, paused by a 429 (docs/behaviour.md §14.3)
+        LanePermit calling = ask(pool, PriorityClass.NORMAL, "a1").join();
+        pool.pauseUntil(time.instant().plusSeconds(5));
+        CompletableFuture<LanePermit> waiting = ask(pool, PriorityClass.NORMAL, "a2");
+        assertEquals(1, fleet.held(), "the call in flight keeps its permit; none is taken for the paused wait");
+        calling.close();
+        assertEquals(0, fleet.held(), "paused: the freed permit goes back to the fleet");
+        time.advance(Duration.ofSeconds(5));
+        pool.resume();
+        assertTrue(waiting.isDone(), "resumed: the waiting call takes a permit again");
+        assertEquals(1, fleet.held());
+    }
 }

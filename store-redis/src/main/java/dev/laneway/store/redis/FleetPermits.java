@@ -26,8 +26,17 @@ import redis.clients.jedis.Jedis;
  * holding it goes on (the fleet may be over its cap for that run's remaining time only;
  * docs/decisions.md D104).
  *
- * <p>Concurrency: {@code held} (a concurrent set of members) and the counters are the only state;
- * {@link #tryAcquire} and {@link #release} ask Redis on the caller's thread (one round trip each).
+ * <p>One object per name and instance, kept by {@link RedisFleetMember}: {@code main}'s for the
+ * instance's life ({@link #pinned}), a tenant's, the background share's or a pool's only while it
+ * holds permits or is being asked for one (the member retires idle ones at its beat, so a fleet of
+ * many tenants keeps no object per tenant that ever ran).
+ *
+ * <p>Concurrency: {@code held} (a concurrent set of members) and the counters are the only state
+ * besides {@code users}, {@code retired} and {@code pinned}, guarded by this object's monitor: a
+ * caller {@link #enter}s before asking and {@link #exit}s after, and {@link #retireIfIdle} retires
+ * only an object nobody is inside and that holds nothing, so no permit is ever taken on an object
+ * the beat no longer renews. {@link #tryAcquire} and {@link #release} ask Redis on the caller's
+ * thread (one round trip each), outside the monitor.
  */
 public final class FleetPermits {
 
@@ -46,9 +55,11 @@ public final class FleetPermits {
     private final Set<String> held = ConcurrentHashMap.newKeySet();
     private final AtomicLong serial = new AtomicLong();
     private final LongAdder lost = new LongAdder();
-    // member -> the core's view of a permit taken through source(), to report its loss
+    // member -> the core's view of a permit taken through a source, to report its loss to that source
     private final Map<String, SourcePermit> sourcePermits = new ConcurrentHashMap<>();
-    private volatile Consumer<FleetPermitSource.Permit> lostListener = permit -> { };
+    private int users; // guarded by this: callers between enter() and exit()
+    private boolean retired; // guarded by this: dropped by the member, never used again
+    private boolean pinned; // guarded by this: main's, kept for the instance's life
 
     FleetPermits(RedisStore store, String name, int cap, String instance, FleetTiming timing) {
         this.store = store;
@@ -97,26 +108,70 @@ public final class FleetPermits {
      * scheduler with; a permit lost at a beat is reported to its listener, so the allowance drops.
      */
     public FleetPermitSource source() {
+        LostTo lostTo = new LostTo();
         return new FleetPermitSource() {
             @Override
             public FleetPermitSource.Permit tryAcquire() {
-                Optional<FleetPermits.Permit> taken = FleetPermits.this.tryAcquire();
-                return taken.isEmpty() ? null : new SourcePermit(taken.get());
+                return acquireFor(lostTo);
             }
 
             @Override
             public void onLost(Consumer<FleetPermitSource.Permit> listener) {
-                lostListener = Objects.requireNonNull(listener, "listener");
+                lostTo.listener = Objects.requireNonNull(listener, "listener");
             }
         };
+    }
+
+    /** Where one source's lost permits are told. */
+    static final class LostTo {
+        volatile Consumer<FleetPermitSource.Permit> listener = permit -> { };
+    }
+
+    /** Takes a permit for a source whose losses go to {@code lostTo}; null when the fleet is at the cap. */
+    FleetPermitSource.Permit acquireFor(LostTo lostTo) {
+        Optional<FleetPermits.Permit> taken = tryAcquire();
+        return taken.isEmpty() ? null : new SourcePermit(taken.get(), lostTo);
+    }
+
+    /** Before asking through this object: false when it was retired (ask the member for the current one). */
+    synchronized boolean enter() {
+        if (retired) {
+            return false;
+        }
+        users++;
+        return true;
+    }
+
+    synchronized void exit() {
+        users--;
+    }
+
+    /** Keeps it for the instance's life; false when it was retired already (ask the member again). */
+    synchronized boolean pin() {
+        if (retired) {
+            return false;
+        }
+        pinned = true;
+        return true;
+    }
+
+    /** At the beat: retires it when it is not pinned, nobody is asking through it and it holds no permit. */
+    synchronized boolean retireIfIdle() {
+        if (pinned || users > 0 || !held.isEmpty()) {
+            return false;
+        }
+        retired = true;
+        return true;
     }
 
     /** A permit as the core sees it: one object per permit taken, so the lost one is found in the allowance's deque. */
     private final class SourcePermit implements FleetPermitSource.Permit {
         private final Permit permit;
+        private final LostTo lostTo;
 
-        SourcePermit(Permit permit) {
+        SourcePermit(Permit permit, LostTo lostTo) {
             this.permit = permit;
+            this.lostTo = lostTo;
             sourcePermits.put(permit.member(), this);
         }
 
@@ -174,7 +229,7 @@ public final class FleetPermits {
                 SourcePermit gone = sourcePermits.remove(members.get(i));
                 if (gone != null) {
                     try {
-                        lostListener.accept(gone);
+                        gone.lostTo.listener.accept(gone);
                     } catch (RuntimeException e) {
                         log.warn("fleet: a permit-lost listener threw", e);
                     }

@@ -2,6 +2,8 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.FleetCaps;
+import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.fleet.SessionLeases;
 import java.time.Duration;
 import java.util.OptionalInt;
@@ -40,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * session held elsewhere ({@link #stopAtHolder}) waits on its reply list (docs/behaviour.md §17).
  *
  * <p>Concurrency: {@code beatLock} serialises beats and {@link #close()} and guards {@code next}
- * (the scheduled beat) and {@code closed}; {@code permits} is a concurrent map; leases and permits
- * guard themselves; {@code stopHandler} is volatile (set once, before the nudges are read) and
- * {@code replies} atomic.
+ * (the scheduled beat) and {@code closed}; {@code permits} is a concurrent map (an entry retired at
+ * a beat is removed, and a caller that finds a retired one removes it and asks again); leases and
+ * permits guard themselves; {@code stopHandler} is volatile (set once, before the nudges are read)
+ * and {@code replies} atomic.
  */
 public final class RedisFleetMember implements Fleet, AutoCloseable {
 
@@ -238,11 +241,69 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
         return leases.holder(session);
     }
 
-    /** The fleet-wide permits called {@code name} with this cap (one object per name; a later call sets the cap). */
+    /**
+     * The fleet-wide permits called {@code name} with this cap, kept for the instance's life ({@code main};
+     * one object per name; a later call sets the cap).
+     */
     public FleetPermits permits(String name, int cap) {
-        FleetPermits found = permits.computeIfAbsent(name, n -> new FleetPermits(store, n, cap, id, timing));
-        found.setCap(cap);
-        return found;
+        while (true) {
+            FleetPermits found = permits.computeIfAbsent(name, n -> new FleetPermits(store, n, cap, id, timing));
+            if (found.pin()) {
+                found.setCap(cap);
+                return found;
+            }
+            permits.remove(name, found); // retired by the beat meanwhile
+        }
+    }
+
+    /**
+     * The fleet's named caps on Redis (docs/architecture.md §7.1): {@code tenant:<id>},
+     * {@code class:background}, {@code provider:<pool>}. Each ask finds the name's permits (made on
+     * demand, retired by the beat once they hold nothing), so only busy caps cost an object and a renewal.
+     */
+    public FleetCaps caps() {
+        return (name, cap) -> {
+            Objects.requireNonNull(name, "name");
+            if (cap < 1) {
+                throw new IllegalArgumentException("a fleet permit cap must be at least 1, got " + cap + " for " + name);
+            }
+            FleetPermits.LostTo lostTo = new FleetPermits.LostTo();
+            return new FleetPermitSource() {
+                @Override
+                public FleetPermitSource.Permit tryAcquire() {
+                    while (true) {
+                        FleetPermits found = permits.computeIfAbsent(name,
+                                n -> new FleetPermits(store, n, cap, id, timing));
+                        if (!found.enter()) {
+                            permits.remove(name, found); // retired by the beat meanwhile
+                            continue;
+                        }
+                        try {
+                            found.setCap(cap);
+                            return found.acquireFor(lostTo);
+                        } finally {
+                            found.exit();
+                        }
+                    }
+                }
+
+                @Override
+                public void onLost(Consumer<FleetPermitSource.Permit> listener) {
+                    lostTo.listener = Objects.requireNonNull(listener, "listener");
+                }
+            };
+        };
+    }
+
+    /** Whether it keeps an object for the permits of {@code name} now (for tests of the retirement). */
+    boolean keepsPermits(String name) {
+        return permits.containsKey(name);
+    }
+
+    /** Permits this instance holds of the cap {@code name} now (0 when none). */
+    public int permitsHeld(String name) {
+        FleetPermits found = permits.get(name);
+        return found == null ? 0 : found.heldHere();
     }
 
     /** The fleet's live instances (whose heartbeat has not expired), in id order. One round trip per instance. */
@@ -276,6 +337,7 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
                     }
                     return null;
                 });
+                permits.values().removeIf(FleetPermits::retireIfIdle); // idle tenants' and pools' permits
                 store.heartbeatReached(true);
                 if (unreachable) {
                     unreachable = false;
