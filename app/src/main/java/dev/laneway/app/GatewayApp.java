@@ -92,7 +92,7 @@ final class GatewayApp {
         RedisFleetMember member = null;
         try {
             member = store instanceof RedisStore redis
-                    ? RedisFleetMember.join(redis, FleetTiming.DEFAULTS, clock, scheduler, executor) : null;
+                    ? RedisFleetMember.join(redis, fleetTiming(config.gateway().fleet()), clock, scheduler, executor) : null;
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd,
                     store instanceof RedisStore redis ? RedisSeenIds.on(redis) : SeenIds.Source.local(clock),
                     member == null ? null : new TelegramChannel.PollerFleet(member.leases(), scheduler, executor,
@@ -162,6 +162,11 @@ final class GatewayApp {
     }
 
     /** The agents scheduled jobs name (docs/behaviour.md §12): built with the others, with their fallbacks. */
+    /** {@code gateway.fleet} as the Redis fleet's timing (docs/configuration.md §17). */
+    static FleetTiming fleetTiming(GatewayConfig.Fleet fleet) {
+        return new FleetTiming(fleet.leaseTtl(), fleet.renewEvery());
+    }
+
     private static List<String> jobAgentNames(LanewayConfig config) {
         return config.schedules().stream().map(ScheduledJob::agent).filter(Objects::nonNull).distinct().toList();
     }

@@ -72,6 +72,10 @@ final class CliProcess implements AutoCloseable {
         pumps.add(thread);
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     void send(String line) throws IOException {
         stdin.write(line + "\n");
         stdin.flush();

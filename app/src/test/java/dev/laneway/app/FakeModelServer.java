@@ -28,6 +28,13 @@ import java.util.regex.Pattern;
  * waits for {@link #release} before it is answered, so a test can hold a run "in flight" for as long
  * as it likes. {@link #failWith} makes every request fail with a status (a provider outage). It
  * counts the chat completions in flight and the most at once ({@link #maxInFlight}).
+ *
+ * <p>For fleet tests (FleetChaosIT): {@link #latency} makes every answer take that long, and a base
+ * URL with a label ({@link #baseUrl(String)}, {@code /<label>/v1}) tells the instances apart: its
+ * answers read {@code model says: <text> via <label>}. Every completion is kept as a {@link Call}
+ * (who called, for which user text, from when to when), and {@link #overlaps} names each time a
+ * call started while another call of the same session (the user text up to its first {@code -}) was
+ * still being answered: two runs of one session at the same moment.
  */
 final class FakeModelServer implements AutoCloseable {
 
@@ -44,11 +51,20 @@ final class FakeModelServer implements AutoCloseable {
     private volatile String requiredKey;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile Duration latency = Duration.ZERO;
+    private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private final Map<String, Integer> inFlightBySession = new ConcurrentHashMap<>(); // session -> calls being answered
+    private final List<String> overlaps = new CopyOnWriteArrayList<>();
+
+    /** One chat completion: the label of the base URL it came through, the last user text, and when. */
+    record Call(String label, String text, long startNanos, long endNanos) {
+    }
 
     FakeModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/chat/completions", this::complete);
         server.createContext("/v1/models", this::models);
+        server.createContext("/", this::labelled);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();
     }
@@ -90,6 +106,65 @@ final class FakeModelServer implements AutoCloseable {
 
     String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** A base URL whose answers name {@code label} (letters and digits): how a test tells callers apart. */
+    String baseUrl(String label) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/" + label + "/v1";
+    }
+
+    /** Every completion from now on is answered after {@code latency}. */
+    void latency(Duration latency) {
+        this.latency = latency;
+    }
+
+    /** Every labelled completion so far (those through {@link #baseUrl(String)}), in arrival order. */
+    List<Call> calls() {
+        return List.copyOf(calls);
+    }
+
+    /** Each time two calls of one session were answered at once, described. */
+    List<String> overlaps() {
+        return List.copyOf(overlaps);
+    }
+
+    private void labelled(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        Matcher labelled = Pattern.compile("/([A-Za-z0-9]+)/v1/chat/completions").matcher(path);
+        if (!labelled.matches()) {
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+            return;
+        }
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        String label = labelled.group(1);
+        String text = lastUser(body);
+        String session = text.contains("-") ? text.substring(0, text.indexOf('-')) : text;
+        long start = System.nanoTime();
+        int before = inFlightBySession.merge(session, 1, Integer::sum) - 1;
+        if (before > 0) {
+            overlaps.add(text + " via " + label + " started while " + before + " other call(s) of " + session
+                    + " were being answered");
+        }
+        try {
+            Thread.sleep(latency.toMillis());
+            answer(exchange, body, text + " via " + label);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            inFlightBySession.merge(session, -1, Integer::sum);
+            calls.add(new Call(label, text, start, System.nanoTime()));
+            exchange.close();
+        }
+    }
+
+    private static String lastUser(String body) {
+        String lastUser = "";
+        Matcher matcher = LAST_USER.matcher(body);
+        while (matcher.find()) {
+            lastUser = matcher.group(1);
+        }
+        return lastUser;
     }
 
     List<String> requests() {
@@ -183,11 +258,10 @@ final class FakeModelServer implements AutoCloseable {
         }
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
         authorizations.add(auth == null ? "" : auth);
-        String lastUser = "";
-        Matcher matcher = LAST_USER.matcher(body);
-        while (matcher.find()) {
-            lastUser = matcher.group(1);
-        }
+        answer(exchange, body, lastUser(body));
+    }
+
+    private static void answer(HttpExchange exchange, String body, String lastUser) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {

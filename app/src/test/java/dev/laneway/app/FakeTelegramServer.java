@@ -28,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * bot, holds {@code getUpdates} until an update is queued or the call's {@code timeout} passes (real
  * long polling: the SDK polls again at once), treats an {@code offset} as the confirmation of every
  * update below it, records each {@code sendMessage} with the time it arrived, and says {@code true}
- * to everything else ({@code deleteWebhook}, {@code setMyCommands}, {@code sendChatAction}).
+ * to everything else ({@code deleteWebhook}, {@code setWebhook}, {@code setMyCommands}, {@code sendChatAction}).
  * Updates are shaped as the real server shapes them: {@code is_bot} on every user, dates in seconds,
  * forum topic messages with {@code message_thread_id} replying to the topic's creation message.
  *
@@ -112,6 +112,24 @@ final class FakeTelegramServer implements AutoCloseable {
             ObjectNode chat = JSON.createObjectNode();
             chat.put("id", from.id()).put("type", "private").put("first_name", from.name());
             queue(message(chat, from, text));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A direct message from {@code from} as the body of a webhook request (Telegram posting one update
+     * to a bot in webhook mode, docs/behaviour.md §17): a new update id, not queued for {@code getUpdates}.
+     */
+    String dmUpdate(Person from, String text) {
+        lock.lock();
+        try {
+            ObjectNode chat = JSON.createObjectNode();
+            chat.put("id", from.id()).put("type", "private").put("first_name", from.name());
+            ObjectNode update = JSON.createObjectNode();
+            update.put("update_id", nextUpdateId++);
+            update.set("message", message(chat, from, text));
+            return update.toString();
         } finally {
             lock.unlock();
         }
@@ -258,7 +276,8 @@ final class FakeTelegramServer implements AutoCloseable {
             }
             String method = path.substring(prefix.length()).toLowerCase(Locale.ROOT); // the SDK sends "getme"
             byte[] raw = exchange.getRequestBody().readAllBytes();
-            JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
+            // setWebhook comes as multipart/form-data (it may carry a certificate): only its "true" matters here
+            JsonNode body = raw.length == 0 || method.equals("setwebhook") ? JSON.createObjectNode() : JSON.readTree(raw);
             JsonNode result = switch (method) {
                 case "getme" -> me();
                 case "getupdates" -> getUpdates(body);

@@ -47,12 +47,14 @@ final class ConfigBinder {
         KeySpec.Obj spec = ConfigKeys.GATEWAY;
         KeySpec.Obj admissionSpec = spec.obj("admission");
         Section admission = gateway.section(admissionSpec);
+        GatewayConfig.Store store = StoreBinder.bind(gateway.section(ConfigKeys.STORE));
         return new GatewayConfig(
                 dataDir(gateway, Path.of((String) spec.leaf("dataDir").defaultValue())),
                 HttpBinder.bind(gateway.section(ConfigKeys.HTTP_SERVER)),
                 new GatewayConfig.Admission(admission.integer(admissionSpec.leaf("maxPendingRuns"))),
                 gateway.duration(spec.leaf("shutdownGraceMs")),
-                StoreBinder.bind(gateway.section(ConfigKeys.STORE)));
+                store,
+                FleetBinder.bind(gateway.section(ConfigKeys.FLEET), store.kind()));
     }
 
     private static Path dataDir(Section gateway, Path defaultValue) {

@@ -55,14 +55,21 @@ final class ConfigKeys {
                     "redis://[user:password@]host[:port][/db], with kind: redis (default "
                             + GatewayConfig.Store.DEFAULT_URL + ")"),
             text("fleet", null, "the fleet's name in every Redis key, required with kind: redis"));
-    static final Obj GATEWAY = obj("gateway", "the process: data, ops server, admission, shutdown, store",
+    static final Obj FLEET = obj("fleet", "the fleet's lease timings, with store.kind: redis (docs/configuration.md §17)",
+            duration("leaseTtlMs", GatewayConfig.Fleet.DEFAULT_LEASE_TTL,
+                    "a lease, permit or heartbeat not renewed for this long expires: a dead instance's sessions"
+                            + " are taken over after it (1s to 1h)"),
+            duration("renewEveryMs", null,
+                    "how often an instance renews its leases and sweeps for sessions to take over; at least"
+                            + " 100ms, at most a third of leaseTtlMs (default: a third of leaseTtlMs)"));
+    static final Obj GATEWAY = obj("gateway", "the process: data, ops server, admission, shutdown, store, fleet",
             text("dataDir", GatewayConfig.DEFAULTS.dataDir().toString(), "the SQLite store's directory"),
             HTTP_SERVER,
             obj("admission", "how much work is accepted",
                     integer("maxPendingRuns", GatewayConfig.Admission.DEFAULTS.maxPendingRuns(), 0, MAX,
                             "refuse new runs beyond this many waiting (docs/behaviour.md §8.4)")),
             duration("shutdownGraceMs", GatewayConfig.DEFAULTS.shutdownGrace(), "time to finish work on SIGTERM"),
-            STORE);
+            STORE, FLEET);
 
     // --- session, lanes (§5, §6) ---
     static final Obj SESSION = obj("session", "which messages share a conversation",

@@ -69,12 +69,17 @@ public final class ConfigPrinter {
     }
 
     private static Map<String, Object> gateway(GatewayConfig gateway) {
-        return map("dataDir", gateway.dataDir().toString(),
+        Map<String, Object> out = map("dataDir", gateway.dataDir().toString(),
                 "http", map("enabled", gateway.http().enabled(), "bind", gateway.http().bind(),
                         "port", gateway.http().port(), "adminToken", gateway.http().adminToken()),
                 "admission", map("maxPendingRuns", gateway.admission().maxPendingRuns()),
                 "shutdownGraceMs", millis(gateway.shutdownGrace()),
                 "store", store(gateway.store()));
+        if (gateway.store().kind() == GatewayConfig.Store.Kind.REDIS) { // gateway.fleet is Redis's only
+            out.put("fleet", map("leaseTtlMs", millis(gateway.fleet().leaseTtl()),
+                    "renewEveryMs", millis(gateway.fleet().renewEvery())));
+        }
+        return out;
     }
 
     /** {@code gateway.store}: the URL with its credentials masked. */

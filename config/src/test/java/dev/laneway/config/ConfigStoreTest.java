@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.config.GatewayConfig.Fleet;
 import dev.laneway.config.GatewayConfig.Store;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -87,5 +89,47 @@ class ConfigStoreTest {
                 .contains("gateway.store.kind: must be one of sqlite, redis"));
         assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f, flet: g } }")
                 .contains("gateway.store.flet: unknown key, did you mean \"fleet\"?"));
+    }
+
+    @Test
+    void fleetTimings_defaultTo15sRenewedEvery5s_andTakeATtlWithItsThirdOrBoth() throws Exception {
+        assertEquals(new Fleet(Duration.ofSeconds(15), Duration.ofSeconds(5)),
+                parse("gateway: { store: { kind: redis, fleet: f } }").gateway().fleet());
+        assertEquals(new Fleet(Duration.ofSeconds(3), Duration.ofSeconds(1)),
+                parse("gateway: { store: { kind: redis, fleet: f }, fleet: { leaseTtlMs: 3s } }").gateway().fleet());
+        LanewayConfig both = parse("gateway: { store: { kind: redis, fleet: f }, fleet: { leaseTtlMs: 2000,"
+                + " renewEveryMs: 500ms } }");
+        assertEquals(new Fleet(Duration.ofSeconds(2), Duration.ofMillis(500)), both.gateway().fleet());
+        assertTrue(ConfigPrinter.effectiveYaml(both).contains("fleet:\n    leaseTtlMs: 2000\n    renewEveryMs: 500"),
+                ConfigPrinter.effectiveYaml(both));
+        assertFalse(ConfigPrinter.effectiveYaml(LanewayConfig.defaults()).contains("leaseTtlMs"));
+    }
+
+    @Test
+    void fleetTimings_outOfRange_areReportedAtTheirKey() {
+        assertEquals("laneway.yaml: gateway.fleet.renewEveryMs: must be at least 100ms and at most a third of"
+                + " leaseTtlMs (2000ms), so that two renewals can fail before a lease expires, got 1000ms (line 4,"
+                + " column 39)", onlyProblem("""
+                gateway:
+                  store: { kind: redis, fleet: f }
+                  fleet:
+                    { leaseTtlMs: 2000, renewEveryMs: 1000 }
+                """));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f }, fleet: { leaseTtlMs: 500 } }")
+                .contains("gateway.fleet.leaseTtlMs: must be between 1s and 1h, got 500ms"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f }, fleet: { leaseTtlMs: 2h } }")
+                .contains("gateway.fleet.leaseTtlMs: must be between 1s and 1h"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f }, fleet: { renewEveryMs: 50 } }")
+                .contains("gateway.fleet.renewEveryMs: must be at least 100ms"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f }, fleet: { leaseTtlMs: soon } }")
+                .contains("gateway.fleet.leaseTtlMs: invalid duration"));
+        assertTrue(onlyProblem("gateway: { store: { kind: redis, fleet: f }, fleet: { ttl: 2s } }")
+                .contains("gateway.fleet.ttl: unknown key"));
+    }
+
+    @Test
+    void fleetTimings_withSqlite_areRefused() {
+        assertTrue(onlyProblem("gateway: { fleet: { leaseTtlMs: 2s } }")
+                .contains("gateway.fleet.leaseTtlMs: is only used with gateway.store.kind: redis"));
     }
 }

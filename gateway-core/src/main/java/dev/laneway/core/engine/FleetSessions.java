@@ -15,6 +15,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
@@ -42,6 +43,13 @@ import org.slf4j.LoggerFactory;
  * asked under it (one round trip). {@code Holding.inFlight} counts the session's messages known
  * here whose end the journal has not written yet (queued or kept for a retry counts as not written):
  * a lease with any is kept.
+ *
+ * <p>A pick-up reads the session's pending messages from the journal and then takes those not in
+ * {@code known}; a message ending meanwhile leaves {@code known} once its end is written, after the
+ * journal's answer may still have listed it as pending, so it would be taken again and answered
+ * twice (D182). {@code endedAt} (seq to the {@code endings} count at its end) closes that gap: a
+ * pick-up skips what ended after it began reading. {@code readsFrom} counts the pick-ups reading
+ * since each count, so a sweep forgets only ends no reading pick-up can still need.
  */
 final class FleetSessions {
 
@@ -74,6 +82,10 @@ final class FleetSessions {
     private volatile Consumer<List<JournalEntry>> adopter = entries -> { };
     private volatile boolean stopped;
     private volatile Scheduler.Cancellable nextSweep = Scheduler.Cancellable.NONE;
+    private final AtomicLong endings = new AtomicLong();
+    private final Map<Long, Long> endedAt = new ConcurrentHashMap<>();
+    private final Map<Long, Integer> readsFrom = new ConcurrentHashMap<>();
+    private volatile long endingsAtLastSweep;
 
     FleetSessions(Fleet fleet, MessageJournal journal, Executor executor, Scheduler scheduler,
                   Map<SessionKey, ?> sessions) {
@@ -190,6 +202,7 @@ final class FleetSessions {
      * record is written would have that record refused and the message run again (§7.1).
      */
     void ended(long seq) {
+        endedAt.put(seq, endings.incrementAndGet()); // before it leaves known: see unknownPending
         Holding holding = known.remove(seq);
         if (holding != null) {
             holding.inFlight.decrementAndGet();
@@ -252,14 +265,43 @@ final class FleetSessions {
 
     /** The session's pending messages not known here yet, now known under {@code holding} (stripe held). */
     private List<JournalEntry> unknownPending(SessionKey session, Holding holding) {
-        List<JournalEntry> fresh = new ArrayList<>();
-        for (JournalEntry entry : journal.pendingOf(session)) {
-            if (known.putIfAbsent(entry.seq(), holding) == null) {
-                holding.inFlight.incrementAndGet();
-                fresh.add(entry);
+        long from = endings.get();
+        readsFrom.merge(from, 1, Integer::sum);
+        try {
+            List<JournalEntry> fresh = new ArrayList<>();
+            for (JournalEntry entry : journal.pendingOf(session)) {
+                Long ended = endedAt.get(entry.seq());
+                if (ended != null && ended > from) {
+                    continue; // it ended while the journal was read: its end is written, not pending
+                }
+                if (known.putIfAbsent(entry.seq(), holding) == null) {
+                    holding.inFlight.incrementAndGet();
+                    fresh.add(entry);
+                }
             }
+            return fresh;
+        } finally {
+            readsFrom.computeIfPresent(from, (k, n) -> n == 1 ? null : n - 1);
         }
-        return fresh;
+    }
+
+    /**
+     * Forgets the ends no pick-up can still need: those counted before every pick-up reading now
+     * began, and before the last sweep (a pick-up that took its count but is not registered yet).
+     */
+    private void forgetOldEnds() {
+        long floor = endingsAtLastSweep;
+        for (Long reading : readsFrom.keySet()) {
+            floor = Math.min(floor, reading);
+        }
+        long below = floor;
+        endedAt.values().removeIf(count -> count <= below);
+        endingsAtLastSweep = endings.get();
+    }
+
+    /** Ends remembered for pick-ups now (for tests). */
+    int endsRemembered() {
+        return endedAt.size();
     }
 
     /**
@@ -295,7 +337,8 @@ final class FleetSessions {
             stripe.unlock();
         }
         if (!fresh.isEmpty()) {
-            log.debug("fleet: picked up {} message(s) of session {}", fresh.size(), session);
+            log.debug("fleet: picked up {} message(s) of session {}: {}", fresh.size(), session,
+                    fresh.stream().map(JournalEntry::seq).toList());
             adopter.accept(fresh);
             abandonIfLost(session, fresh.get(0).seq());
         }
@@ -334,6 +377,7 @@ final class FleetSessions {
 
     /** Gives back idle sessions' leases, picks up what lost nudges did not announce, takes over unleased sessions. */
     void sweep() {
+        forgetOldEnds();
         for (Map.Entry<SessionKey, Holding> entry : List.copyOf(held.entrySet())) {
             SessionKey session = entry.getKey();
             Holding holding = entry.getValue();

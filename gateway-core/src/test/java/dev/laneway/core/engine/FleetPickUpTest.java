@@ -1,0 +1,163 @@
+package dev.laneway.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.laneway.core.InboundMessage;
+import dev.laneway.core.QueueSettings;
+import dev.laneway.core.SessionKey;
+import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.Lease;
+import dev.laneway.core.fleet.SessionLeases;
+import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.MessageJournal;
+import dev.laneway.core.testing.ManualTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pick-up of a held session's messages (docs/behaviour.md §17; a nudge or the sweep) against a
+ * message of that session ending at the same time: the journal's answer may still list the message
+ * as pending while its end is written and it leaves the instance's known messages, and it must not
+ * be taken again (it would run and be answered twice, D182). What ended before the pick-up began
+ * reading (an end the fence refused, so the message stays pending) is still picked up.
+ */
+class FleetPickUpTest {
+
+    private static final SessionKey SESSION = SessionKey.of("telegram:dm:7");
+
+    private final ManualTime time = new ManualTime();
+    private final List<JournalEntry> pending = new ArrayList<>();
+    private volatile Runnable whileReading = () -> { };
+    private final List<Long> adopted = new ArrayList<>();
+    private final FleetSessions sessions = new FleetSessions(new OneFleet(), new Journal(), Runnable::run, time,
+            new ConcurrentHashMap<>());
+
+    FleetPickUpTest() {
+        sessions.adopter(entries -> entries.forEach(entry -> adopted.add(entry.seq())));
+    }
+
+    private static JournalEntry entry(long seq) {
+        InboundMessage message = InboundMessage.builder("telegram").chatId("7").senderId("7").text("m" + seq)
+                .platformMessageId("p" + seq).build();
+        return new JournalEntry(seq, SESSION.value(), message, message.text(), QueueSettings.DEFAULTS, false);
+    }
+
+    @Test
+    void aMessageEndingWhileThePickUpReadsTheJournal_isNotTakenAgain() {
+        assertTrue(sessions.claim(SESSION, 1), "the lease is taken here and message 1 runs here");
+        pending.add(entry(1)); // journaled, not ended yet
+        pending.add(entry(2)); // journaled by another instance, which nudged this one
+        whileReading = () -> sessions.ended(1); // its end is written while the journal answers
+
+        sessions.pickUp(SESSION, false);
+
+        assertEquals(List.of(2L), adopted, "message 1 ended: only message 2 is new here");
+    }
+
+    @Test
+    void aMessageWhoseEndWasRefusedBeforeThePickUp_isPickedUpAgain() {
+        assertTrue(sessions.claim(SESSION, 1));
+        pending.add(entry(1));
+        sessions.ended(1); // the fence refused its end: it stays pending in the journal
+
+        sessions.pickUp(SESSION, false);
+
+        assertEquals(List.of(1L), adopted);
+    }
+
+    @Test
+    void theSweepForgetsEndsNoPickUpNeedsAnyMore() {
+        assertTrue(sessions.claim(SESSION, 1));
+        sessions.ended(1);
+        assertEquals(1, sessions.endsRemembered());
+        sessions.sweep(); // remembers where the count stood
+        sessions.sweep(); // no pick-up began before that: forgotten
+        assertEquals(0, sessions.endsRemembered());
+    }
+
+    /** Leases always granted here; nothing else happens in the fleet. */
+    private static final class OneFleet implements Fleet {
+        private final Map<SessionKey, Lease> leases = new ConcurrentHashMap<>();
+
+        @Override
+        public String instanceId() {
+            return "here";
+        }
+
+        @Override
+        public SessionLeases leases() {
+            return new SessionLeases() {
+                @Override
+                public Optional<Lease> tryAcquire(SessionKey session, LeaseLost onLost) {
+                    return Optional.of(leases.computeIfAbsent(session, s -> new Lease(s, 1)));
+                }
+
+                @Override
+                public void release(Lease lease) {
+                    leases.remove(lease.session(), lease);
+                }
+            };
+        }
+
+        @Override
+        public void nudge(SessionKey session) {
+        }
+
+        @Override
+        public void onNudge(Consumer<SessionKey> handler) {
+        }
+
+        @Override
+        public List<SessionKey> unleased(int limit) {
+            return List.of();
+        }
+
+        @Override
+        public Duration sweepEvery() {
+            return Duration.ofSeconds(5);
+        }
+    }
+
+    /** The session's pending messages, with {@code whileReading} run between reading them and answering. */
+    private final class Journal implements MessageJournal {
+        @Override
+        public CompletableFuture<Void> append(JournalEntry entry) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void settled(long seq, boolean answered) {
+        }
+
+        @Override
+        public List<JournalEntry> pending() {
+            return List.copyOf(pending);
+        }
+
+        @Override
+        public List<JournalEntry> pendingOf(SessionKey session) {
+            List<JournalEntry> read = List.copyOf(pending);
+            whileReading.run();
+            whileReading = () -> { };
+            return read;
+        }
+
+        @Override
+        public boolean seen(String messageKey) {
+            return false;
+        }
+
+        @Override
+        public long lastSequence() {
+            return 0;
+        }
+    }
+}
