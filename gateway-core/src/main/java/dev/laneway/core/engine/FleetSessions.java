@@ -196,7 +196,8 @@ final class FleetSessions {
     /** The session's pending messages not known here yet, now known under {@code holding} (stripe held). */
     private List<JournalEntry> unknownPending(SessionKey session, Holding holding) {
         List<JournalEntry> fresh = new ArrayList<>();
-        for (JournalEntry entry : journal.pendingOf(session)) {
+        // entries known here are not even read: the sweep asks this of every session held here (§7.1)
+        for (JournalEntry entry : journal.pendingOf(session, known::containsKey)) {
             if (known.putIfAbsent(entry.seq(), holding) == null) {
                 holding.inFlight.incrementAndGet();
                 fresh.add(entry);
