@@ -596,6 +596,21 @@ public final class RedisStore implements DurableStore {
         return reads.get() + writer.commits();
     }
 
+    /**
+     * For measurements (bench's round-trip count, docs/architecture.md §10): each Lua script this
+     * store and its fleet coordination call, by the SHA-1 {@code EVALSHA} names it by.
+     */
+    public static Map<String, String> scriptNamesBySha() {
+        Map<String, String> names = new java.util.LinkedHashMap<>();
+        for (RedisScripts.Script script : RedisScripts.ALL) {
+            names.put(script.sha(), script.name());
+        }
+        for (RedisScripts.Script script : FleetScripts.ALL) {
+            names.put(script.sha(), script.name());
+        }
+        return java.util.Collections.unmodifiableMap(names);
+    }
+
     /** Tests only: the writer waits on {@code release} before it takes the next write. */
     void holdWriter(CountDownLatch release) {
         writer.submit(new RedisOp.Hold(release));
