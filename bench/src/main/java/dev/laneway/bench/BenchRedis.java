@@ -28,13 +28,18 @@ final class BenchRedis implements AutoCloseable {
     }
 
     static BenchRedis start() throws IOException {
+        return start(fsync());
+    }
+
+    /** With this AOF fsync policy ({@code always}, {@code everysec}, {@code no}). */
+    static BenchRedis start(String fsync) throws IOException {
         Path dir = DataDirs.create("laneway-bench-redis-");
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         Process process = new ProcessBuilder(List.of(executable(), "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", fsync(), "--dir", dir.toString(),
+                "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", fsync, "--dir", dir.toString(),
                 "--logfile", dir.resolve("redis.log").toString()))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -65,6 +70,20 @@ final class BenchRedis implements AutoCloseable {
 
     String url() {
         return "redis://127.0.0.1:" + port;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** The server's process id (for its CPU time, which {@code INFO cpu} also gives). */
+    long pid() {
+        return process.pid();
+    }
+
+    /** A new connection to it (the caller closes it). */
+    Jedis connect() {
+        return new Jedis("127.0.0.1", port);
     }
 
     @Override

@@ -269,7 +269,8 @@ final class FleetSessions {
         readsFrom.merge(from, 1, Integer::sum);
         try {
             List<JournalEntry> fresh = new ArrayList<>();
-            for (JournalEntry entry : journal.pendingOf(session)) {
+            // entries known here are not even read: the sweep asks this of every session held here (§7.1)
+            for (JournalEntry entry : journal.pendingOf(session, known::containsKey)) {
                 Long ended = endedAt.get(entry.seq());
                 if (ended != null && ended > from) {
                     continue; // it ended while the journal was read: its end is written, not pending

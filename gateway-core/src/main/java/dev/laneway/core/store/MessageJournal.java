@@ -91,6 +91,16 @@ public interface MessageJournal extends AutoCloseable {
     }
 
     /**
+     * The same, leaving out the entries whose sequence numbers {@code skip} names: a lease holder's
+     * pick-up leaves out the messages it already runs, and a store that reads entries one by one
+     * (Redis) need not read those at all (docs/architecture.md §7.1). The default filters
+     * {@link #pendingOf(SessionKey)}.
+     */
+    default List<JournalEntry> pendingOf(SessionKey session, java.util.function.LongPredicate skip) {
+        return pendingOf(session).stream().filter(entry -> !skip.test(entry.seq())).toList();
+    }
+
+    /**
      * Whether sequence numbers are handed out by the journal ({@link #nextSequence}), shared by a
      * fleet's instances, rather than counted on from {@link #lastSequence} by this process.
      */

@@ -361,15 +361,32 @@ public final class RedisStore implements DurableStore {
     /** The pending entries of one session, from its index (docs/architecture.md §7.1). */
     @Override
     public List<JournalEntry> pendingOf(SessionKey session) {
+        return pendingOf(session, seq -> false);
+    }
+
+    /**
+     * The session's pending entries from its index, reading only those {@code skip} does not name
+     * (and none whose end this instance queued): one round trip for the index, one more only when
+     * an entry is left to read (docs/architecture.md §7.1).
+     */
+    @Override
+    public List<JournalEntry> pendingOf(SessionKey session, java.util.function.LongPredicate skip) {
         String index = keys.sessionPending(session.value());
         return read(jedis -> {
-            List<String> seqs = jedis.zrange(index, 0, -1);
+            List<String> seqs = new ArrayList<>();
+            for (String seq : jedis.zrange(index, 0, -1)) {
+                long value = Long.parseLong(seq);
+                if (!skip.test(value) && !endingSeqs.contains(value)) {
+                    seqs.add(seq);
+                }
+            }
             List<JournalEntry> entries = new ArrayList<>(seqs.size());
             if (seqs.isEmpty()) {
                 return entries;
             }
             List<String> values = jedis.hmget(keys.journal(), seqs.toArray(String[]::new));
             for (int i = 0; i < seqs.size(); i++) {
+                // asked again after the read: an end queued meanwhile leaves the entry out too
                 if (values.get(i) != null && !endingSeqs.contains(Long.parseLong(seqs.get(i)))) {
                     JournalEntry entry = RedisCodec.entry(values.get(i), keys.journal() + " field " + seqs.get(i));
                     if (entry.messageKey() != null) {
@@ -577,6 +594,21 @@ public final class RedisStore implements DurableStore {
      */
     public long roundTrips() {
         return reads.get() + writer.commits();
+    }
+
+    /**
+     * For measurements (bench's round-trip count, docs/architecture.md §10): each Lua script this
+     * store and its fleet coordination call, by the SHA-1 {@code EVALSHA} names it by.
+     */
+    public static Map<String, String> scriptNamesBySha() {
+        Map<String, String> names = new java.util.LinkedHashMap<>();
+        for (RedisScripts.Script script : RedisScripts.ALL) {
+            names.put(script.sha(), script.name());
+        }
+        for (RedisScripts.Script script : FleetScripts.ALL) {
+            names.put(script.sha(), script.name());
+        }
+        return java.util.Collections.unmodifiableMap(names);
     }
 
     /** Tests only: the writer waits on {@code release} before it takes the next write. */

@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 /**
  * What the engine of a fleet reads from the shared journal (docs/architecture.md §7.1): a session's
@@ -72,6 +73,34 @@ class FleetJournalTest {
         a.store().flush();
         assertEquals(List.of(), a.store().pendingOf(ADA));
         assertEquals(List.of(BOB), a.member().unleased(10));
+    }
+
+    @Test
+    void aPickUpThatKnowsEveryPendingMessage_readsOnlyTheIndex_notTheEntries() {
+        Instance a = instance();
+        a.store().append(entry(1, ADA)).join();
+        a.store().append(entry(2, ADA)).join();
+        a.store().append(entry(3, ADA)).join();
+
+        long before = hmgetCalls();
+        assertEquals(List.of(), a.store().pendingOf(ADA, seq -> true));
+        assertEquals(before, hmgetCalls(), "the sweep's pick-up of a session whose messages all run here reads no entry");
+
+        assertEquals(List.of(3L), a.store().pendingOf(ADA, seq -> seq < 3).stream().map(JournalEntry::seq).toList());
+        assertEquals(before + 1, hmgetCalls(), "one read, for the entry not known");
+        assertEquals(List.of(1L, 2L, 3L), a.store().pendingOf(ADA).stream().map(JournalEntry::seq).toList());
+    }
+
+    /** HMGET calls Redis has served since it started ({@code INFO commandstats}). */
+    private long hmgetCalls() {
+        try (Jedis jedis = server.client()) {
+            for (String line : jedis.info("commandstats").split("\r?\n")) {
+                if (line.startsWith("cmdstat_hmget:calls=")) {
+                    return Long.parseLong(line.substring("cmdstat_hmget:calls=".length(), line.indexOf(',')));
+                }
+            }
+            return 0;
+        }
     }
 
     @Test
