@@ -103,7 +103,8 @@ final class ChannelsBinder {
                 Urls.url(s, "gatewayUrl", Discord.DEFAULT_GATEWAY_URL, spec.leaf("gatewayUrl").words()),
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("guilds")),
-                streaming(s, spec, Discord.DEFAULT_STREAMING));
+                streaming(s, spec, Discord.DEFAULT_STREAMING),
+                s.integer(spec.leaf("shards")));
     }
 
     private static Slack slack(Section s) {

@@ -80,17 +80,32 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param allowFrom            sender ids; empty = everyone
      * @param guildsRequireMention {@code guilds.requireMention}
      * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
+     * @param shards               {@code shards}: the bot's total shard count, at least 1 (docs/behaviour.md §17, "Ingress")
      */
     public record Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
-                          boolean guildsRequireMention, Streaming streaming) {
+                          boolean guildsRequireMention, Streaming streaming, int shards) {
 
         /** Streaming on, one change a second (Discord allows about five edits per five seconds in a channel). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
 
-        /** With the default streaming. */
+        /** One shard: the whole bot on one gateway connection. */
+        public static final int DEFAULT_SHARDS = 1;
+
+        /** With the default streaming and one shard. */
         public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
                        boolean guildsRequireMention) {
             this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, DEFAULT_STREAMING);
+        }
+
+        /** With one shard. */
+        public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
+                       boolean guildsRequireMention, Streaming streaming) {
+            this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, DEFAULT_SHARDS);
+        }
+
+        /** The same bot with {@code total} shards. */
+        public Discord withShards(int total) {
+            return new Discord(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, total);
         }
 
         public static final URI DEFAULT_API_URL = URI.create("https://discord.com/api/v10");
@@ -104,6 +119,9 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             Objects.requireNonNull(gatewayUrl, "gatewayUrl");
             allowFrom = List.copyOf(allowFrom);
             Objects.requireNonNull(streaming, "streaming");
+            if (shards < 1) {
+                throw new IllegalArgumentException("channels.discord.shards must be at least 1, got " + shards);
+            }
         }
     }
 
