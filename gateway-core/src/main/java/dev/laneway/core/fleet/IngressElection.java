@@ -234,8 +234,8 @@ public final class IngressElection {
             }
             if (tryToTakeLocked(i, live)) {
                 count++;
-                freeLastCheck[i] = false;
             }
+            freeLastCheck[i] = false;   // taken now, or another instance has it
         }
     }
 

@@ -2,6 +2,7 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.IngressElection;
 import dev.laneway.core.fleet.SessionLeases;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -170,6 +171,24 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
         FleetPermits found = permits.computeIfAbsent(name, n -> new FleetPermits(store, n, cap, id, timing));
         found.setCap(cap);
         return found;
+    }
+
+    /**
+     * What an ingress election reads of the fleet at each check (docs/behaviour.md §17, "Ingress"):
+     * the live instances and whether a lease is held, one round trip each.
+     */
+    public IngressElection.Standing standing() {
+        return new IngressElection.Standing() {
+            @Override
+            public int liveInstances() {
+                return instances().size();
+            }
+
+            @Override
+            public boolean held(SessionKey key) {
+                return leaseHolder(key).isPresent();
+            }
+        };
     }
 
     /** The fleet's live instances (whose heartbeat has not expired), in id order. One round trip per instance. */

@@ -151,6 +151,8 @@ final class FakeDiscordRest implements AutoCloseable {
             respond(exchange, 200, DataObject.empty().put("id", dmChannel(userId)).put("type", 1)
                     .put("last_message_id", null)
                     .put("recipients", DataArray.empty().add(DiscordJson.userFor(userId))).toString());
+        } else if (path.matches("channels/\\d+/.*") && !knownChannel(path.split("/")[1])) {
+            respond(exchange, 404, DataObject.empty().put("message", "Unknown Channel").put("code", 10003).toString());
         } else if (request.method().equals("POST") && path.matches("channels/\\d+/typing")) {
             respond(exchange, 204, null);
         } else if (request.method().equals("POST") && path.matches("channels/\\d+/messages")) {
@@ -202,6 +204,12 @@ final class FakeDiscordRest implements AutoCloseable {
         } else {
             respond(exchange, 404, DataObject.empty().put("message", "Unknown route " + path).put("code", 0).toString());
         }
+    }
+
+    /** The test guilds' channels and thread, and DM channels (ids starting with 4); Discord answers 404 for any other. */
+    private static boolean knownChannel(String channelId) {
+        return channelId.equals(DiscordJson.TEXT_CHANNEL) || channelId.equals(DiscordJson.THREAD)
+                || channelId.startsWith("4");
     }
 
     /** The id of the DM channel between the bot and {@code userId}. */
