@@ -178,6 +178,8 @@ class DiscordShardFleetTest {
         start(b);
         Await.until("each instance to connect one shard", () -> a.shards().size() == 1 && b.shards().size() == 1);
         assertEquals(List.of(0), a.shards());
+        Await.until("both shards to be connected to Discord", () -> ws.liveShards().equals(List.of(0, 1))
+                && a.channel().connected() && b.channel().connected());
 
         a.channel().stopReceiving();        // kill -9: its shard's connection gone, nothing released (DiesWithoutReleasing)...
         a.clock().close();                  // ...and no more heartbeats or renewals
