@@ -168,6 +168,8 @@ class DiscordShardFleetTest {
         Await.until("the message at B", () -> b.inbound().size() == 2);
         a.channel().send(guildRoute(TEXT_CHANNEL), "A still sends while it drains");
         assertEquals(2, rest.messagesTo(TEXT_CHANNEL).size());
+        assertEquals(List.of(0, 1), b.shards(), "B keeps the orphan while A is still live (dozens of checks)");
+        assertEquals(3, ws.received(2).size(), "three IDENTIFYs in all: no shard went back and forth");
     }
 
     @Test

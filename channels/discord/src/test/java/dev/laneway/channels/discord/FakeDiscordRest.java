@@ -24,7 +24,8 @@ import net.dv8tion.jda.api.utils.data.DataObject;
  * get a 429 the way Discord sends one, {@link #failNextPosts} any other status and body,
  * {@link #refuseNextFollowUps} makes follow-ups fail, and
  * {@link #holdAndRefuseCallbacks} holds interaction acknowledgements until the test lets them be
- * refused.
+ * refused. A channel route for a channel it does not know (not the test servers' channels and
+ * thread, not a DM channel) is answered 404 Unknown Channel, as Discord does.
  *
  * <p>Concurrency: the JDK server calls {@code handle} on its own threads; every field is a
  * concurrent list or an atomic.
