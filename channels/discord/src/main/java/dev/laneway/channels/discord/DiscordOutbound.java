@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * {@link InteractionFailureException}), the answer goes to the channel as a plain message instead,
  * so it still reaches the user exactly once.
  *
+ * <p>A guild channel or thread is taken from the cache of a shard connected here; one that is not
+ * there (in a fleet its shard may be connected by another instance) is addressed by its id through
+ * REST alone ({@link ChannelRest}; docs/behaviour.md §17, "Ingress"), and a DM is opened through
+ * the REST client ({@link DiscordShards#rest}), so a send never needs the shard.
+ *
  * <p>Concurrency: {@code lock} guards {@code dmChannels}; {@code pinged} and the shared
  * {@link PendingInteractions} guard themselves, so any thread may call in.
  */
