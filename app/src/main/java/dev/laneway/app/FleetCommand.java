@@ -134,11 +134,10 @@ final class FleetCommand implements Callable<Integer> {
 
     private static String who(FleetIngress.Holders holders) {
         if (holders.lease() != null) {
-            return holders.instances().isEmpty() ? "nobody polls now (lease " + holders.lease() + " not held)"
+            String nobody = "discord".equals(holders.channel()) ? "nobody connects this shard now" : "nobody polls now";
+            return holders.instances().isEmpty() ? nobody + " (lease " + holders.lease() + " not held)"
                     : holders.instances().get(0) + " (lease " + holders.lease() + ")";
         }
-        String every = "every instance";
-        return "discord".equals(holders.channel()) ? every + " with it enabled (not shared out: run it on one instance)"
-                : every;
+        return "every instance";
     }
 }

@@ -96,7 +96,9 @@ final class GatewayApp {
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd,
                     store instanceof RedisStore redis ? RedisSeenIds.on(redis) : SeenIds.Source.local(clock),
                     member == null ? null : new TelegramChannel.PollerFleet(member.leases(), scheduler, executor,
-                            member.timing().renewEvery()));
+                            member.timing().renewEvery()),
+                    member == null ? null : new DiscordChannel.ShardFleet(member.leases(), member.standing(), scheduler,
+                            executor, member.timing().renewEvery()));
             List<String> channelNames = channels.stream().map(ChannelAdapter::name).toList();
             List<String> named = jobAgentNames(config);
             // in a fleet every series names its instance; alone none does (docs/decisions.md D185)
@@ -142,7 +144,7 @@ final class GatewayApp {
             RedisFleetMember joined = member;
             List<FleetIngress.Plan> ingress = FleetIngress.plan(config.channels());
             Supplier<FleetView> fleetView = joined == null ? () -> null
-                    : () -> FleetView.of(joined, (RedisStore) store, gateway, mainPermits, ingress);
+                    : () -> FleetView.of(joined, (RedisStore) store, gateway, mainPermits, ingress, discordShards());
             this.ops = http.enabled() ? new OpsServer(http, new OpsEndpoints(gateway, metrics, connectivity, store::isOpen,
                     store::reachable, jobs::status, pools::snapshots, fleetView), console)
                     : null;
@@ -154,6 +156,12 @@ final class GatewayApp {
             throw e;
         }
         this.fleet = member;
+    }
+
+    /** The Discord shards this instance connects, for {@code /status}; null when Discord is off. */
+    private Supplier<List<Integer>> discordShards() {
+        return channels.stream().filter(DiscordChannel.class::isInstance).map(DiscordChannel.class::cast)
+                .findFirst().<Supplier<List<Integer>>>map(discord -> discord::shardsHere).orElse(null);
     }
 
     /** The scheduled jobs that post to a conversation, for the chat's {@code /status}. */
@@ -187,10 +195,12 @@ final class GatewayApp {
 
     /**
      * {@code seen}: where channels keep platform ids already taken (the fleet's on Redis);
-     * {@code pollers}: the fleet's Telegram poller election, null alone (docs/behaviour.md §17, "Ingress").
+     * {@code pollers}: the fleet's Telegram poller election, {@code shards}: its Discord shard
+     * assignment; both null alone (docs/behaviour.md §17, "Ingress").
      */
     private void addChannels(ChannelsConfig config, InputStream consoleIn, PrintStream consoleOut, InstantSource clock,
-                             Runnable onConsoleEnd, SeenIds.Source seen, TelegramChannel.PollerFleet pollers) {
+                             Runnable onConsoleEnd, SeenIds.Source seen, TelegramChannel.PollerFleet pollers,
+                             DiscordChannel.ShardFleet shards) {
         if (config.console().enabled()) {
             channels.add(new ConsoleChannel(consoleIn, consoleOut, clock, onConsoleEnd));
         }
@@ -198,7 +208,7 @@ final class GatewayApp {
             channels.add(TelegramChannel.create(config.telegram(), seen, pollers));
         }
         if (config.discord().enabled()) {
-            channels.add(DiscordChannel.create(config.discord()));
+            channels.add(DiscordChannel.create(config.discord(), shards));
         }
         if (config.slack().enabled()) {
             channels.add(SlackChannel.create(config.slack(), seen));

@@ -107,7 +107,8 @@ final class ChannelsBinder {
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("guilds")),
                 streaming(s, spec, Discord.DEFAULT_STREAMING),
-                receipts(s, spec));
+                receipts(s, spec),
+                s.integer(spec.leaf("shards")));
     }
 
     private static Slack slack(Section s) {

@@ -99,24 +99,41 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param guildsRequireMention {@code guilds.requireMention}
      * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      * @param receipts             {@code receipts} (docs/behaviour.md §16.5)
+     * @param shards               {@code shards}: the bot's total shard count, at least 1 (docs/behaviour.md §17, "Ingress")
      */
     public record Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
-                          boolean guildsRequireMention, Streaming streaming, ReceiptMode receipts) {
+                          boolean guildsRequireMention, Streaming streaming, ReceiptMode receipts, int shards) {
 
-        /** With the default receipts. */
+        /** With one shard. */
         public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
-                       boolean guildsRequireMention, Streaming streaming) {
-            // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
-            this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, ReceiptMode.REACTIONS);
+                       boolean guildsRequireMention, Streaming streaming, ReceiptMode receipts) {
+            this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, receipts, DEFAULT_SHARDS);
         }
 
         /** Streaming on, one change a second (Discord allows about five edits per five seconds in a channel). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));
 
-        /** With the default streaming. */
+        /** One shard: the whole bot on one gateway connection. */
+        public static final int DEFAULT_SHARDS = 1;
+
+        /** With the default streaming and one shard. */
         public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
                        boolean guildsRequireMention) {
             this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, DEFAULT_STREAMING);
+        }
+
+        /** With the default receipts and one shard. */
+        public Discord(boolean enabled, Secret token, URI apiUrl, URI gatewayUrl, List<String> allowFrom,
+                       boolean guildsRequireMention, Streaming streaming) {
+            // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
+            this(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, ReceiptMode.REACTIONS,
+                    DEFAULT_SHARDS);
+        }
+
+        /** The same bot with {@code total} shards. */
+        public Discord withShards(int total) {
+            return new Discord(enabled, token, apiUrl, gatewayUrl, allowFrom, guildsRequireMention, streaming, receipts,
+                    total);
         }
 
         public static final URI DEFAULT_API_URL = URI.create("https://discord.com/api/v10");
@@ -131,6 +148,9 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
             allowFrom = List.copyOf(allowFrom);
             Objects.requireNonNull(streaming, "streaming");
             Objects.requireNonNull(receipts, "receipts");
+            if (shards < 1) {
+                throw new IllegalArgumentException("channels.discord.shards must be at least 1, got " + shards);
+            }
         }
     }
 

@@ -197,7 +197,9 @@ final class ConfigKeys {
                     Urls.WEBSOCKET, "the gateway websocket"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("guilds", "in guilds", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Discord.DEFAULT_STREAMING), receipts());
+            streaming(), streamingInterval(ChannelsConfig.Discord.DEFAULT_STREAMING), receipts(),
+            integer("shards", ChannelsConfig.Discord.DEFAULT_SHARDS, 1, MAX,
+                    "the bot's total shard count; a fleet shares the shards out (docs/behaviour.md §17, Ingress)"));
     static final Obj SLACK = obj("slack", "the Slack app",
             bool("enabled", false, "run the Slack channel"),
             secret("botToken", "the bot token xoxb-... (write ${SLACK_BOT_TOKEN})"),

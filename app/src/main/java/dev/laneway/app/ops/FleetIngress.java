@@ -1,5 +1,6 @@
 package dev.laneway.app.ops;
 
+import dev.laneway.channels.discord.DiscordChannel;
 import dev.laneway.channels.telegram.TelegramChannel;
 import dev.laneway.config.ChannelsConfig;
 import dev.laneway.store.redis.FleetReport;
@@ -9,8 +10,8 @@ import java.util.List;
 /**
  * Who takes each platform's updates in a fleet (docs/behaviour.md §17, "Ingress"), for
  * {@code laneway fleet} and {@code /status}: Telegram in polling mode is polled by the holder of its
- * poller lease; Telegram's webhook, Slack's Socket Mode and Discord are taken by every instance
- * (Discord is not shared out: run it on one instance). Every instance has the same configuration,
+ * poller lease, and each Discord shard by the holder of that shard's lease; Telegram's webhook and
+ * Slack's Socket Mode are taken by every instance. Every instance has the same configuration,
  * so this instance's is the fleet's. Stateless.
  */
 public final class FleetIngress {
@@ -20,8 +21,9 @@ public final class FleetIngress {
      *
      * @param channel the channel's name
      * @param mode    {@code polling}, {@code webhook}, {@code socket-mode} or {@code gateway}
-     * @param lease   the lease whose holder takes the updates ({@code ingress:telegram:<16 hex>}), or
-     *                null when every instance takes them
+     * @param lease   the lease whose holder takes the updates ({@code ingress:telegram:<16 hex>},
+     *                {@code ingress:discord:<16 hex>:shard-<i>-of-<n>}), or null when every instance
+     *                takes them
      */
     public record Plan(String channel, String mode, String lease) {
     }
@@ -56,8 +58,11 @@ public final class FleetIngress {
         if (channels.slack().enabled()) {
             plans.add(new Plan("slack", "socket-mode", null));
         }
-        if (channels.discord().enabled()) {
-            plans.add(new Plan("discord", "gateway", null));
+        ChannelsConfig.Discord discord = channels.discord();
+        if (discord.enabled()) { // one lease per shard (docs/decisions.md D220)
+            for (String lease : DiscordChannel.shardLeases(discord.token().value(), discord.shards())) {
+                plans.add(new Plan("discord", "gateway", lease));
+            }
         }
         return plans;
     }

@@ -7,6 +7,7 @@ import dev.laneway.store.redis.RedisFleetMember;
 import dev.laneway.store.redis.RedisFleetReader;
 import dev.laneway.store.redis.RedisStore;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@code /status}'s {@code fleet} section (docs/behaviour.md §17): this instance, the fleet's live
@@ -25,10 +26,12 @@ import java.util.List;
  * @param mainPermitsHere  fleet {@code main} permits this instance holds (its allowance)
  * @param mainPermitsInUse fleet {@code main} permits held across the fleet, or null when Redis did not answer
  * @param mainCap          the fleet's {@code main} cap
+ * @param discordShardsHere the Discord shards this instance connects (docs/behaviour.md §17, "Ingress"),
+ *                          or null when Discord is off
  */
 public record FleetView(String instance, List<String> instances, List<Member> members,
                         List<FleetIngress.Holders> ingress, int leasesHere, int mainPermitsHere, Long mainPermitsInUse,
-                        int mainCap) {
+                        int mainCap, List<Integer> discordShardsHere) {
 
     /** One live instance, as its heartbeat left it in Redis. */
     public record Member(String id, String host, long heartbeatAgeMs, int leases, int mainPermits) {
@@ -38,11 +41,12 @@ public record FleetView(String instance, List<String> instances, List<Member> me
         instances = List.copyOf(instances);
         members = List.copyOf(members);
         ingress = List.copyOf(ingress);
+        discordShardsHere = discordShardsHere == null ? null : List.copyOf(discordShardsHere);
     }
 
-    /** The section now, for this instance's gateway in its fleet. */
+    /** The section now, for this instance's gateway in its fleet; {@code discordShards} null when Discord is off. */
     public static FleetView of(RedisFleetMember member, RedisStore store, Gateway gateway, FleetPermits main,
-                               List<FleetIngress.Plan> plans) {
+                               List<FleetIngress.Plan> plans, Supplier<List<Integer>> discordShards) {
         List<String> instances = List.of();
         List<Member> members = List.of();
         List<FleetIngress.Holders> ingress = List.of();
@@ -58,6 +62,7 @@ public record FleetView(String instance, List<String> instances, List<Member> me
             // Redis did not answer: the section says what this instance knows by itself
         }
         return new FleetView(member.id(), instances, members, ingress, Math.max(0, gateway.fleetLeases()),
-                Math.max(0, gateway.fleetMainPermits()), inUse, main.cap());
+                Math.max(0, gateway.fleetMainPermits()), inUse, main.cap(),
+                discordShards == null ? null : discordShards.get());
     }
 }

@@ -4,6 +4,7 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Fleet;
 import dev.laneway.core.fleet.FleetCaps;
 import dev.laneway.core.fleet.FleetPermitSource;
+import dev.laneway.core.fleet.IngressElection;
 import dev.laneway.core.fleet.SessionLeases;
 import java.time.Duration;
 import java.util.OptionalInt;
@@ -304,6 +305,24 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
     public int permitsHeld(String name) {
         FleetPermits found = permits.get(name);
         return found == null ? 0 : found.heldHere();
+    }
+
+    /**
+     * What an ingress election reads of the fleet at each check (docs/behaviour.md §17, "Ingress"):
+     * the live instances and whether a lease is held, one round trip each.
+     */
+    public IngressElection.Standing standing() {
+        return new IngressElection.Standing() {
+            @Override
+            public int liveInstances() {
+                return instances().size();
+            }
+
+            @Override
+            public boolean held(SessionKey key) {
+                return leaseHolder(key).isPresent();
+            }
+        };
     }
 
     /** The fleet's live instances (whose heartbeat has not expired), in id order. One round trip per instance. */

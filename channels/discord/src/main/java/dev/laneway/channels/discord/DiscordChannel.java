@@ -18,12 +18,16 @@ import dev.laneway.core.time.Scheduler;
 import dev.laneway.core.time.SystemScheduler;
 import java.time.Duration;
 import java.time.InstantSource;
+import dev.laneway.core.SessionKey;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import dev.laneway.core.fleet.IngressElection;
+import dev.laneway.core.fleet.SessionLeases;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import net.dv8tion.jda.api.JDA;
 import net.dv8tion.jda.api.interactions.InteractionHook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +39,13 @@ import org.slf4j.LoggerFactory;
  * refreshed every 8 s. Reconnects and resumes are JDA's; a message Discord delivers twice carries
  * the same platform message id, which the gateway dedupes.
  *
- * <p>Concurrency: {@code start} and {@code stop} are called once each by the app. The JDA client
- * and its sender are published through volatile fields and read by {@code send}/{@code typing} on
+ * <p>Shards ({@code channels.discord.shards}, docs/behaviour.md §17, "Ingress"): alone the channel
+ * connects every shard of the bot ({@link DiscordShards}); in a fleet each shard is connected by
+ * the instance holding its lease ({@link ShardElection}), and every instance sends wherever its
+ * sessions answer, to channels of shards held elsewhere too (through REST by channel id, D222).
+ *
+ * <p>Concurrency: {@code start} and {@code stop} are called once each by the app. The shards and
+ * the sender are published through volatile fields and read by {@code send}/{@code typing} on
  * the outbox's threads; the volatile {@code stopped} turns sends away before JDA's requester shuts
  * down. Inbound events run on JDA's event thread ({@link DiscordListener}), which never waits for
  * a run. {@link PendingInteractions} guards itself; the {@link InteractionFinisher}'s deadline
@@ -57,18 +66,52 @@ public final class DiscordChannel implements ChannelAdapter {
     private final InteractionFinisher<InteractionHook> finisher;
     private final Redactor redactor;
     private final AutoCloseable ownedScheduler; // the one create() made, closed by stop(); null when injected
-    private volatile JDA jda;
+    private final ShardFleet fleet;             // null: this instance connects every shard
+    private volatile DiscordShards shards;
+    private volatile ShardElection election;    // in a fleet only
     private volatile DiscordOutbound outbound;
     private volatile boolean stopped;
+
+    /**
+     * The names of the fleet's shard leases for a bot, shard 0 first (for {@code laneway fleet} and
+     * {@code /status}); only a hash of the token is in them (docs/behaviour.md §17, "Ingress").
+     */
+    public static List<String> shardLeases(String token, int total) {
+        return ShardElection.keysFor(token, total).stream().map(SessionKey::value).toList();
+    }
 
     /**
      * The channel for {@code channels.discord}, on the system clock and a timer thread of its own
      * (closed by {@link #stop}); the app calls {@link #start} later.
      */
     public static ChannelAdapter create(ChannelsConfig.Discord config) {
+        return create(config, null);
+    }
+
+    /**
+     * As {@link #create(ChannelsConfig.Discord)}, in a fleet when {@code fleet} is not null: the
+     * shards are shared out among its instances (docs/behaviour.md §17, "Ingress").
+     */
+    public static ChannelAdapter create(ChannelsConfig.Discord config, ShardFleet fleet) {
         JdaFactory.validate(config);
         SystemScheduler timer = new SystemScheduler();
-        return new DiscordChannel(config, InstantSource.system(), timer, timer);
+        return new DiscordChannel(config, InstantSource.system(), timer, timer, fleet);
+    }
+
+    /**
+     * A fleet's shard assignment: its session leases (each shard's lease is one of them), what a
+     * check reads of the fleet (live instances, who holds a lease: round trips to Redis), the timer
+     * and executor its checks run on, and how often an instance checks.
+     */
+    public record ShardFleet(SessionLeases leases, IngressElection.Standing standing, Scheduler timer,
+                             Executor executor, Duration checkEvery) {
+        public ShardFleet {
+            Objects.requireNonNull(leases, "leases");
+            Objects.requireNonNull(standing, "standing");
+            Objects.requireNonNull(timer, "timer");
+            Objects.requireNonNull(executor, "executor");
+            Objects.requireNonNull(checkEvery, "checkEvery");
+        }
     }
 
     /**
@@ -77,11 +120,16 @@ public final class DiscordChannel implements ChannelAdapter {
      * @throws IllegalArgumentException naming the setting when the token or a URL is unusable
      */
     public DiscordChannel(ChannelsConfig.Discord config, InstantSource clock, Scheduler scheduler) {
-        this(config, clock, scheduler, null);
+        this(config, clock, scheduler, null, null);
+    }
+
+    /** In a fleet ({@code fleet} not null): the shards this instance connects are elected. */
+    public DiscordChannel(ChannelsConfig.Discord config, InstantSource clock, Scheduler scheduler, ShardFleet fleet) {
+        this(config, clock, scheduler, null, fleet);
     }
 
     private DiscordChannel(ChannelsConfig.Discord config, InstantSource clock, Scheduler scheduler,
-                           AutoCloseable ownedScheduler) {
+                           AutoCloseable ownedScheduler, ShardFleet fleet) {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(scheduler, "scheduler");
@@ -92,6 +140,7 @@ public final class DiscordChannel implements ChannelAdapter {
         this.finisher = new InteractionFinisher<>(interactions, scheduler, InteractionFinisher.ANSWER_DEADLINE,
                 (hook, notice) -> DiscordOutbound.closeInteraction(hook, notice, redactor));
         this.ownedScheduler = ownedScheduler;
+        this.fleet = fleet;
     }
 
     @Override
@@ -120,20 +169,41 @@ public final class DiscordChannel implements ChannelAdapter {
         }
     }
 
-    /** Checks the token (one REST call) and starts connecting; the gateway session comes up in the background. */
+    /**
+     * Checks the token (one REST call per client) and starts connecting: every shard alone, in a
+     * fleet the shards this instance is elected for (the others stand by); the gateway sessions come
+     * up in the background.
+     */
     @Override
     public void start(InboundSink sink) {
-        if (jda != null) {
+        if (shards != null) {
             throw new IllegalStateException("discord channel already started");
         }
         Objects.requireNonNull(sink, "sink");
         InboundConverter converter = new InboundConverter(config.guildsRequireMention(), clock);
         SlashCommandIntake slashCommands = new SlashCommandIntake(sink, converter, Set.copyOf(config.allowFrom()),
                 interactions, finisher, redactor);
-        JDA client = JdaFactory.build(config, new DiscordListener(sink, converter, slashCommands, redactor),
-                () -> sink.rateLimited(NAME));
-        outbound = new DiscordOutbound(client, interactions, finisher, SEND_TIMEOUT, clock, redactor);
-        jda = client;
+        Runnable rateLimited = () -> sink.rateLimited(NAME);
+        DiscordShards connections = DiscordShards.of(config,
+                new DiscordListener(sink, converter, slashCommands, redactor), rateLimited, STOP_GRACE);
+        if (fleet == null) {
+            for (int shard = 0; shard < connections.total(); shard++) {
+                connections.open(shard);
+            }
+        } else {
+            connections.startRestOnly(sessions -> JdaFactory.restOnly(config, rateLimited, sessions));
+        }
+        outbound = new DiscordOutbound(connections, interactions, finisher, SEND_TIMEOUT, clock, redactor);
+        shards = connections;
+        if (fleet != null) {
+            ShardElection elect = new ShardElection(fleet, config.token().value(), connections);
+            election = elect;
+            elect.start();
+            log.info("discord: the fleet's instances share the bot's {} shard(s) (leases {} ...); this one connects {}",
+                    connections.total(), elect.keys().get(0).value(), elect.heldHere().isEmpty()
+                            ? "none for now, checking every " + fleet.checkEvery().toMillis() + " ms"
+                            : "shard(s) " + elect.heldHere());
+        }
     }
 
     @Override
@@ -177,10 +247,26 @@ public final class DiscordChannel implements ChannelAdapter {
         outbound().react(route, shown, replaced);
     }
 
+    /** Every shard connected here is connected (a fleet instance that holds none stands by, and counts as connected). */
     @Override
     public boolean connected() {
-        JDA client = jda;
-        return client != null && client.getStatus() == JDA.Status.CONNECTED;
+        DiscordShards current = shards;
+        return current != null && (election != null || !current.held().isEmpty()) && current.connected();
+    }
+
+    /**
+     * In a fleet: disconnects the shards held here and hands their leases over at once (SIGTERM), so
+     * other instances connect them at their next check; slash commands still waiting here are closed
+     * first (their hooks go with the shard; L55). Sends go on, by REST, until {@link #stop}. Alone:
+     * nothing (the shards stay up to send the last answers and notices).
+     */
+    @Override
+    public void stopReceiving() {
+        ShardElection elect = election;
+        if (elect != null) {
+            closeUnanswered();
+            elect.stop();
+        }
     }
 
     /**
@@ -191,28 +277,29 @@ public final class DiscordChannel implements ChannelAdapter {
     public void stop() {
         stopped = true;
         try {
-            shutdownClient();
+            shutdownClients();
         } finally {
             closeOwnedScheduler();
         }
     }
 
-    private void shutdownClient() {
-        JDA client = jda;
-        if (client == null) {
+    private void shutdownClients() {
+        DiscordShards current = shards;
+        if (current == null) {
             return;
         }
-        closeUnanswered();
-        client.shutdown();
-        try {
-            if (!client.awaitShutdown(STOP_GRACE)) {
-                log.warn("discord: client did not stop within {} ms; forcing it", STOP_GRACE.toMillis());
-                client.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            client.shutdownNow();
-            Thread.currentThread().interrupt();
+        ShardElection elect = election;
+        if (elect != null) {
+            elect.stop();
         }
+        closeUnanswered();
+        current.closeAll();
+    }
+
+    /** The shards connected (or connecting) here, for tests and status. */
+    public List<Integer> shardsHere() {
+        DiscordShards current = shards;
+        return current == null ? List.of() : current.held();
     }
 
     /** Waits (at most {@code STOP_GRACE}) for the notices, so JDA does not shut down under them. */

@@ -34,8 +34,12 @@ final class DiscordListener extends ListenerAdapter {
         this.redactor = redactor;
     }
 
+    /** Registers the slash commands once per connection of shard 0 (they are global: one shard's registration serves all). */
     @Override
     public void onReady(ReadyEvent event) {
+        if (event.getJDA().getShardInfo().getShardId() != 0) {
+            return;
+        }
         try {
             event.getJDA().updateCommands().addCommands(SlashCommands.definitions()).queue(
                     commands -> log.info("discord: registered {} slash commands", commands.size()),

@@ -14,9 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import net.dv8tion.jda.api.JDA;
 import net.dv8tion.jda.api.entities.Message;
-import net.dv8tion.jda.api.entities.channel.concrete.ThreadChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.GuildMessageChannel;
 import net.dv8tion.jda.api.entities.channel.middleman.MessageChannel;
 import net.dv8tion.jda.api.exceptions.ErrorResponseException;
@@ -51,6 +49,11 @@ import org.slf4j.LoggerFactory;
  * {@link InteractionFailureException}), the answer goes to the channel as a plain message instead,
  * so it still reaches the user exactly once.
  *
+ * <p>A guild channel or thread is taken from the cache of a shard connected here; one that is not
+ * there (in a fleet its shard may be connected by another instance) is addressed by its id through
+ * REST alone ({@link ChannelRest}; docs/behaviour.md §17, "Ingress"), and a DM is opened through
+ * the REST client ({@link DiscordShards#rest}), so a send never needs the shard.
+ *
  * <p>Concurrency: {@code lock} guards {@code dmChannels}; {@code pinged} and the shared
  * {@link PendingInteractions} guard themselves, so any thread may call in.
  */
@@ -63,7 +66,7 @@ final class DiscordOutbound {
     private static final EnumSet<Message.MentionType> NO_MENTIONS = EnumSet.noneOf(Message.MentionType.class);
     private static final Logger log = LoggerFactory.getLogger(DiscordOutbound.class);
 
-    private final JDA jda;
+    private final DiscordShards shards;
     private final PendingInteractions<InteractionHook> interactions;
     private final InteractionFinisher<InteractionHook> finisher;
     private final Duration timeout;
@@ -74,10 +77,10 @@ final class DiscordOutbound {
     // user id -> the DM channel Discord opened for the bot and that user; guarded by lock
     private final ExpiringEntries<MessageChannel> dmChannels;
 
-    DiscordOutbound(JDA jda, PendingInteractions<InteractionHook> interactions,
+    DiscordOutbound(DiscordShards shards, PendingInteractions<InteractionHook> interactions,
                     InteractionFinisher<InteractionHook> finisher, Duration timeout, InstantSource clock,
                     Redactor redactor) {
-        this.jda = jda;
+        this.shards = shards;
         this.interactions = interactions;
         this.finisher = finisher;
         this.timeout = timeout;
@@ -113,8 +116,7 @@ final class DiscordOutbound {
                     + text.length() + " (the outbox chunks replies)");
         }
         try {
-            Message sent = sendOne(route, text);
-            return sent == null ? null : sent.getId();
+            return sendOne(route, text);
         } catch (RuntimeException e) {
             forgetDm(route);
             throw failure(e);
@@ -128,7 +130,12 @@ final class DiscordOutbound {
                     + text.length());
         }
         try {
-            channel(route).editMessageById(messageId, text).setAllowedMentions(NO_MENTIONS)
+            MessageChannel channel = channel(route);
+            if (channel == null) {
+                ChannelRest.edit(shards.rest(), channelId(route), messageId, text, timeout);
+                return;
+            }
+            channel.editMessageById(messageId, text).setAllowedMentions(NO_MENTIONS)
                     .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
         } catch (RuntimeException e) {
             forgetDm(route);
@@ -138,7 +145,12 @@ final class DiscordOutbound {
 
     void typing(Route route) throws SendFailure {
         try {
-            channel(route).sendTyping().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+            MessageChannel channel = channel(route);
+            if (channel == null) {
+                ChannelRest.typing(shards.rest(), channelId(route), timeout);
+                return;
+            }
+            channel.sendTyping().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
         } catch (RuntimeException e) {
             forgetDm(route);
             throw failure(e);
@@ -163,6 +175,15 @@ final class DiscordOutbound {
         }
         try {
             MessageChannel channel = channel(route);
+            if (channel == null) { // its shard is held elsewhere: by REST with the channel's id (D222)
+                if (before != null) {
+                    ChannelRest.react(shards.rest(), channelId(route), messageId, before, false, timeout);
+                }
+                if (now != null) {
+                    ChannelRest.react(shards.rest(), channelId(route), messageId, now, true, timeout);
+                }
+                return;
+            }
             if (before != null) {
                 channel.removeReactionById(messageId, Emoji.fromUnicode(before))
                         .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
@@ -197,22 +218,27 @@ final class DiscordOutbound {
         return SendFailure.refused(detail);
     }
 
-    /** Sends one message; the message Discord made, or null for an answer through an interaction. */
-    private Message sendOne(Route route, String text) throws SendFailure {
+    /** Sends one message; the id of the message Discord made, or null for an answer through an interaction. */
+    private String sendOne(Route route, String text) throws SendFailure {
         Optional<String> interactionId = Addresses.interactionId(route.replyToMessageId());
         Optional<PendingInteractions.Pending<InteractionHook>> pending = interactionId.flatMap(interactions::answering);
         if (pending.isPresent()) {
             answerInteraction(route, interactionId.get(), pending.get(), text);
             return null;
         }
-        MessageCreateAction action = channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS);
         String replyTo = route.replyToMessageId();
-        boolean ping = false;
-        if (Addresses.isSnowflake(replyTo)) {
-            ping = !alreadyPinged(replyTo);
-            action = action.setMessageReference(replyTo).mentionRepliedUser(ping).failOnInvalidReply(false);
+        boolean ping = Addresses.isSnowflake(replyTo) && !alreadyPinged(replyTo);
+        MessageChannel channel = channel(route);
+        String sent;
+        if (channel == null) {
+            sent = ChannelRest.post(shards.rest(), channelId(route), text, replyTo, ping, timeout);
+        } else {
+            MessageCreateAction action = channel.sendMessage(text).setAllowedMentions(NO_MENTIONS);
+            if (Addresses.isSnowflake(replyTo)) {
+                action = action.setMessageReference(replyTo).mentionRepliedUser(ping).failOnInvalidReply(false);
+            }
+            sent = action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete().getId();
         }
-        Message sent = action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
         if (ping) {
             rememberPing(replyTo);
         }
@@ -238,8 +264,13 @@ final class DiscordOutbound {
                 interactions.forget(interactionId);
                 log.warn("discord: slash command interaction {} was never acknowledged; its answer goes to the channel",
                         interactionId);
-                channel(route).sendMessage(text).setAllowedMentions(NO_MENTIONS)
-                        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+                MessageChannel channel = channel(route);
+                if (channel == null) {
+                    ChannelRest.post(shards.rest(), channelId(route), text, null, false, timeout);
+                } else {
+                    channel.sendMessage(text).setAllowedMentions(NO_MENTIONS)
+                            .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+                }
                 return;
             }
             SendFailure failure = failure(e);
@@ -298,7 +329,7 @@ final class DiscordOutbound {
         } finally {
             lock.unlock();
         }
-        MessageChannel opened = jda.openPrivateChannelById(userId).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        MessageChannel opened = shards.rest().openPrivateChannelById(userId).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                 .complete();
         lock.lock();
         try {
@@ -321,25 +352,26 @@ final class DiscordOutbound {
         });
     }
 
-    /** The channel a route's messages go to: its thread, the DM with its user, or its guild channel. */
+    /**
+     * The channel a route's messages go to: its thread or its guild channel from the cache of a
+     * shard connected here, or the DM with its user; null for a guild channel or thread not in
+     * those caches (its shard is held by another instance of the fleet, or the bot cannot see it),
+     * which is then addressed by id through REST alone ({@link ChannelRest}; docs/behaviour.md §17,
+     * "Ingress"). Discord itself answers a channel the bot cannot reach (404 Unknown Channel, 403).
+     */
     private MessageChannel channel(Route route) {
         if (route.threadId() != null) {
-            ThreadChannel thread = jda.getThreadChannelById(route.threadId());
-            if (thread == null) {
-                throw new IllegalStateException("discord thread " + route.threadId()
-                        + " is not known to the bot (archived, deleted, or the bot left the server)");
-            }
-            return thread;
+            return shards.cached(client -> client.getThreadChannelById(route.threadId()));
         }
         Optional<String> dmUser = Addresses.dmUser(route.chatId());
         if (dmUser.isPresent()) {
             return dmChannel(dmUser.get());
         }
-        GuildMessageChannel channel = jda.getChannelById(GuildMessageChannel.class, route.chatId());
-        if (channel == null) {
-            throw new IllegalStateException("discord channel " + route.chatId()
-                    + " is not known to the bot (deleted, or the bot left the server)");
-        }
-        return channel;
+        return shards.cached(client -> client.getChannelById(GuildMessageChannel.class, route.chatId()));
+    }
+
+    /** The id of a route's guild channel or thread (never a DM's: those are opened by user id). */
+    private static String channelId(Route route) {
+        return route.threadId() != null ? route.threadId() : route.chatId();
     }
 }

@@ -13,6 +13,9 @@ final class DiscordJson {
     static final String BOT_ID = "1000";
     static final String APP_ID = "1001";
     static final String GUILD_ID = "2000";
+    /** A second server, on shard 1 of 2 ((id >> 22) % 2 == 1), with one text channel. */
+    static final String GUILD_2 = Long.toString(1L << 22);
+    static final String GUILD_2_CHANNEL = Long.toString((1L << 22) + 1);
     static final String TEXT_CHANNEL = "2001";
     static final String THREAD = "2002";
     static final String BOT_ROLE = "2100";
@@ -74,9 +77,25 @@ final class DiscordJson {
     }
 
     static DataObject ready(String resumeUrl) {
+        return ready(resumeUrl, List.of(GUILD_ID));
+    }
+
+    /** The guilds a connection identified as shard {@code shard} of {@code total} receives. */
+    static List<DataObject> guildsOnShard(int shard, int total) {
+        List<DataObject> guilds = new java.util.ArrayList<>();
+        guilds.add(guild());
+        if (total >= 2) {
+            guilds.add(secondGuild());
+        }
+        return guilds.stream().filter(guild -> (Long.parseLong(guild.getString("id")) >> 22) % total == shard).toList();
+    }
+
+    static DataObject ready(String resumeUrl, List<String> guildIds) {
+        DataArray guilds = DataArray.empty();
+        guildIds.forEach(id -> guilds.add(DataObject.empty().put("id", id).put("unavailable", true)));
         return DataObject.empty().put("v", 10).put("user", bot()).put("session_id", "session-1")
                 .put("resume_gateway_url", resumeUrl)
-                .put("guilds", DataArray.empty().add(DataObject.empty().put("id", GUILD_ID).put("unavailable", true)))
+                .put("guilds", guilds)
                 .put("private_channels", DataArray.empty())
                 .put("application", DataObject.empty().put("id", APP_ID).put("flags", 0))
                 .put("_trace", DataArray.empty().add("fake-gateway"));
@@ -103,6 +122,15 @@ final class DiscordJson {
                 .put("voice_states", DataArray.empty()).put("presences", DataArray.empty())
                 .put("guild_scheduled_events", DataArray.empty()).put("features", DataArray.empty())
                 .put("soundboard_sounds", DataArray.empty());
+    }
+
+    /** {@link #GUILD_2}: the test guild's shape with its own ids, one text channel and no thread. */
+    static DataObject secondGuild() {
+        return guild().put("id", GUILD_2).put("name", "Second Server")
+                .put("roles", DataArray.empty().add(role(GUILD_2, "@everyone", 0, EVERYONE_PERMISSIONS)))
+                .put("channels", DataArray.empty().add(textChannel().put("id", GUILD_2_CHANNEL).put("guild_id", GUILD_2)))
+                .put("threads", DataArray.empty())
+                .put("members", DataArray.empty().add(member(BOT_ID, true).put("roles", DataArray.empty())));
     }
 
     private static DataObject role(String id, String name, int position, String permissions) {

@@ -53,7 +53,7 @@ final class DiscordRig implements AutoCloseable {
         rest = new FakeDiscordRest();
         ChannelsConfig.Discord config = new ChannelsConfig.Discord(true, new Secret(TOKEN),
                 URI.create(rest.baseUrl()), URI.create(ws.url()), options.allowFrom, options.requireMention,
-                options.streaming, options.receipts);
+                options.streaming, options.receipts).withShards(options.shards);
         systemScheduler = options.scheduler == null ? new SystemScheduler() : null;
         Scheduler scheduler = options.scheduler == null ? systemScheduler : options.scheduler;
         channel = new DiscordChannel(config, options.clock, scheduler);
@@ -199,8 +199,11 @@ final class DiscordRig implements AutoCloseable {
         private dev.laneway.core.channel.ReceiptMode receipts = ChannelsConfig.DEFAULT_RECEIPTS;
         /** {@code channels.discord.receipts}. */
         Options receipts(dev.laneway.core.channel.ReceiptMode value) { receipts = value; return this; }
+        private int shards = ChannelsConfig.Discord.DEFAULT_SHARDS;
 
         Options requireMention(boolean value) { requireMention = value; return this; }
+        /** {@code channels.discord.shards}: alone, the channel connects them all. */
+        Options shards(int total) { shards = total; return this; }
         /** {@code channels.discord.streaming} and {@code streamingInterval}. */
         Options streaming(dev.laneway.core.channel.Streaming value) { streaming = value; return this; }
         Options settings(UnaryOperator<GatewaySettings.Builder> value) { settings = value; return this; }

@@ -17,14 +17,21 @@ import org.java_websocket.server.WebSocketServer;
  * {@code /resume}) and one GUILD_CREATE, RESUME answered with a test-chosen replay and RESUMED,
  * and dispatches or a RECONNECT (op 7) on demand. Every frame from the client is recorded.
  *
- * <p>Concurrency: {@code lock} guards {@code seq} and {@code current}, so dispatches are numbered
- * and sent in one order; recorded lists are concurrent.
+ * <p>Shards: an IDENTIFY's {@code shard: [i, n]} (none: [0, 1]) decides which guilds its READY
+ * and GUILD_CREATEs carry, as Discord does: a guild is on shard {@code (id >> 22) % n}; the
+ * test guild ({@link DiscordJson#GUILD_ID}) is on shard 0 of any count, the second one
+ * ({@link DiscordJson#GUILD_2}) only exists with two shards or more, on shard 1 of 2.
+ * {@link #dispatchToShard} sends to the connection that identified as a shard.
+ *
+ * <p>Concurrency: {@code lock} guards {@code seq}, {@code current} and {@code shards}, so dispatches
+ * are numbered and sent in one order; recorded lists are concurrent.
  */
 final class FakeDiscordGateway extends WebSocketServer {
 
     private final ReentrantLock lock = new ReentrantLock();
     private int seq;                                    // guarded by lock
     private WebSocket current;                          // guarded by lock
+    private final java.util.Map<WebSocket, Integer> shards = new java.util.HashMap<>(); // guarded by lock
     private List<DataObject> replayOnResume = List.of(); // guarded by lock
     private volatile int refuseIdentifyWith;             // a close code, or 0 to accept IDENTIFY
     private final List<DataObject> received = new CopyOnWriteArrayList<>();
@@ -63,8 +70,22 @@ final class FakeDiscordGateway extends WebSocketServer {
                     conn.close(refuseIdentifyWith, "refused by the fake gateway");
                     return;
                 }
-                dispatch(conn, "READY", DiscordJson.ready(url() + "/resume"));
-                dispatch(conn, "GUILD_CREATE", DiscordJson.guild());
+                int shard = 0;
+                int total = 1;
+                if (frame.getObject("d").hasKey("shard")) {
+                    shard = frame.getObject("d").getArray("shard").getInt(0);
+                    total = frame.getObject("d").getArray("shard").getInt(1);
+                }
+                lock.lock();
+                try {
+                    shards.put(conn, shard);
+                } finally {
+                    lock.unlock();
+                }
+                List<DataObject> guilds = DiscordJson.guildsOnShard(shard, total);
+                dispatch(conn, "READY", DiscordJson.ready(url() + "/resume",
+                        guilds.stream().map(guild -> guild.getString("id")).toList()));
+                guilds.forEach(guild -> dispatch(conn, "GUILD_CREATE", guild));
             }
             case 6 -> {
                 List<DataObject> replay;
@@ -94,6 +115,31 @@ final class FakeDiscordGateway extends WebSocketServer {
                 throw new IllegalStateException("no client connected");
             }
             dispatch(current, type, data);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends a dispatch on the live connection that identified as shard {@code shard}. */
+    void dispatchToShard(int shard, String type, DataObject data) {
+        lock.lock();
+        try {
+            WebSocket conn = shards.entrySet().stream()
+                    .filter(entry -> entry.getValue() == shard && entry.getKey().isOpen())
+                    .map(java.util.Map.Entry::getKey).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no client connected as shard " + shard));
+            dispatch(conn, type, data);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The shards live connections identified as, in order. */
+    List<Integer> liveShards() {
+        lock.lock();
+        try {
+            return shards.entrySet().stream().filter(entry -> entry.getKey().isOpen())
+                    .map(java.util.Map.Entry::getValue).sorted().toList();
         } finally {
             lock.unlock();
         }
@@ -131,6 +177,12 @@ final class FakeDiscordGateway extends WebSocketServer {
 
     @Override
     public void onClose(WebSocket conn, int code, String reason, boolean remote) {
+        lock.lock();
+        try {
+            shards.remove(conn);
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

@@ -24,7 +24,8 @@ import net.dv8tion.jda.api.utils.data.DataObject;
  * get a 429 the way Discord sends one, {@link #failNextPosts} any other status and body,
  * {@link #refuseNextFollowUps} makes follow-ups fail, and
  * {@link #holdAndRefuseCallbacks} holds interaction acknowledgements until the test lets them be
- * refused.
+ * refused. A channel route for a channel it does not know (not the test servers' channels and
+ * thread, not a DM channel) is answered 404 Unknown Channel, as Discord does.
  *
  * <p>Concurrency: the JDK server calls {@code handle} on its own threads; every field is a
  * concurrent list or an atomic.
@@ -170,6 +171,8 @@ final class FakeDiscordRest implements AutoCloseable {
             respond(exchange, 200, DataObject.empty().put("id", dmChannel(userId)).put("type", 1)
                     .put("last_message_id", null)
                     .put("recipients", DataArray.empty().add(DiscordJson.userFor(userId))).toString());
+        } else if (path.matches("channels/\\d+/.*") && !knownChannel(path.split("/")[1])) {
+            respond(exchange, 404, DataObject.empty().put("message", "Unknown Channel").put("code", 10003).toString());
         } else if (request.method().equals("POST") && path.matches("channels/\\d+/typing")) {
             respond(exchange, 204, null);
         } else if (request.method().equals("POST") && path.matches("channels/\\d+/messages")) {
@@ -228,6 +231,12 @@ final class FakeDiscordRest implements AutoCloseable {
         } else {
             respond(exchange, 404, DataObject.empty().put("message", "Unknown route " + path).put("code", 0).toString());
         }
+    }
+
+    /** The test guilds' channels and thread, and DM channels (ids starting with 4); Discord answers 404 for any other. */
+    private static boolean knownChannel(String channelId) {
+        return channelId.equals(DiscordJson.TEXT_CHANNEL) || channelId.equals(DiscordJson.THREAD)
+                || channelId.startsWith("4");
     }
 
     /** The id of the DM channel between the bot and {@code userId}. */
