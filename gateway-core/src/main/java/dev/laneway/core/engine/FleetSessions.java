@@ -15,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,8 @@ final class FleetSessions {
     private final MessageJournal journal;
     private final Executor executor;
     private final Scheduler scheduler;
-    private final Map<SessionKey, ?> sessions; // the engine's busy sessions (only asked whether one is)
+    // whether the engine has work for a session (the gateway's, set before start; until then none is given back)
+    private volatile Predicate<SessionKey> busy = session -> true;
     private volatile Consumer<SessionKey> abandon = session -> { };
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Map<SessionKey, Holding> held = new ConcurrentHashMap<>();
@@ -71,13 +73,11 @@ final class FleetSessions {
     private volatile boolean stopped;
     private volatile Scheduler.Cancellable nextSweep = Scheduler.Cancellable.NONE;
 
-    FleetSessions(Fleet fleet, MessageJournal journal, Executor executor, Scheduler scheduler,
-                  Map<SessionKey, ?> sessions) {
+    FleetSessions(Fleet fleet, MessageJournal journal, Executor executor, Scheduler scheduler) {
         this.fleet = fleet;
         this.journal = journal;
         this.executor = executor;
         this.scheduler = scheduler;
-        this.sessions = sessions;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
@@ -86,6 +86,11 @@ final class FleetSessions {
     /** How picked-up messages enter their sessions (the reception's restore path, without inbound debounce). */
     void adopter(Consumer<List<JournalEntry>> value) {
         adopter = value;
+    }
+
+    /** Whether the engine has work for a session (the gateway's: a busy session keeps its lease). */
+    void busyWhen(Predicate<SessionKey> value) {
+        busy = value;
     }
 
     /** What aborting a session whose lease was lost does (the gateway's: stop its answers and its work, silently). */
@@ -284,7 +289,7 @@ final class FleetSessions {
             ReentrantLock stripe = stripe(session);
             stripe.lock();
             try {
-                if (holding.inFlight.get() == 0 && sessions.get(session) == null) {
+                if (holding.inFlight.get() == 0 && !busy.test(session)) {
                     release = held.remove(session, holding);
                 }
             } finally {
