@@ -4,6 +4,8 @@ import dev.laneway.core.lane.BriefLock;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -49,9 +52,21 @@ import org.slf4j.LoggerFactory;
  * Ungated (one instance) the allowance is unlimited and nothing is told.
  *
  * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
- * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
- * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
- * out of line; one cancelled between its grant and its completion gives its slot straight back.
+ * {@link Waiter} and {@link Tenant} it holds, with two exceptions that let a slot be given back and
+ * the free-slot question be answered without the lock (docs/decisions.md D217). The counts of slots
+ * held ({@code running}, per class and per tenant) are atomic: they go up only under the lock (a
+ * grant) and down anywhere (a release). A release with nobody waiting takes no lock; with someone
+ * waiting, it gives its slot back and then takes the lock to hand free slots out. No waiter is left
+ * behind a free slot: a release lowers {@code running} and then reads {@code waiting}, and a run that
+ * queues raises {@code waiting} and then, under the lock, reads {@code running}, both volatile, so
+ * either the release sees the waiter or the queued run sees the free slot. {@code waiting},
+ * {@code cap}, {@code allowance} and {@code pausedUntilMillis} are written under the lock and
+ * volatile, for {@link #freeNow}, which reads them without it (a moment's answer, as it was with
+ * the lock). The moving average of run time is updated by compare-and-set. Idle tenants are swept
+ * when a tenant is added (under the lock), not when a slot is given back. Futures are completed
+ * outside the lock, so a run's continuation never runs while the scheduler is locked. A waiter whose
+ * future was cancelled is taken out of line; one cancelled between its grant and its completion
+ * gives its slot straight back.
  */
 public final class MainScheduler {
 
@@ -69,23 +84,23 @@ public final class MainScheduler {
     private final SchedulingObserver observer;
     private final ReentrantLock lock = new BriefLock(); // every run passes through it: spin before parking
 
-    // everything below: guarded by lock
-    private int cap;
+    // everything below: guarded by lock, except as the class comment says
+    private volatile int cap;                    // written under lock
     private int backgroundLimit;
-    /** No slot is granted before this instant (epoch millis); 0: not paused. */
-    private long pausedUntilMillis;
-    private int running;
-    private int waiting;
-    private final int[] runningByClass = new int[PriorityClass.COUNT];
+    /** No slot is granted before this instant (epoch millis); 0: not paused. Written under lock. */
+    private volatile long pausedUntilMillis;
+    private volatile int running;                // up under lock (RUNNING), down anywhere
+    private volatile int waiting;                // written under lock
+    private final AtomicIntegerArray runningByClass = new AtomicIntegerArray(PriorityClass.COUNT); // as running
     private final ClassQueue[] classes = new ClassQueue[PriorityClass.COUNT];
     /** Background waiters in the order they came (stale entries skipped lazily), for aging. */
     private final ArrayDeque<Waiter> backgroundByAge = new ArrayDeque<>();
     private final Map<String, Tenant> tenants = new HashMap<>();
     private int tenantsAfterSweep;
     private final Map<String, Waiter> bySession = new HashMap<>();
-    private long meanRunMillis;
-    /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
-    private int allowance = Integer.MAX_VALUE;
+    private volatile long meanRunMillis;        // compare-and-set (MEAN_RUN)
+    /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. Written under lock. */
+    private volatile int allowance = Integer.MAX_VALUE;
     /** Told (outside the lock) when the demand may have changed; null when not gated. Set once, before use. */
     private volatile DemandListener demandListener;
 
@@ -93,6 +108,19 @@ public final class MainScheduler {
     @FunctionalInterface
     public interface DemandListener {
         void demandChanged();
+    }
+
+    private static final VarHandle RUNNING;
+    private static final VarHandle MEAN_RUN;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUNNING = lookup.findVarHandle(MainScheduler.class, "running", int.class);
+            MEAN_RUN = lookup.findVarHandle(MainScheduler.class, "meanRunMillis", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     public MainScheduler(SchedulingSettings settings, int cap, InstantSource clock, Duration warnAfter,
@@ -378,14 +406,13 @@ public final class MainScheduler {
         return waiter.future;
     }
 
-    /** Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation. */
+    /**
+     * Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation,
+     * no lock: the fields it reads are volatile, and the answer may change the moment after, as it
+     * could once the lock was released.
+     */
     public boolean freeNow() {
-        lock.lock();
-        try {
-            return running < limitLocked() && waiting == 0 && clock.millis() >= pausedUntilMillis;
-        } finally {
-            lock.unlock();
-        }
+        return running < Math.min(cap, allowance) && waiting == 0 && clock.millis() >= pausedUntilMillis;
     }
 
     /**
@@ -470,12 +497,12 @@ public final class MainScheduler {
         try {
             Map<PriorityClass, SchedulerSnapshot.Load> byClass = new EnumMap<>(PriorityClass.class);
             for (PriorityClass priority : PriorityClass.values()) {
-                byClass.put(priority, new SchedulerSnapshot.Load(runningByClass[priority.ordinal()],
+                byClass.put(priority, new SchedulerSnapshot.Load(runningByClass.get(priority.ordinal()),
                         classes[priority.ordinal()].waiting()));
             }
             List<SchedulerSnapshot.TenantLoad> loads = new ArrayList<>(tenants.size());
             tenants.values().stream().filter(t -> !t.unused())
-                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running, t.waiting)));
+                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running(), t.waiting)));
             loads.sort(Comparator.comparingInt((SchedulerSnapshot.TenantLoad t) -> -(t.running() + t.waiting()))
                     .thenComparing(SchedulerSnapshot.TenantLoad::tenant));
             return new SchedulerSnapshot(settings.mode(), cap, running, waiting, Map.copyOf(byClass), List.copyOf(loads),
@@ -503,6 +530,7 @@ public final class MainScheduler {
         String id = tenantIdOf(claim);
         Tenant tenant = tenants.get(id);
         if (tenant == null) {
+            sweepTenantsIfGrown(); // before the new one goes in: it has nothing running or waiting yet
             tenant = newTenant(id);
             tenants.put(id, tenant);
         }
@@ -516,7 +544,18 @@ public final class MainScheduler {
      * O(1) per run however many tenants are active. Snapshots leave idle tenants out.
      */
     private void forgetIfUnused(Tenant tenant) {
-        if (!tenant.unused() || tenants.size() <= Math.max(IDLE_TENANTS_KEPT, 2 * tenantsAfterSweep)) {
+        if (tenant.unused()) {
+            sweepTenantsIfGrown();
+        }
+    }
+
+    /**
+     * The sweep of {@link #forgetIfUnused}, also run when a tenant is added (a slot given back takes
+     * no lock, so the map is swept where it grows). A tenant's running count only falls outside the
+     * lock, so one seen unused here stays unused until the lock is released.
+     */
+    private void sweepTenantsIfGrown() {
+        if (tenants.size() <= Math.max(IDLE_TENANTS_KEPT, 2 * tenantsAfterSweep)) {
             return;
         }
         tenants.values().removeIf(Tenant::unused);
@@ -541,9 +580,9 @@ public final class MainScheduler {
     }
 
     private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
-        running++;
-        runningByClass[served.ordinal()]++;
-        tenant.running++;
+        tenant.runningUp();
+        runningByClass.incrementAndGet(served.ordinal());
+        RUNNING.getAndAdd(this, 1);
         return new Permit(tenant, served, now);
     }
 
@@ -575,7 +614,7 @@ public final class MainScheduler {
             if (queue.waiting() == 0) {
                 continue;
             }
-            if (c == PriorityClass.BACKGROUND.ordinal() && runningByClass[c] >= backgroundLimit
+            if (c == PriorityClass.BACKGROUND.ordinal() && runningByClass.get(c) >= backgroundLimit
                     && waiting > queue.waiting()) {
                 continue; // others wait (held back by their tenants' caps): background keeps to its share
             }
@@ -625,22 +664,31 @@ public final class MainScheduler {
         demandChanged();
     }
 
+    /**
+     * Gives a slot back: without the lock, unless someone waits (then the free slots are handed out
+     * under it). {@code running} falls last, so whoever sees the slot free sees its class and tenant
+     * counts given back too; {@code waiting} is read after it (see the class comment).
+     */
     private void release(Permit permit) {
-        List<Grant> grants;
-        lock.lock();
-        try {
-            long now = clock.millis();
-            running--;
-            runningByClass[permit.priority.ordinal()]--;
-            permit.tenant.running--;
-            long held = Math.max(0, now - permit.grantedAtMillis);
-            meanRunMillis += (held - meanRunMillis) / 8;
-            grants = dispatchLocked(now);
-            forgetIfUnused(permit.tenant);
-        } finally {
-            lock.unlock();
+        long now = clock.millis();
+        long held = Math.max(0, now - permit.grantedAtMillis);
+        long mean;
+        do {
+            mean = meanRunMillis;
+        } while (!MEAN_RUN.compareAndSet(this, mean, mean + (held - mean) / 8));
+        permit.tenant.runningDown();
+        runningByClass.decrementAndGet(permit.priority.ordinal());
+        RUNNING.getAndAdd(this, -1);
+        if (waiting > 0) {
+            List<Grant> grants;
+            lock.lock();
+            try {
+                grants = dispatchLocked(clock.millis());
+            } finally {
+                lock.unlock();
+            }
+            complete(grants);
         }
-        complete(grants);
         demandChanged();
     }
 

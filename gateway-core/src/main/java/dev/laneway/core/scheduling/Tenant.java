@@ -1,23 +1,43 @@
 package dev.laneway.core.scheduling;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One tenant's runs at {@code main}: how many hold a slot, how many wait, and its waiters per class
  * (each a FIFO, the unit the fair share rotates over). Exists while the tenant has a run running or
- * waiting. Guarded by the {@link MainScheduler}'s lock.
+ * waiting. Guarded by the {@link MainScheduler}'s lock, except {@code running}: it goes up under
+ * that lock and down anywhere (a slot given back takes no lock; docs/decisions.md D217).
  */
 final class Tenant {
 
+    private static final AtomicIntegerFieldUpdater<Tenant> RUNNING =
+            AtomicIntegerFieldUpdater.newUpdater(Tenant.class, "running");
+
     final String id;
     final TenantLimits limits;
-    int running;
+    private volatile int running;
     int waiting;
     private final Queue[] queues = new Queue[PriorityClass.COUNT];
 
     Tenant(String id, TenantLimits limits) {
         this.id = id;
         this.limits = limits;
+    }
+
+    /** Its runs holding a slot. */
+    int running() {
+        return running;
+    }
+
+    /** One more of its runs holds a slot (the scheduler's lock held). */
+    void runningUp() {
+        RUNNING.incrementAndGet(this);
+    }
+
+    /** One of its runs gave its slot back (any thread). */
+    void runningDown() {
+        RUNNING.decrementAndGet(this);
     }
 
     /** May another of its runs take a slot now (its own running cap)? */
