@@ -1,12 +1,14 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
+import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.command.QueuedMessage;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.lane.LaneSnapshot;
+import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,6 +166,8 @@ final class SessionQueue {
     // anyone (admission, status, shutdown and the fleet ask whether a session is busy)
     private volatile boolean resting;
     private long restingSince;                                        // guarded by lock; epoch millis
+    private Claim lastClaim;                                          // guarded by lock; the last run's, with
+    private InboundMessage lastLead;                                  // its lead message (D218)
     private final Steering steering;
     private final Interrupts interrupts;
     private final RunDriver runs;
@@ -478,7 +482,10 @@ final class SessionQueue {
         String jobAgentName = jobAgent == null ? null : ctx.agents.nameOf(jobAgent).orElse(null);
         List<String> ladder = jobAgent != null && jobAgentName == null ? List.of("agent")
                 : ctx.agents.ladder(jobAgentName != null ? jobAgentName : ctx.agents.bound(turn.lead().last()));
-        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn), ladder);
+        Claim claim = ctx.scheduling.claimFor(key, turn, lastClaim, lastLead);
+        lastClaim = claim;
+        lastLead = turn.lead().last();
+        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), claim, ladder);
         if (jobAgent != null && jobAgentName == null) {
             run.ownAgent = jobAgent;
         }

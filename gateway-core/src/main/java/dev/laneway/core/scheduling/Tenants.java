@@ -30,6 +30,31 @@ public final class Tenants {
         this.scope = scope;
     }
 
+    /**
+     * Whether {@code a} and {@code b} count against the same tenant: {@link #tenantOf} would give
+     * both the same id. Builds no string (a session asks for each run whether its last run's tenant
+     * still holds: docs/decisions.md D218).
+     */
+    public boolean sameTenant(InboundMessage a, InboundMessage b) {
+        boolean userA = isUser(a);
+        if (userA != isUser(b) || !a.channel().equals(b.channel())) {
+            return false;
+        }
+        if (userA) {
+            return a.senderId().equals(b.senderId());
+        }
+        boolean spaceA = scope == Scope.SPACE && a.spaceId() != null;
+        boolean spaceB = scope == Scope.SPACE && b.spaceId() != null;
+        if (spaceA != spaceB) {
+            return false;
+        }
+        return spaceA ? a.spaceId().equals(b.spaceId()) : a.chatId().equals(b.chatId());
+    }
+
+    private static boolean isUser(InboundMessage message) {
+        return message.direct() && message.origin() != InboundMessage.Origin.SCHEDULE;
+    }
+
     public String tenantOf(InboundMessage message) {
         if (message.direct() && message.origin() != InboundMessage.Origin.SCHEDULE) {
             return "user:" + message.channel() + ":" + message.senderId();
