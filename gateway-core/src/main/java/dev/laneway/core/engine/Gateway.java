@@ -376,6 +376,11 @@ public final class Gateway implements InboundSink, GatewayControl {
         return busy;
     }
 
+    /** Sessions the registry holds, resting ones too (for tests of D216). */
+    int registeredSessions() {
+        return ctx.sessions.size();
+    }
+
     /** Accepted messages that have not ended yet (the admission counter). */
     public int pendingMessages() {
         return ctx.admission.pending();
