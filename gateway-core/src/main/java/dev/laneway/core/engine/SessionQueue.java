@@ -485,7 +485,7 @@ final class SessionQueue {
         Claim claim = ctx.scheduling.claimFor(key, turn, lastClaim, lastLead);
         lastClaim = claim;
         lastLead = turn.lead().last();
-        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), claim, ladder);
+        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.millis(), claim, ladder);
         if (jobAgent != null && jobAgentName == null) {
             run.ownAgent = jobAgent;
         }
@@ -794,7 +794,7 @@ final class SessionQueue {
 
     /** How long the active run has existed, or null when there is none. */
     Duration activeRunAge(Instant now) {
-        return lock.underLock(() -> active == null ? null : Duration.between(active.createdAt, now));
+        return lock.underLock(() -> active == null ? null : Duration.ofMillis(now.toEpochMilli() - active.createdAtMillis));
     }
 
     /**
