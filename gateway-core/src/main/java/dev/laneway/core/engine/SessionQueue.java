@@ -1,7 +1,6 @@
 package dev.laneway.core.engine;
 
 import dev.laneway.core.Disposition;
-import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
@@ -166,8 +165,7 @@ final class SessionQueue {
     // anyone (admission, status, shutdown and the fleet ask whether a session is busy)
     private volatile boolean resting;
     private long restingSince;                                        // guarded by lock; epoch millis
-    private Claim lastClaim;                                          // guarded by lock; the last run's, with
-    private InboundMessage lastLead;                                  // its lead message (D218)
+    private Claim lastClaim;                                          // guarded by lock; the last run's (D218)
     private final Steering steering;
     private final Interrupts interrupts;
     private final RunDriver runs;
@@ -482,9 +480,8 @@ final class SessionQueue {
         String jobAgentName = jobAgent == null ? null : ctx.agents.nameOf(jobAgent).orElse(null);
         List<String> ladder = jobAgent != null && jobAgentName == null ? List.of("agent")
                 : ctx.agents.ladder(jobAgentName != null ? jobAgentName : ctx.agents.bound(turn.lead().last()));
-        Claim claim = ctx.scheduling.claimFor(key, turn, lastClaim, lastLead);
+        Claim claim = ctx.scheduling.claimFor(key, turn, lastClaim);
         lastClaim = claim;
-        lastLead = turn.lead().last();
         Run run = new Run(ctx.nextRunId(), turn, ctx.clock.millis(), claim, ladder);
         if (jobAgent != null && jobAgentName == null) {
             run.ownAgent = jobAgent;

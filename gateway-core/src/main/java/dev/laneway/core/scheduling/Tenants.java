@@ -31,24 +31,27 @@ public final class Tenants {
     }
 
     /**
-     * Whether {@code a} and {@code b} count against the same tenant: {@link #tenantOf} would give
-     * both the same id. Builds no string (a session asks for each run whether its last run's tenant
-     * still holds: docs/decisions.md D218).
+     * Whether {@code message} counts against the tenant {@code id}: {@link #tenantOf} would give it
+     * that id. Builds no string (a session asks for each run whether its last run's tenant still
+     * holds: docs/decisions.md D218).
      */
-    public boolean sameTenant(InboundMessage a, InboundMessage b) {
-        boolean userA = isUser(a);
-        if (userA != isUser(b) || !a.channel().equals(b.channel())) {
-            return false;
+    public boolean isTenantOf(String id, InboundMessage message) {
+        String prefix;
+        String tail;
+        if (isUser(message)) {
+            prefix = "user:";
+            tail = message.senderId();
+        } else if (scope == Scope.SPACE && message.spaceId() != null) {
+            prefix = "space:";
+            tail = message.spaceId();
+        } else {
+            prefix = "chat:";
+            tail = message.chatId();
         }
-        if (userA) {
-            return a.senderId().equals(b.senderId());
-        }
-        boolean spaceA = scope == Scope.SPACE && a.spaceId() != null;
-        boolean spaceB = scope == Scope.SPACE && b.spaceId() != null;
-        if (spaceA != spaceB) {
-            return false;
-        }
-        return spaceA ? a.spaceId().equals(b.spaceId()) : a.chatId().equals(b.chatId());
+        String channel = message.channel();
+        int colon = prefix.length() + channel.length();
+        return id.length() == colon + 1 + tail.length() && id.startsWith(prefix) && id.startsWith(channel, prefix.length())
+                && id.charAt(colon) == ':' && id.startsWith(tail, colon + 1);
     }
 
     private static boolean isUser(InboundMessage message) {
@@ -56,7 +59,7 @@ public final class Tenants {
     }
 
     public String tenantOf(InboundMessage message) {
-        if (message.direct() && message.origin() != InboundMessage.Origin.SCHEDULE) {
+        if (isUser(message)) {
             return "user:" + message.channel() + ":" + message.senderId();
         }
         if (scope == Scope.SPACE && message.spaceId() != null) {
