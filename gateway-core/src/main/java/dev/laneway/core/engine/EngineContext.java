@@ -57,8 +57,10 @@ final class EngineContext {
     /** Set on shutdown: no new run starts; unfinished messages stay pending in the journal. */
     volatile boolean stopping;
     private final AtomicLong runIds = new AtomicLong();
-    // session key -> its queue, only while the session is not idle
+    // session key -> its queue, while the session is busy or rests (idle, kept for its chat's next
+    // message until RestingSessions retires it; SessionQueue.busy tells which)
     final Map<SessionKey, SessionQueue> sessions = new ConcurrentHashMap<>();
+
     final IdleSignal idle = new IdleSignal();
     /** {@code idle::signal}, made once: every run's end adds it to its effects. */
     final Runnable signalIdle = idle::signal;
@@ -120,7 +122,7 @@ final class EngineContext {
         this.scheduling = new RunScheduling(settings.scheduling(), settings.mainMaxConcurrent(), clock,
                 settings.laneWarnAfter(), observer);
         this.notices = new NoticeSender(outbox, settings.notifyDrops());
-        this.fleet = fleet == null ? null : new FleetSessions(fleet, journal, executor, scheduler, sessions);
+        this.fleet = fleet == null ? null : new FleetSessions(fleet, journal, executor, scheduler);
         this.receipts = new Receipts(outbox, named, this.capabilities);
         this.settlement = new Settlement(admission, outbox, observer, new JournalRecords(journal, scheduler, this.fleet), idle, named, capabilities, receipts);
         this.steering = new Steering(settings.steerScope(), notices, settlement, receipts);

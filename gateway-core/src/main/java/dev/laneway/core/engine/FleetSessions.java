@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,7 +74,8 @@ final class FleetSessions {
     private final MessageJournal journal;
     private final Executor executor;
     private final Scheduler scheduler;
-    private final Map<SessionKey, ?> sessions; // the engine's busy sessions (only asked whether one is)
+    // whether the engine has work for a session (the gateway's, set before start; until then none is given back)
+    private volatile Predicate<SessionKey> busy = session -> true;
     private volatile Consumer<SessionKey> abandon = session -> { };
     private volatile ToIntFunction<SessionKey> stopper = session -> 0;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
@@ -87,13 +89,11 @@ final class FleetSessions {
     private final Map<Long, Integer> readsFrom = new ConcurrentHashMap<>();
     private volatile long endingsAtLastSweep;
 
-    FleetSessions(Fleet fleet, MessageJournal journal, Executor executor, Scheduler scheduler,
-                  Map<SessionKey, ?> sessions) {
+    FleetSessions(Fleet fleet, MessageJournal journal, Executor executor, Scheduler scheduler) {
         this.fleet = fleet;
         this.journal = journal;
         this.executor = executor;
         this.scheduler = scheduler;
-        this.sessions = sessions;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
@@ -102,6 +102,11 @@ final class FleetSessions {
     /** How picked-up messages enter their sessions (the reception's restore path, without inbound debounce). */
     void adopter(Consumer<List<JournalEntry>> value) {
         adopter = value;
+    }
+
+    /** Whether the engine has work for a session (the gateway's: a busy session keeps its lease). */
+    void busyWhen(Predicate<SessionKey> value) {
+        busy = value;
     }
 
     /** What aborting a session whose lease was lost does (the gateway's: stop its answers and its work, silently). */
@@ -386,7 +391,7 @@ final class FleetSessions {
             ReentrantLock stripe = stripe(session);
             stripe.lock();
             try {
-                if (holding.inFlight.get() == 0 && sessions.get(session) == null) {
+                if (holding.inFlight.get() == 0 && !busy.test(session)) {
                     release = held.remove(session, holding);
                 }
             } finally {

@@ -97,6 +97,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (ctx.fleet != null) {
             ctx.fleet.abandon(this::abandonLostSession);
             ctx.fleet.stopper(this::stopHere);
+            ctx.fleet.busyWhen(this::busy);
         }
         if (b.fleetCaps != null && b.fleetMain == null) {
             throw new IllegalStateException("fleet-wide tenant caps and class shares need a fleet-wide main (fleetMain)");
@@ -160,7 +161,8 @@ public final class Gateway implements InboundSink, GatewayControl {
      */
     public boolean scheduledTargetBusy(String jobId, Route target) {
         InboundMessage probe = ScheduledPrompts.message(jobId, target, null, "", ctx.clock.instant());
-        return ctx.sessions.containsKey(settings.sessionScope().keyOf(probe));
+        SessionQueue queue = ctx.sessions.get(settings.sessionScope().keyOf(probe));
+        return queue != null && queue.busy();
     }
 
     // ---------------------------------------------------------------- GatewayControl
@@ -399,7 +401,8 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     private boolean noActiveRuns() {
-        return ctx.sessions.values().stream().noneMatch(SessionQueue::hasActiveRun) && !ctx.settlement.settling();
+        return ctx.sessions.values().stream().noneMatch(queue -> queue.busy() && queue.hasActiveRun())
+                && !ctx.settlement.settling();
     }
 
     /**
@@ -407,11 +410,37 @@ public final class Gateway implements InboundSink, GatewayControl {
      * has been recorded (its answered record queued behind its reply); true if reached.
      */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        return ctx.idle.await(() -> ctx.sessions.isEmpty() && !ctx.settlement.settling(), timeout);
+        return ctx.idle.await(() -> noBusySession() && !ctx.settlement.settling(), timeout);
     }
 
-    /** Sessions that currently have work (idle sessions are not kept). */
+    /** Whether the session has work here (a resting session has none). */
+    private boolean busy(SessionKey session) {
+        SessionQueue queue = ctx.sessions.get(session);
+        return queue != null && queue.busy();
+    }
+
+    private boolean noBusySession() {
+        for (SessionQueue queue : ctx.sessions.values()) {
+            if (queue.busy()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sessions that currently have work (idle sessions resting in the registry are not counted). */
     public int busySessions() {
+        int busy = 0;
+        for (SessionQueue queue : ctx.sessions.values()) {
+            if (queue.busy()) {
+                busy++;
+            }
+        }
+        return busy;
+    }
+
+    /** Sessions the registry holds, resting ones too (for tests of D216). */
+    int registeredSessions() {
         return ctx.sessions.size();
     }
 
@@ -431,6 +460,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         lanes.addAll(ctx.lanes.snapshots());
         List<LaneSnapshot> sessionLanes = new ArrayList<>();
         ctx.sessions.values().forEach(queue -> {
+            if (!queue.busy()) {
+                return; // resting: no run, so no slot in use
+            }
             LaneSnapshot lane = queue.sessionLane();
             if (lane.active() > 0) {
                 sessionLanes.add(lane);
@@ -449,18 +481,26 @@ public final class Gateway implements InboundSink, GatewayControl {
     /**
      * Busy sessions by state: {@code running} (a run is active, also while an interrupt aborts it), {@code draining} (messages queued,
      * waiting for the debounce), {@code debouncing} (inbound debounce buffers only). Idle sessions
-     * are not kept, so they are not counted.
+     * (resting in the registry) are not counted.
      */
     public Map<String, Integer> sessionStates() {
         Map<String, Integer> states = new java.util.TreeMap<>();
-        ctx.sessions.values().forEach(queue -> states.merge(queue.state().id(), 1, Integer::sum));
+        ctx.sessions.values().forEach(queue -> {
+            if (queue.busy()) {
+                states.merge(queue.state().id(), 1, Integer::sum);
+            }
+        });
         return states;
     }
 
     /** Every busy session with its queued message count, deepest first. */
     public Map<SessionKey, Integer> queueDepths() {
         List<Map.Entry<SessionKey, Integer>> snapshot = new ArrayList<>();
-        ctx.sessions.values().forEach(queue -> snapshot.add(Map.entry(queue.key(), queue.queuedMessages())));
+        ctx.sessions.values().forEach(queue -> {
+            if (queue.busy()) {
+                snapshot.add(Map.entry(queue.key(), queue.queuedMessages()));
+            }
+        });
         snapshot.sort((a, b) -> Integer.compare(b.getValue(), a.getValue()));
         Map<SessionKey, Integer> depths = new LinkedHashMap<>();
         snapshot.forEach(entry -> depths.put(entry.getKey(), entry.getValue()));
@@ -470,7 +510,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** Every busy session as the operator console shows it (docs/behaviour.md §18), in key order. */
     public List<ConversationSnapshot> conversations() {
         List<ConversationSnapshot> all = new ArrayList<>();
-        ctx.sessions.values().forEach(queue -> all.add(queue.snapshot()));
+        ctx.sessions.values().forEach(queue -> {
+            if (queue.busy()) {
+                all.add(queue.snapshot());
+            }
+        });
         all.sort(Comparator.comparing(ConversationSnapshot::session));
         return all;
     }

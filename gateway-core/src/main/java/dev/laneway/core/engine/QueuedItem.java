@@ -63,14 +63,17 @@ record QueuedItem(long seq, List<Ticket> tickets, String text, QueueSettings set
      * (docs/behaviour.md §15.3).
      */
     List<MessageFiles> files() {
-        List<MessageFiles> files = new ArrayList<>(1);
+        List<MessageFiles> files = null; // made for the first message with attachments: most have none
         for (Ticket ticket : tickets) {
             InboundMessage message = ticket.message();
             if (!message.attachments().isEmpty()) {
+                if (files == null) {
+                    files = new ArrayList<>(1);
+                }
                 files.add(new MessageFiles(message.channel(), message.attachments()));
             }
         }
-        return files;
+        return files == null ? List.of() : files;
     }
 
     /** All its attachments as one message's (a steer carries one), or null when it has none. */

@@ -54,6 +54,7 @@ final class Reception {
     private final MessageJournal journal;
     private final AtomicLong sequence;
     private final AtomicInteger kept = new AtomicInteger();
+    private final RestingSessions resting;
     private volatile boolean closed;
     private boolean restored;
 
@@ -68,6 +69,7 @@ final class Reception {
         this.sequence = new AtomicLong(journal.lastSequence());
         this.authorization = new Authorization(settings.commandAllowFrom());
         this.dedupe = new DedupeCache(settings.dedupeWindow(), ctx.clock);
+        this.resting = new RestingSessions(ctx.sessions, ctx.clock, ctx.executor);
         if (ctx.fleet != null) {
             ctx.fleet.adopter(entries -> JournalRestore.run(entries, ctx, dedupe,
                     (session, item) -> enqueue(session, item, Duration.ZERO), false));
@@ -258,7 +260,8 @@ final class Reception {
      * behind that session's work, which was admitted (and its sender told) already.
      */
     private RunScheduling.Verdict scheduled(InboundMessage message, SessionKey session) {
-        if (ctx.sessions.get(session) != null) {
+        SessionQueue queue = ctx.sessions.get(session);
+        if (queue != null && queue.busy()) {
             return RunScheduling.Verdict.PROCEED;
         }
         RunScheduling.Verdict verdict = ctx.scheduling.admit(message, session);
@@ -347,7 +350,7 @@ final class Reception {
         return settings.inboundByChannel().getOrDefault(channel, settings.inboundDebounce());
     }
 
-    /** Hands an item to its session's queue (creating the queue if the session was idle). */
+    /** Hands an item to its session's queue (making the queue if the registry holds none). */
     private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
         while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
             Thread.onSpinWait();
@@ -396,10 +399,15 @@ final class Reception {
         if (queue != null) {
             return queue;
         }
-        // an idle session: one insertion (a queue made for a lost race is dropped unused: it holds nothing yet)
+        // a chat with no session (new, or its session retired after resting): one insertion (a queue
+        // made for a lost race is dropped unused: it holds nothing yet)
         SessionQueue fresh = new SessionQueue(session, ctx);
         queue = ctx.sessions.putIfAbsent(session, fresh);
-        return queue != null ? queue : fresh;
+        if (queue != null) {
+            return queue;
+        }
+        resting.sessionMade();
+        return fresh;
     }
 
     private void record(InboundMessage message, Disposition disposition) {

@@ -142,7 +142,8 @@ final class Run {
      * that carries only an overflow summary, the last dropped message's: see {@link #summaryOnly}).
      */
     final QueueMode mode;
-    final Instant createdAt;
+    /** When it was made, epoch millis (a long, not an {@code Instant}: no object per run; D219). */
+    final long createdAtMillis;
     /** What it claims {@code main} with: its class and tenant (docs/behaviour.md §11). */
     final Claim claim;
     /** A scheduled job's run: it also holds the {@code cron} lane (docs/behaviour.md §11.5). */
@@ -197,7 +198,8 @@ final class Run {
     Cancellable retryTimer = Cancellable.NONE;
     // ends the current attempt when its agent's run timeout has passed since it started
     Cancellable deadlineTimer = Cancellable.NONE;
-    Instant startedAt;
+    /** When its agent last started, epoch millis; {@link #NOT_STARTED} before the first start. */
+    long startedAtMillis = NOT_STARTED;
     // steers the agent accepted, in arrival order, with whether each is also kept as a followup
     final List<Steered> steered = new ArrayList<>();
     // ids of steers a delivered reply of this run answered (they end as steered, whatever the
@@ -228,13 +230,19 @@ final class Run {
     /** The current attempt's streamed answer, or null (docs/behaviour.md §16); guarded by the session lock. */
     LiveAnswer live;
 
+    /** {@link #startedAtMillis} of a run whose agent never started. */
+    static final long NOT_STARTED = Long.MIN_VALUE;
+
     /** A run answered by one agent, with no fallback (tests). */
     Run(String id, Turn turn, Instant createdAt, Claim claim) {
-        this(id, turn, createdAt, claim, List.of("agent"));
+        this(id, turn, createdAt.toEpochMilli(), claim, List.of("agent"));
     }
 
-    /** @param ladder the agents the run may answer on, its bound agent first (see {@link #ladder}) */
-    Run(String id, Turn turn, Instant createdAt, Claim claim, List<String> ladder) {
+    /**
+     * @param createdAtMillis when it is made, epoch millis
+     * @param ladder the agents the run may answer on, its bound agent first (see {@link #ladder})
+     */
+    Run(String id, Turn turn, long createdAtMillis, Claim claim, List<String> ladder) {
         this.id = id;
         this.items = turn.items();
         this.prompt = turn.prompt();
@@ -246,7 +254,7 @@ final class Run {
         this.senderId = lead.last().senderId();
         this.trusted = lead.trusted(); // the lead's route is the turn's: its audience is (route, trusted, scheduled)
         this.mode = lead.settings().mode();
-        this.createdAt = createdAt;
+        this.createdAtMillis = createdAtMillis;
         this.claim = claim;
         this.scheduled = lead.last().origin() == InboundMessage.Origin.SCHEDULE;
         this.ladder = List.copyOf(ladder);

@@ -12,8 +12,6 @@ import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.Lanes;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -203,7 +201,7 @@ final class RunDriver {
                 endBeforeStart(run, fx);
                 return null;
             }
-            run.startedAt = ctx.clock.instant();
+            run.startedAtMillis = ctx.clock.millis();
             run.launch++;
             if (run.receiptsBeforeOutput != null) {
                 fx.add(() -> ctx.receipts.running(run)); // before the agent starts, so before any output
@@ -389,9 +387,9 @@ final class RunDriver {
         endLive(run, fx);
         run.deadlineTimer.cancel();
         run.deadlineTimer = Cancellable.NONE;
-        Instant now = ctx.clock.instant();
-        if (run.startedAt != null) {
-            ctx.admission.recordRun(run.startedAt.until(now, ChronoUnit.MILLIS));
+        long now = ctx.clock.millis();
+        if (run.startedAtMillis != Run.NOT_STARTED) {
+            ctx.admission.recordRun(now - run.startedAtMillis);
         }
         FallbackReason stepDown = Fallbacks.stepDown(run, outcome, retriesLeft(run));
         if (stepDown != null) {

@@ -3,7 +3,6 @@ package dev.laneway.core.engine;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.agent.RunOutcome;
 import java.time.Duration;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,16 +14,20 @@ final class RunLog {
     private RunLog() {
     }
 
-    static void finished(Run run, SessionKey session, Instant now, RunOutcome outcome, String agent,
+    /** @param now when it finished, epoch millis */
+    static void finished(Run run, SessionKey session, long now, RunOutcome outcome, String agent,
                          GatewayObserver observer) {
-        Instant started = run.startedAt != null ? run.startedAt : now;
-        observer.runFinished(agent, Duration.between(run.createdAt, started), Duration.between(started, now), kind(outcome));
+        long started = run.startedAtMillis != Run.NOT_STARTED ? run.startedAtMillis : now;
+        // whole milliseconds: a run under one takes Duration.ZERO, no object
+        Duration waited = Duration.ofMillis(started - run.createdAtMillis);
+        Duration took = Duration.ofMillis(now - started);
+        observer.runFinished(agent, waited, took, kind(outcome));
         if (!log.isInfoEnabled()) {
             return;
         }
         log.info("run finished: session={} run={} mode={} messages={} attempt={} waitMs={} durationMs={} outcome={}",
-                session, run.id, run.summaryOnly() ? "overflow" : run.mode.id(), run.messageCount(), run.attempt, Duration.between(run.createdAt, started).toMillis(),
-                Duration.between(started, now).toMillis(), describe(outcome));
+                session, run.id, run.summaryOnly() ? "overflow" : run.mode.id(), run.messageCount(), run.attempt, waited.toMillis(),
+                took.toMillis(), describe(outcome));
     }
 
     static GatewayObserver.RunResult kind(RunOutcome outcome) {

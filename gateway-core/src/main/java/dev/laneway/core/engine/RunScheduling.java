@@ -56,6 +56,15 @@ final class RunScheduling {
 
     /** The claim of a run of {@code session} answering {@code turn}: its most urgent message's class, its lead's tenant. */
     Claim claimFor(SessionKey session, Turn turn) {
+        return claimFor(session, turn, null);
+    }
+
+    /**
+     * As {@link #claimFor(SessionKey, Turn)}, reusing {@code previous}, the claim of the session's
+     * last run, when its tenant is this turn's lead's too (most runs of a session: no tenant id
+     * built per run) and, for the claim itself, when its class is the same.
+     */
+    Claim claimFor(SessionKey session, Turn turn, Claim previous) {
         InboundMessage lead = turn.lead().last();
         PriorityClass priority = classOf(lead);
         List<QueuedItem> items = turn.items();
@@ -64,6 +73,9 @@ final class RunScheduling {
             for (int j = 0; j < tickets.size(); j++) {
                 priority = priority.mostUrgent(classOf(tickets.get(j).message()));
             }
+        }
+        if (previous != null && tenants.isTenantOf(previous.tenant(), lead)) {
+            return previous.priority() == priority ? previous : new Claim(priority, previous.tenant(), previous.session());
         }
         return new Claim(priority, tenants.tenantOf(lead), session.value());
     }

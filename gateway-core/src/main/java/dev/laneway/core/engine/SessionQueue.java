@@ -7,6 +7,7 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.command.QueuedMessage;
 import dev.laneway.core.agent.Agent;
 import dev.laneway.core.lane.LaneSnapshot;
+import dev.laneway.core.scheduling.Claim;
 import dev.laneway.core.time.Scheduler.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,8 +29,10 @@ import java.util.Set;
  * {@link #moveTo}, which throws on an illegal one.
  * <ul>
  *   <li><b>IDLE</b>: no active run, nothing queued, no interrupting successor, no inbound buffer.
- *       An idle session retires itself and leaves the registry, so idle sessions cost no memory
- *       (it stays idle only while a shutdown keeps it, or before its first message).</li>
+ *       An idle session rests in the registry (not busy: {@link #busy}), keeping its lock and run
+ *       driver for the chat's next message, and retires once it has rested a while
+ *       ({@link RestingSessions}, docs/decisions.md D216), so idle sessions cost no memory for long.
+ *       While a shutdown keeps it, and before its first message, it is idle without resting (busy).</li>
  *   <li><b>DEBOUNCING</b>: only inbound debounce buffers (docs/behaviour.md §7) collect messages,
  *       per sender, before they are offered; the session still counts as idle for an offer.</li>
  *   <li><b>RUNNING</b>: a run is active (waiting for lanes, starting, running, waiting to retry, or
@@ -39,12 +42,14 @@ import java.util.Set;
  *   <li><b>DRAINING</b>: no active run but items queued, waiting for the debounce deadline (or,
  *       once stopping, for the restart). The session counts as busy here, so a newcomer joins the
  *       queue instead of overtaking it.</li>
- *   <li><b>RETIRED</b>: left the registry; a message that finds it looks the session up again.</li>
+ *   <li><b>RETIRED</b>: rested long enough and left the registry; a message that finds it looks the
+ *       session up again.</li>
  * </ul>
  * <pre>
  *   IDLE ──buffered──▶ DEBOUNCING ──offered──▶ RUNNING ──interrupt──▶ INTERRUPTING ──run ended──▶ RUNNING (the successor)
  *   IDLE ──offered──▶ RUNNING ──run ended──▶ DRAINING (queued) ──drain──▶ RUNNING
- *   RUNNING ──run ended, nothing waits──▶ IDLE ──▶ RETIRED (DEBOUNCING while a buffer waits; IDLE stays while stopping)
+ *   RUNNING ──run ended, nothing waits──▶ IDLE (resting) ──rested long enough──▶ RETIRED
+ *       (DEBOUNCING while a buffer waits; IDLE without resting while stopping)
  *   RUNNING, INTERRUPTING, DRAINING ──interrupt or stop cleared what waits──▶ RUNNING, IDLE or DEBOUNCING
  * </pre>
  * Inbound buffers may also fill while a run is active; they do not change the state then.
@@ -106,7 +111,7 @@ final class SessionQueue {
         private static Map<State, Set<State>> legalMoves() {
             Map<State, Set<State>> moves = new EnumMap<>(State.class);
             // -> DRAINING from IDLE or DEBOUNCING: a run offered while stopping waits in the queue for the restart;
-            // a session retires only from IDLE, on the step that left it idle
+            // a session retires only from IDLE, once it has rested there long enough (RestingSessions)
             moves.put(IDLE, EnumSet.of(DEBOUNCING, RUNNING, DRAINING, RETIRED));
             moves.put(DEBOUNCING, EnumSet.of(IDLE, RUNNING, DRAINING));
             moves.put(RUNNING, EnumSet.of(INTERRUPTING, DRAINING, DEBOUNCING, IDLE));
@@ -156,6 +161,11 @@ final class SessionQueue {
     private Cancellable graceTimer = Cancellable.NONE;                // guarded by lock; the interrupt's grace notice
     private InboundDebounce inbound;                                  // guarded by lock; made on the first buffer
     private TypingIndicator typing;                                   // guarded by lock; made for a channel with typing
+    // idle and kept for the chat's next message, or retired: not busy. Written under lock, read by
+    // anyone (admission, status, shutdown and the fleet ask whether a session is busy)
+    private volatile boolean resting;
+    private long restingSince;                                        // guarded by lock; epoch millis
+    private Claim lastClaim;                                          // guarded by lock; the last run's (D218)
     private final Steering steering;
     private final Interrupts interrupts;
     private final RunDriver runs;
@@ -330,7 +340,7 @@ final class SessionQueue {
                 endRun(run, interrupts.abort(run, Run.AbortCause.STOP, fx), fx);
                 cleared += steering.stopUnanswered(run, fx);
             }
-            retireIfIdle(fx);
+            restIfIdle(fx);
             return cleared;
         });
     }
@@ -346,7 +356,7 @@ final class SessionQueue {
                 return 0;
             }
             int cleared = interrupts.discard(takeWaiting(true), Disposition.STOPPED, new HashSet<>(), fx);
-            retireIfIdle(fx);
+            restIfIdle(fx);
             return cleared;
         });
     }
@@ -492,7 +502,9 @@ final class SessionQueue {
         String jobAgentName = jobAgent == null ? null : ctx.agents.nameOf(jobAgent).orElse(null);
         List<String> ladder = jobAgent != null && jobAgentName == null ? List.of("agent")
                 : ctx.agents.ladder(jobAgentName != null ? jobAgentName : ctx.agents.bound(turn.lead().last()));
-        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.instant(), ctx.scheduling.claimFor(key, turn), ladder);
+        Claim claim = ctx.scheduling.claimFor(key, turn, lastClaim);
+        lastClaim = claim;
+        Run run = new Run(ctx.nextRunId(), turn, ctx.clock.millis(), claim, ladder);
         if (jobAgent != null && jobAgentName == null) {
             run.ownAgent = jobAgent;
         }
@@ -547,7 +559,7 @@ final class SessionQueue {
             scheduleDrain(fx);
         } else {
             moveTo(restingState());
-            retireIfIdle(fx);
+            restIfIdle(fx);
         }
     }
 
@@ -606,15 +618,18 @@ final class SessionQueue {
     /** The typing indicator, made for the first message in a channel with one (lock held). */
     private TypingIndicator typing() {
         if (typing == null) {
-            typing = new TypingIndicator(ctx, this::refreshTyping);
+            TypingIndicator[] made = new TypingIndicator[1];
+            made[0] = new TypingIndicator(ctx, () -> refreshTyping(made[0]));
+            typing = made[0];
         }
         return typing;
     }
 
-    private void refreshTyping() {
+    /** The timer of indicator {@code which}: refreshes it, unless the session rested (or retired) since it was made. */
+    private void refreshTyping(TypingIndicator which) {
         lock.locked(fx -> {
-            if (state != State.RETIRED) {
-                typing().refresh(workRoutes(), fx);
+            if (state != State.RETIRED && typing == which) {
+                typing.refresh(workRoutes(), fx);
             }
         });
     }
@@ -643,18 +658,56 @@ final class SessionQueue {
         return routes;
     }
 
-    /** Leaves the registry once nothing is running or waiting. */
-    private void retireIfIdle(Effects fx) {
+    /**
+     * Rests once nothing is running or waiting: the session stays in the registry for the chat's
+     * next message, as a session made afresh would be (no typing indicator, no followup queue, no
+     * inbound buffers: made again on first use), and no longer counts as busy; it retires once it
+     * has rested long enough ({@link #retireIfRestingSince}). Staying registered spares every run of
+     * an idle chat a session, its lock and run driver made and a registry entry added and removed
+     * (docs/decisions.md D216).
+     */
+    private void restIfIdle(Effects fx) {
         if (state != State.IDLE) {
             return;
         }
-        moveTo(State.RETIRED);
         if (typing != null) {
             typing.stop();
+            typing = null;
         }
         drainTimer.cancel();
-        ctx.sessions.remove(key, this);
-        fx.add(ctx.signalIdle);
+        drainTimer = Cancellable.NONE;
+        followups = null; // empty: idle
+        inbound = null;   // empty: idle
+        if (!resting) { // a /stop of a resting session leaves it resting since it began to
+            restingSince = ctx.clock.millis();
+            resting = true;
+            fx.add(ctx.signalIdle);
+        }
+    }
+
+    /**
+     * Retires the session and takes it out of the registry if it has rested since {@code before}
+     * (epoch millis) or earlier; a message that finds it retired looks the session up again, and
+     * gets a new one. Takes the lock. Returns whether it retired.
+     */
+    boolean retireIfRestingSince(long before) {
+        return lock.underLock(() -> {
+            if (state != State.IDLE || !resting || restingSince > before) {
+                return false;
+            }
+            moveTo(State.RETIRED);
+            ctx.sessions.remove(key, this);
+            return true;
+        });
+    }
+
+    /**
+     * Whether the session has work: a run (active or waiting), queued items, an interrupting
+     * successor or an inbound buffer, or it is kept idle by a shutdown. A resting or retired session
+     * is not busy. Any thread, no lock: a moment's answer.
+     */
+    boolean busy() {
+        return !resting;
     }
 
     /**
@@ -663,6 +716,9 @@ final class SessionQueue {
      */
     private void moveTo(State next) {
         state = state.moveTo(next, key);
+        if (resting && next != State.IDLE && next != State.RETIRED) {
+            resting = false; // a message came: busy again
+        }
     }
 
     /**
@@ -725,7 +781,7 @@ final class SessionQueue {
                 drainTimer.cancel();
                 drainTimer = Cancellable.NONE;
                 moveTo(restingState());
-                retireIfIdle(fx);
+                restIfIdle(fx);
             }
             return count;
         });
@@ -760,7 +816,7 @@ final class SessionQueue {
 
     /** How long the active run has existed, or null when there is none. */
     Duration activeRunAge(Instant now) {
-        return lock.underLock(() -> active == null ? null : Duration.between(active.createdAt, now));
+        return lock.underLock(() -> active == null ? null : Duration.ofMillis(now.toEpochMilli() - active.createdAtMillis));
     }
 
     /**

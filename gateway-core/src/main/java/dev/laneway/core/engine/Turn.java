@@ -3,6 +3,7 @@ package dev.laneway.core.engine;
 import dev.laneway.core.Disposition;
 import dev.laneway.core.Route;
 import dev.laneway.core.agent.MessageFiles;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,7 +30,17 @@ record Turn(List<QueuedItem> items, QueuedItem lead, String prompt, Route route,
 
     /** The attachments of its messages, in the order of their markers in the prompt (docs/behaviour.md §15.3). */
     List<MessageFiles> files() {
-        return items.stream().flatMap(item -> item.files().stream()).toList();
+        List<MessageFiles> all = null;
+        for (QueuedItem item : items) { // a loop, not a stream: every run asks, and most have none
+            List<MessageFiles> files = item.files();
+            if (!files.isEmpty()) {
+                if (all == null) {
+                    all = new ArrayList<>(files.size());
+                }
+                all.addAll(files);
+            }
+        }
+        return all == null ? List.of() : List.copyOf(all);
     }
 
     /**

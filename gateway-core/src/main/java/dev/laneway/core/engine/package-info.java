@@ -17,7 +17,8 @@
  *       (only then is the message accepted) and the channel's {@code accepted} hook is queued. A
  *       failure at any step still ends the message in one disposition ({@link Intake}).</li>
  *   <li><b>Offer</b> (same thread, session lock). The message, as a {@link QueuedItem}, goes to its
- *       session's {@link SessionQueue} (made on demand; an idle one retires and is made again). With
+ *       session's {@link SessionQueue} (made on demand; an idle one rests for the chat's next message
+ *       and retires after a minute, {@link RestingSessions}). With
  *       inbound debounce on and the session idle it waits in its sender's buffer
  *       ({@link InboundDebounce}; the scheduler's thread offers the burst later as one item). An idle
  *       session starts a run now; a busy one decides by the item's mode: {@link Steering} (into the
@@ -35,7 +36,7 @@
  *       run's end, a {@link RunEnd} the session carries out.</li>
  *   <li><b>Drain</b> (session lock). A run's end starts what comes next: the interrupting
  *       successor, else a drain of the followup queue once its debounce is due (the scheduler's
- *       timer), else the session retires. {@link FollowupQueue#take} picks the next turn, in the
+ *       timer), else the session rests. {@link FollowupQueue#take} picks the next turn, in the
  *       order of its {@link DrainOrder} (arrival order in a DM, senders in turn in a group);
  *       {@link PromptFormatter} writes its prompt; {@link NoticeSender} owes drop notices.</li>
  *   <li><b>Settle</b>. Every message ends exactly once: {@link Settlement#settle} records its
@@ -84,7 +85,7 @@
  *   <dt>lane</dt><dd>a named FIFO with a cap: {@code main}; a session's {@code session:<key>} (1)
  *       is its active run.</dd>
  *   <dt>busy</dt><dd>a session with an active run, queued items or summaries, or an interrupting
- *       successor; an idle session is not kept.</dd>
+ *       successor; an idle session rests about a minute (not busy), then retires.</dd>
  *   <dt>audience</dt><dd>a conversation plus sender authority ({@link Audience}); turns, steers and
  *       summaries never mix audiences.</dd>
  *   <dt>trusted</dt><dd>the sender may change settings here: the sender authority.</dd>

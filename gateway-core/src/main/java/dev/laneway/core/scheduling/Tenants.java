@@ -30,8 +30,36 @@ public final class Tenants {
         this.scope = scope;
     }
 
+    /**
+     * Whether {@code message} counts against the tenant {@code id}: {@link #tenantOf} would give it
+     * that id. Builds no string (a session asks for each run whether its last run's tenant still
+     * holds: docs/decisions.md D218).
+     */
+    public boolean isTenantOf(String id, InboundMessage message) {
+        String prefix;
+        String tail;
+        if (isUser(message)) {
+            prefix = "user:";
+            tail = message.senderId();
+        } else if (scope == Scope.SPACE && message.spaceId() != null) {
+            prefix = "space:";
+            tail = message.spaceId();
+        } else {
+            prefix = "chat:";
+            tail = message.chatId();
+        }
+        String channel = message.channel();
+        int colon = prefix.length() + channel.length();
+        return id.length() == colon + 1 + tail.length() && id.startsWith(prefix) && id.startsWith(channel, prefix.length())
+                && id.charAt(colon) == ':' && id.startsWith(tail, colon + 1);
+    }
+
+    private static boolean isUser(InboundMessage message) {
+        return message.direct() && message.origin() != InboundMessage.Origin.SCHEDULE;
+    }
+
     public String tenantOf(InboundMessage message) {
-        if (message.direct() && message.origin() != InboundMessage.Origin.SCHEDULE) {
+        if (isUser(message)) {
             return "user:" + message.channel() + ":" + message.senderId();
         }
         if (scope == Scope.SPACE && message.spaceId() != null) {

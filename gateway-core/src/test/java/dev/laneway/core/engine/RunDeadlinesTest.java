@@ -97,4 +97,49 @@ class RunDeadlinesTest {
         assertEquals(0, time.pendingTasks());
         assertEquals(0, deadlines.linked());
     }
+
+    @Test
+    void deadlinesAddedAndCancelledFromManyThreads_eachLiveOneFiresOnce_andNoTimerIsLeft() throws Exception {
+        int threads = 4;
+        int perThread = 5_000;
+        java.util.concurrent.atomic.AtomicInteger firedCount = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger kept = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < perThread; i++) {
+                    // a few timeouts, some shorter than those already waiting, so some adds set the timer
+                    Duration timeout = Duration.ofSeconds(30 + (i + seed) % 7 * 10);
+                    Cancellable handle = deadlines.add(timeout, firedCount::incrementAndGet);
+                    if ((i + seed) % 3 != 0) {
+                        handle.cancel();
+                    } else {
+                        kept.incrementAndGet();
+                    }
+                }
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        assertEquals(kept.get(), deadlines.size());
+        assertTrue(deadlines.linked() <= 4 * kept.get() + 2 * 64, "cancelled entries do not pile up: " + deadlines.linked());
+        time.advance(Duration.ofSeconds(29));
+        assertEquals(0, firedCount.get(), "none is due before its timeout");
+        time.advance(Duration.ofMinutes(2));
+        assertEquals(kept.get(), firedCount.get(), "every deadline not cancelled fired, once");
+        assertEquals(0, deadlines.size());
+        assertEquals(0, time.pendingTasks(), "no timer left once none waits");
+        assertEquals(0, deadlines.linked());
+    }
 }
