@@ -37,10 +37,10 @@ class FleetPickUpTest {
     private final List<JournalEntry> pending = new ArrayList<>();
     private volatile Runnable whileReading = () -> { };
     private final List<Long> adopted = new ArrayList<>();
-    private final FleetSessions sessions = new FleetSessions(new OneFleet(), new Journal(), Runnable::run, time,
-            new ConcurrentHashMap<>());
+    private final FleetSessions sessions = new FleetSessions(new OneFleet(), new Journal(), Runnable::run, time);
 
     FleetPickUpTest() {
+        sessions.busyWhen(session -> false); // the engine has no session here
         sessions.adopter(entries -> entries.forEach(entry -> adopted.add(entry.seq())));
     }
 
