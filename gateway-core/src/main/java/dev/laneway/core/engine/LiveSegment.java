@@ -20,10 +20,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the messages show ends, a code fence open there reopened: see {@link #covered}) goes as new
  * messages: nothing lost, nothing twice.
  *
+ * <p>Durable trace: with a {@link LiveTrace}, the segment's last message and what it shows are
+ * recorded in the journal after each platform call ({@link #record}), until the reply is shown
+ * whole, marked or degraded, so a restart after a crash can mark that message interrupted
+ * ({@link #orphan}, docs/behaviour.md §16.3).
+ *
  * <p>Concurrency: {@code lock} guards every field. The agent's thread appends ({@link #append},
  * {@link #finish}); the one thread that owns the chat in the outbox asks {@link #next} and
- * records what it did ({@link #done}), outside the lock in between; the executor ends it
- * ({@link #end}). Never held while calling anything else.
+ * records what it did ({@link #done}, {@link #record}), outside the lock in between; the executor
+ * ends it ({@link #end}). Never held while calling anything else (the trace's journal included).
  */
 final class LiveSegment {
 
@@ -56,6 +61,9 @@ final class LiveSegment {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
+    private final LiveTrace trace;   // where the last message is recorded durably, or null
+    private String recordedId;       // the message the trace holds now, or null
+    private String recordedText;     // what it was recorded showing
     private final StringBuilder text = new StringBuilder(); // the reply so far
     private int room;                // characters the reply may still take (messages.maxAnswerChars)
     private String complete;         // the whole reply, once known; then text no longer grows
@@ -70,7 +78,36 @@ final class LiveSegment {
     private Instant lastUpdate;      // when the outbox last took an update
 
     LiveSegment(int room) {
+        this(room, null);
+    }
+
+    /** @param trace where its last message is recorded durably (null: nowhere) */
+    LiveSegment(int room, LiveTrace trace) {
         this.room = room;
+        this.trace = trace;
+    }
+
+    /**
+     * A live message left over from before a restart (docs/behaviour.md §16.3): it shows
+     * {@code shownText} as message {@code id}, and its one update brings it to that text (a tool
+     * progress line dropped) followed by {@code mark}, as a run that ended mid-stream marks it.
+     */
+    static LiveSegment orphan(String id, String shownText, String mark) {
+        LiveSegment segment = new LiveSegment(0);
+        segment.shown.add(new Shown(id, shownText, null, 0, 0));
+        segment.text.append(withoutToolLine(shownText));
+        segment.mark = mark;
+        return segment;
+    }
+
+    /** A message's text without the tool progress line it ends with, if any. */
+    static String withoutToolLine(String shownText) {
+        int at = shownText.lastIndexOf("🔧 ");
+        if (at < 0 || !shownText.endsWith("…") || shownText.indexOf('\n', at) >= 0
+                || at > 0 && !shownText.startsWith("\n\n", at - 2)) {
+            return shownText;
+        }
+        return shownText.substring(0, at).stripTrailing();
     }
 
     /**
@@ -254,6 +291,44 @@ final class LiveSegment {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * After a platform call of the outbox (the chat's owner, no lock held): the trace is brought to
+     * the segment's last message and its text, or emptied once the reply is shown whole, marked or
+     * degraded (no mark after a crash is due then).
+     */
+    void record() {
+        if (trace == null) {
+            return;
+        }
+        String drop = null;
+        String putId = null;
+        String putText = null;
+        lock.lock();
+        try {
+            Shown last = shown.isEmpty() ? null : shown.get(shown.size() - 1);
+            boolean keep = last != null && last.id() != null && !degraded && !settled();
+            if (recordedId != null && (!keep || !recordedId.equals(last.id()))) {
+                drop = recordedId;
+                recordedId = null;
+                recordedText = null;
+            }
+            if (keep && !(last.id().equals(recordedId) && last.text().equals(recordedText))) {
+                putId = last.id();
+                putText = last.text();
+                recordedId = putId;
+                recordedText = putText;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (drop != null) {
+            trace.gone(drop);
+        }
+        if (putId != null) {
+            trace.shown(putId, putText);
         }
     }
 

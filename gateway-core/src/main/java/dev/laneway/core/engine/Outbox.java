@@ -625,6 +625,7 @@ final class Outbox {
             if (op == null) {
                 if (live.complete) {
                     live.segment.shownWhole();
+                    live.segment.record(); // no mark after a crash is due any more
                 }
                 return Step.DONE;
             }
@@ -636,6 +637,7 @@ final class Outbox {
                 }
             }
             Step failed = apply(channel, live, op);
+            live.segment.record(); // the journal keeps what the message shows, for a crash (docs/behaviour.md §16.3)
             if (failed != null) {
                 return failed;
             }

@@ -129,6 +129,18 @@ public final class FakeChannel implements ChannelAdapter {
         progress.add("edit " + messageId + " " + text);
     }
 
+    /**
+     * The same platform after a restart: the messages {@code before} posted are still there (and
+     * can be edited), and new ones get ids after its ids.
+     */
+    public FakeChannel sameChatsAs(FakeChannel before) {
+        synchronized (before.screen) {
+            screen.putAll(before.screen);
+        }
+        nextMessageId.set(before.nextMessageId.get());
+        return this;
+    }
+
     /** Streams answers from now on ({@link Streaming#OFF}: not). */
     public FakeChannel streaming(Streaming value) {
         streaming = value;

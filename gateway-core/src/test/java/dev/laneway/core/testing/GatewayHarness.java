@@ -20,7 +20,7 @@ public final class GatewayHarness {
     public final TrampolineExecutor executor = new TrampolineExecutor();
     /** Delivers replies; {@link TrampolineExecutor#pause pause} it to hold answers back. */
     public final TrampolineExecutor outbox = new TrampolineExecutor();
-    public final FakeChannel channel = new FakeChannel("test");
+    public final FakeChannel channel;
     /** The agent that answers by default (see {@link #GatewayHarness(UnaryOperator, AgentRoster)}). */
     public final ScriptedAgent agent;
     public final RecordingListener dispositions = new RecordingListener();
@@ -69,9 +69,25 @@ public final class GatewayHarness {
         this(settings, commands, journal, time, null, wiring);
     }
 
+    /**
+     * A restart onto a given channel: set it up before the gateway starts (a {@link FakeChannel#sameChatsAs}
+     * of the crashed harness's channel keeps the messages it posted).
+     */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, MessageJournal journal, ManualTime time,
+                          FakeChannel channel) {
+        this(settings, CommandHandler.NONE, journal, time, null, builder -> builder, channel);
+    }
+
     private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
                            MessageJournal journal, ManualTime time, AgentRoster agents,
                            UnaryOperator<Gateway.Builder> wiring) {
+        this(settings, commands, journal, time, agents, wiring, new FakeChannel("test"));
+    }
+
+    private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
+                           MessageJournal journal, ManualTime time, AgentRoster agents,
+                           UnaryOperator<Gateway.Builder> wiring, FakeChannel channel) {
+        this.channel = channel;
         this.time = time;
         this.agent = agents != null && agents.agent(agents.defaultAgent()) instanceof ScriptedAgent scripted
                 ? scripted : new ScriptedAgent();
