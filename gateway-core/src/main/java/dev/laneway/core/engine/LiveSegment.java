@@ -49,6 +49,13 @@ final class LiveSegment {
         /** Change message {@code index} (platform id {@code id}) to {@code text}, cut from {@code source} as for a post. */
         record Edit(int index, String id, String text, String source, int start, int end) implements Op {
         }
+
+        /**
+         * Send {@code text} as a message the chat keeps: the final text of draft {@code index} (its id
+         * {@code id}), or, with index -1 and no id, a message of a degraded reply's rest.
+         */
+        record Keep(int index, String id, String text, String source, int start, int end) implements Op {
+        }
     }
 
     /**
@@ -57,7 +64,11 @@ final class LiveSegment {
      * starts and ends. Positions are in {@code source}, not in the complete reply: a display held a
      * tool line or an attempt's text the reply may not have.
      */
-    private record Shown(String id, String text, String source, int start, int end) {
+    private record Shown(String id, String text, String source, int start, int end, boolean draft) {
+
+        Shown(String id, String text, String source, int start, int end) {
+            this(id, text, source, start, end, false);
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -237,6 +248,10 @@ final class LiveSegment {
                         return new Op.Post(chunk.text(), display, start, chunk.end());
                     }
                     Shown message = shown.get(i);
+                    if (message.draft() && settled()) {
+                        // a draft is not kept by the chat: its final text goes as a message (docs/behaviour.md §16.1)
+                        return new Op.Keep(i, message.id(), chunk.text(), display, start, chunk.end());
+                    }
                     if (!message.text().equals(chunk.text())) {
                         if (message.id() == null) {
                             degraded = true; // it cannot be changed: the rest goes as new messages
@@ -249,7 +264,7 @@ final class LiveSegment {
                     // the whole text takes fewer messages than were shown (a retried model call wrote less)
                     for (int i = target.size(); i < shown.size(); i++) {
                         Shown message = shown.get(i);
-                        if (message.id() != null && !message.text().equals(EMPTIED)) {
+                        if (message.id() != null && !message.draft() && !message.text().equals(EMPTIED)) {
                             return new Op.Edit(i, message.id(), EMPTIED, null, 0, 0);
                         }
                     }
@@ -265,7 +280,8 @@ final class LiveSegment {
                 String fence = tail.isEmpty() ? null : TextChunker.openFenceAt(complete, covered);
                 rest = TextChunker.chunks(fence == null ? tail : fence + "\n" + tail, limit);
             }
-            return restSent < rest.size() ? new Op.Post(rest.get(restSent).text(), null, 0, complete.length()) : null;
+            return restSent < rest.size() ? new Op.Keep(-1, null, rest.get(restSent).text(), null, 0, complete.length())
+                    : null;
         } finally {
             lock.unlock();
         }
@@ -276,6 +292,11 @@ final class LiveSegment {
 
     /** {@code op} went; {@code id}: the new message's platform id (null: unknown or not editable). */
     void done(Op op, String id) {
+        done(op, id, false);
+    }
+
+    /** As {@link #done(Op, String)}; {@code draft}: a posted message is a draft the chat does not keep. */
+    void done(Op op, String id, boolean draft) {
         lock.lock();
         try {
             switch (op) {
@@ -283,11 +304,18 @@ final class LiveSegment {
                     if (degraded) {
                         restSent++;
                     } else {
-                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end()));
+                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end(), draft));
                     }
                 }
-                case Op.Edit edit -> shown.set(edit.index(),
-                        new Shown(edit.id(), edit.text(), edit.source(), edit.start(), edit.end()));
+                case Op.Edit edit -> shown.set(edit.index(), new Shown(edit.id(), edit.text(), edit.source(),
+                        edit.start(), edit.end(), shown.get(edit.index()).draft()));
+                case Op.Keep keep -> {
+                    if (keep.index() < 0) {
+                        restSent++;
+                    } else {
+                        shown.set(keep.index(), new Shown(id, keep.text(), keep.source(), keep.start(), keep.end()));
+                    }
+                }
             }
         } finally {
             lock.unlock();
@@ -309,7 +337,8 @@ final class LiveSegment {
         lock.lock();
         try {
             Shown last = shown.isEmpty() ? null : shown.get(shown.size() - 1);
-            boolean keep = last != null && last.id() != null && !degraded && !settled();
+            // a draft needs no mark after a crash: the chat does not keep it
+            boolean keep = last != null && last.id() != null && !last.draft() && !degraded && !settled();
             if (recordedId != null && (!keep || !recordedId.equals(last.id()))) {
                 drop = recordedId;
                 recordedId = null;
@@ -364,8 +393,8 @@ final class LiveSegment {
     private int covered() {
         int covered = 0;
         for (Shown message : shown) {
-            if (message.source() == null || message.start() > covered) {
-                break; // it shows none of the reply, or a gap lies before it
+            if (message.source() == null || message.draft() || message.start() > covered) {
+                break; // it shows none of the reply (a draft is not kept), or a gap lies before it
             }
             int end = Math.min(message.end(), complete.length());
             int same = 0;

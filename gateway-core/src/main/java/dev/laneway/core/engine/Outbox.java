@@ -649,7 +649,11 @@ final class Outbox {
         Route route = live.route;
         try {
             switch (op) {
-                case LiveSegment.Op.Post post -> live.segment.done(post, channel.post(route, post.text()));
+                case LiveSegment.Op.Post post -> {
+                    String id = channel.post(route, post.text());
+                    live.segment.done(post, id, id != null && channel.draft(id));
+                }
+                case LiveSegment.Op.Keep keep -> live.segment.done(keep, channel.keep(route, keep.id(), keep.text()));
                 case LiveSegment.Op.Edit edit -> {
                     channel.edit(route, edit.id(), edit.text());
                     live.segment.done(edit, edit.id());

@@ -47,6 +47,9 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile Runnable duringTyping = () -> { };
     private volatile Streaming streaming = Streaming.OFF;
     private final AtomicInteger nextMessageId = new AtomicInteger(1);
+    private final AtomicInteger nextDraftId = new AtomicInteger(1);
+    private volatile boolean drafts;
+    private final java.util.Map<String, String> liveDrafts = new java.util.concurrent.ConcurrentHashMap<>();
     // message id -> what it shows now; in the order the messages were posted
     private final java.util.Map<String, String> screen = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
     private final List<String> calls = new CopyOnWriteArrayList<>();
@@ -105,9 +108,22 @@ public final class FakeChannel implements ChannelAdapter {
         return streaming;
     }
 
-    /** Sends as {@link #send} does and returns the new message's id ({@code p1}, {@code p2}, ...). */
+    /**
+     * Sends as {@link #send} does and returns the new message's id ({@code p1}, {@code p2}, ...); with
+     * {@link #drafts} on, shows a draft instead ({@code d1}, ...: not sent, not on the screen).
+     */
     @Override
     public String post(Route route, String text) throws Exception {
+        if (drafts) {
+            String id = "d" + nextDraftId.getAndIncrement();
+            calls.add("draft " + id + " " + text);
+            Exception failure = editFailures.poll();
+            if (failure != null) {
+                throw failure;
+            }
+            liveDrafts.put(id, text);
+            return id;
+        }
         send(route, text);
         String id = "p" + nextMessageId.getAndIncrement();
         screen.put(id, text);
@@ -116,7 +132,52 @@ public final class FakeChannel implements ChannelAdapter {
     }
 
     @Override
+    public boolean draft(String messageId) {
+        return messageId.startsWith("d");
+    }
+
+    /** The final text of a draft (or of the rest of a degraded answer) sent as a message: {@code keep <draft|-> <text>}. */
+    @Override
+    public String keep(Route route, String draftId, String text) throws Exception {
+        if (draftId == null && !drafts) {
+            return post(route, text); // the rest of a degraded answer, as a plain post
+        }
+        return keepNew(route, draftId, text);
+    }
+
+    private String keepNew(Route route, String draftId, String text) throws Exception {
+        calls.add("keep " + (draftId == null ? "-" : draftId) + " " + text);
+        send(route, text);
+        String id = "p" + nextMessageId.getAndIncrement();
+        screen.put(id, text);
+        if (draftId != null) {
+            liveDrafts.remove(draftId);
+        }
+        return id;
+    }
+
+    /** Live answers show drafts ({@code post} and {@code edit} change a draft; {@code keep} sends it), as a Telegram private chat. */
+    public FakeChannel drafts(boolean on) {
+        drafts = on;
+        return this;
+    }
+
+    /** The drafts shown now and not yet kept, by id. */
+    public java.util.Map<String, String> liveDrafts() {
+        return java.util.Map.copyOf(liveDrafts);
+    }
+
+    @Override
     public void edit(Route route, String messageId, String text) throws Exception {
+        if (draft(messageId)) {
+            calls.add("draft " + messageId + " " + text);
+            Exception failure = editFailures.poll();
+            if (failure != null) {
+                throw failure;
+            }
+            liveDrafts.put(messageId, text);
+            return;
+        }
         calls.add("edit " + messageId + " " + text);
         Exception failure = editFailures.poll();
         if (failure != null) {
