@@ -23,6 +23,7 @@ final class ChannelPrinter {
                 "groups", map("requireMention", telegram.groupsRequireMention()),
                 "streaming", onOff(telegram.streaming()),
                 "streamingInterval", ConfigPrinter.millis(telegram.streaming().minEditInterval()),
+                "drafts", telegram.drafts() ? "on" : "off",
                 "mode", telegram.webhook() == null ? "polling" : "webhook");
         TelegramWebhook webhook = telegram.webhook();
         if (webhook != null) {

@@ -35,7 +35,8 @@ final class ChannelsBinder {
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("groups")),
                 streaming(s, spec, Telegram.DEFAULT_STREAMING),
-                webhook(s, spec.obj("webhook")));
+                webhook(s, spec.obj("webhook")),
+                s.onOff(spec.leaf("drafts").name(), true));
     }
 
     /**

@@ -43,9 +43,17 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param streaming            {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      * @param webhook              {@code mode: webhook} and its {@code webhook:} settings; null in the
      *                             default {@code mode: polling} (docs/configuration.md)
+     * @param drafts               {@code drafts}: a private chat's answer streams as a draft
+     *                             ({@code sendMessageDraft}) rather than by send, then edit (docs/behaviour.md §16.1)
      */
     public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
-                           boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
+                           boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook, boolean drafts) {
+
+        /** With drafts in private chats (the default). */
+        public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
+                        boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, streaming, webhook, true);
+        }
 
         /** Streaming on, one change a second (Telegram's one message a second per chat). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(1));

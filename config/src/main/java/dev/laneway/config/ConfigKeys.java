@@ -173,6 +173,8 @@ final class ConfigKeys {
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("groups", "in groups", bool("requireMention", true, "answer only when mentioned")),
             streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING),
+            bool("drafts", true, "on or off: in private chats, stream an answer as a draft (sendMessageDraft) and"
+                    + " send its final text; off: send, then edit there too"),
             word("mode", "polling", List.of("polling", "webhook"), List.of(),
                     "polling (one instance of a fleet polls) or webhook (every instance takes updates over HTTP)"),
             obj("webhook", "with mode: webhook (docs/behaviour.md §17, Ingress)",

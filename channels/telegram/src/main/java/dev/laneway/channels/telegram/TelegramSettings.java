@@ -32,6 +32,8 @@ import org.telegram.telegrambots.meta.TelegramUrl;
  * @param pollBackoffMax       longest wait between {@code getUpdates} attempts
  * @param pacing               outbound rate limits
  * @param streaming            whether answers stream, and how often a live message may change (docs/behaviour.md §16)
+ * @param drafts               a private chat's answer streams as a draft ({@code sendMessageDraft}), its final
+ *                             text sent as a message; off: send, then edit there too (docs/behaviour.md §16.1)
  */
 public record TelegramSettings(
         Secret token,
@@ -44,7 +46,8 @@ public record TelegramSettings(
         Duration pollBackoffInitial,
         Duration pollBackoffMax,
         Pacing pacing,
-        Streaming streaming) {
+        Streaming streaming,
+        boolean drafts) {
 
     public static final URI DEFAULT_API_URL = ChannelsConfig.Telegram.DEFAULT_API_URL;
 
@@ -77,7 +80,7 @@ public record TelegramSettings(
     public static TelegramSettings of(Secret token, URI apiUrl) {
         return new TelegramSettings(token, apiUrl, true, Set.of(), Duration.ofSeconds(50), Duration.ofSeconds(4),
                 Duration.ofMinutes(2), Duration.ofSeconds(1), Duration.ofSeconds(30), Pacing.DEFAULTS,
-                ChannelsConfig.Telegram.DEFAULT_STREAMING);
+                ChannelsConfig.Telegram.DEFAULT_STREAMING, true);
     }
 
     /** {@code channels.telegram} from the YAML config. */
@@ -85,47 +88,53 @@ public record TelegramSettings(
         return of(config.token(), config.apiUrl())
                 .withGroupsRequireMention(config.groupsRequireMention())
                 .withAllowFrom(config.allowFrom())
-                .withStreaming(config.streaming());
+                .withStreaming(config.streaming())
+                .withDrafts(config.drafts());
     }
 
     public TelegramSettings withGroupsRequireMention(boolean value) {
         return new TelegramSettings(token, apiUrl, value, allowFrom, pollTimeout, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, drafts);
     }
 
     public TelegramSettings withAllowFrom(Collection<String> value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, Set.copyOf(value), pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, drafts);
     }
 
     public TelegramSettings withPollTimeout(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, value, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, drafts);
     }
 
     public TelegramSettings withTypingRefresh(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, value, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, drafts);
     }
 
     public TelegramSettings withAdminCacheTtl(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh, value,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, drafts);
     }
 
     public TelegramSettings withPollBackoff(Duration initial, Duration max) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, initial, max, pacing, streaming);
+                adminCacheTtl, initial, max, pacing, streaming, drafts);
     }
 
     public TelegramSettings withPacing(Pacing value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming, drafts);
     }
 
     public TelegramSettings withStreaming(Streaming value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value, drafts);
+    }
+
+    public TelegramSettings withDrafts(boolean value) {
+        return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, value);
     }
 
     /** The SDK's form of {@link #apiUrl}. */
