@@ -57,7 +57,8 @@ final class ChannelPrinter {
                         "allowFrom", slack.allowFrom(),
                         "channels", map("requireMention", slack.channelsRequireMention()),
                         "streaming", onOff(slack.streaming()),
-                        "streamingInterval", ConfigPrinter.millis(slack.streaming().minEditInterval())));
+                        "streamingInterval", ConfigPrinter.millis(slack.streaming().minEditInterval()),
+                        "streamMethods", slack.streamMethods() ? "on" : "off"));
     }
 
     private static String onOff(dev.laneway.core.channel.Streaming streaming) {

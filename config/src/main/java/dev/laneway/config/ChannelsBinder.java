@@ -117,7 +117,8 @@ final class ChannelsBinder {
                 Urls.url(s, "apiUrl", Slack.DEFAULT_API_URL, spec.leaf("apiUrl").words()),
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("channels")),
-                streaming(s, spec, Slack.DEFAULT_STREAMING));
+                streaming(s, spec, Slack.DEFAULT_STREAMING),
+                s.onOff(spec.leaf("streamMethods").name(), true));
     }
 
     /** {@code groups}, {@code guilds} or {@code channels}: {@code requireMention}. */

@@ -123,7 +123,13 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param streaming              {@code streaming} and {@code streamingInterval} (docs/behaviour.md §16)
      */
     public record Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
-                        boolean channelsRequireMention, Streaming streaming) {
+                        boolean channelsRequireMention, Streaming streaming, boolean streamMethods) {
+
+        /** With Slack's streaming methods where they apply ({@code streamMethods: on}, the default). */
+        public Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
+                     boolean channelsRequireMention, Streaming streaming) {
+            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, streaming, true);
+        }
 
         /** Streaming on, one change every 2 s ({@code chat.update} is Tier 3: about 50 a minute per workspace). */
         public static final Streaming DEFAULT_STREAMING = Streaming.every(Duration.ofSeconds(2));

@@ -200,7 +200,9 @@ final class ConfigKeys {
             leaf("apiUrl", Type.URL, ChannelsConfig.Slack.DEFAULT_API_URL.toString(), null, null, HTTP, "the Web API"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("channels", "in channels", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING));
+            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING),
+            bool("streamMethods", true, "on or off: in a thread, stream with chat.startStream / appendStream /"
+                    + " stopStream; off: chat.postMessage, then chat.update"));
     static final Obj CHANNELS = obj("channels", "the chat platforms",
             obj("console", "the terminal chat",
                     bool("enabled", null, "default: on only when no other channel is enabled")),

@@ -51,4 +51,10 @@ class StreamingConfigTest {
                 () -> parse("channels: { telegram: { drafts: maybe } }"));
         assertTrue(e.getMessage().contains("channels.telegram.drafts: must be on or off, got"), e.getMessage());
     }
+
+    @Test
+    void slackStreamMethods_areOnByDefault_andCanBeTurnedOff() throws Exception {
+        assertTrue(parse("").channels().slack().streamMethods());
+        assertEquals(false, parse("channels: { slack: { streamMethods: \"off\" } }").channels().slack().streamMethods());
+    }
 }

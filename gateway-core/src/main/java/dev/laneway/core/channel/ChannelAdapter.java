@@ -67,9 +67,20 @@ public interface ChannelAdapter {
     }
 
     /**
+     * Whether the live message {@code messageId} must be finished by {@link #keep} once its text is
+     * final: a draft, or a message the platform streams into until it is stopped (Slack's
+     * {@code chat.startStream}, docs/behaviour.md §16.1), which the chat keeps as it shows it.
+     * Default: {@link #draft}.
+     */
+    default boolean finishes(String messageId) {
+        return draft(messageId);
+    }
+
+    /**
      * Sends {@code text} as a message the chat keeps, once, and returns its id as {@link #post} does:
-     * the final text of the draft {@code draftId}, or (null) a message of the rest of a live answer
-     * that can no longer be edited. Failures as for {@link #send}. Default: {@link #post}.
+     * the final text of the live message {@code draftId} that {@link #finishes} (a draft is sent as a
+     * message; a stream is stopped showing {@code text}), or (null) a message of the rest of a live
+     * answer that can no longer be edited. Failures as for {@link #send}. Default: {@link #post}.
      */
     default String keep(Route route, String draftId, String text) throws Exception {
         return post(route, text);

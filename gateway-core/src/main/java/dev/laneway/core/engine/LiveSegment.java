@@ -64,10 +64,15 @@ final class LiveSegment {
      * starts and ends. Positions are in {@code source}, not in the complete reply: a display held a
      * tool line or an attempt's text the reply may not have.
      */
-    private record Shown(String id, String text, String source, int start, int end, boolean draft) {
+    private record Shown(String id, String text, String source, int start, int end, boolean draft,
+                         boolean finishes) {
 
         Shown(String id, String text, String source, int start, int end) {
-            this(id, text, source, start, end, false);
+            this(id, text, source, start, end, false, false);
+        }
+
+        Shown with(String id, String text, String source, int start, int end) {
+            return new Shown(id, text, source, start, end, draft, finishes);
         }
     }
 
@@ -248,8 +253,9 @@ final class LiveSegment {
                         return new Op.Post(chunk.text(), display, start, chunk.end());
                     }
                     Shown message = shown.get(i);
-                    if (message.draft() && settled()) {
-                        // a draft is not kept by the chat: its final text goes as a message (docs/behaviour.md §16.1)
+                    if (message.finishes() && settled()) {
+                        // a draft or a stream is finished: its final text goes as a message, or stops the stream
+                        // (docs/behaviour.md §16.1)
                         return new Op.Keep(i, message.id(), chunk.text(), display, start, chunk.end());
                     }
                     if (!message.text().equals(chunk.text())) {
@@ -264,6 +270,9 @@ final class LiveSegment {
                     // the whole text takes fewer messages than were shown (a retried model call wrote less)
                     for (int i = target.size(); i < shown.size(); i++) {
                         Shown message = shown.get(i);
+                        if (message.finishes() && !message.draft()) {
+                            return new Op.Keep(i, message.id(), EMPTIED, null, 0, 0); // a stream is stopped so
+                        }
                         if (message.id() != null && !message.draft() && !message.text().equals(EMPTIED)) {
                             return new Op.Edit(i, message.id(), EMPTIED, null, 0, 0);
                         }
@@ -273,6 +282,13 @@ final class LiveSegment {
             }
             if (complete == null) {
                 return null; // degraded: the rest goes once the reply is complete
+            }
+            for (int i = 0; i < shown.size(); i++) {
+                Shown message = shown.get(i);
+                if (message.finishes() && !message.draft()) {
+                    // a stream the chat keeps is stopped as it is; the rest follows it
+                    return new Op.Keep(i, message.id(), message.text(), message.source(), message.start(), message.end());
+                }
             }
             if (rest == null) {
                 int covered = covered();
@@ -297,6 +313,14 @@ final class LiveSegment {
 
     /** As {@link #done(Op, String)}; {@code draft}: a posted message is a draft the chat does not keep. */
     void done(Op op, String id, boolean draft) {
+        done(op, id, draft, draft);
+    }
+
+    /**
+     * As {@link #done(Op, String, boolean)}; {@code finishes}: a posted message must be finished by a
+     * {@link Op.Keep} once its text is final (a draft, or a stream).
+     */
+    void done(Op op, String id, boolean draft, boolean finishes) {
         lock.lock();
         try {
             switch (op) {
@@ -304,11 +328,12 @@ final class LiveSegment {
                     if (degraded) {
                         restSent++;
                     } else {
-                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end(), draft));
+                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end(), draft,
+                                finishes));
                     }
                 }
-                case Op.Edit edit -> shown.set(edit.index(), new Shown(edit.id(), edit.text(), edit.source(),
-                        edit.start(), edit.end(), shown.get(edit.index()).draft()));
+                case Op.Edit edit -> shown.set(edit.index(), shown.get(edit.index()).with(edit.id(), edit.text(),
+                        edit.source(), edit.start(), edit.end()));
                 case Op.Keep keep -> {
                     if (keep.index() < 0) {
                         restSent++;

@@ -651,7 +651,7 @@ final class Outbox {
             switch (op) {
                 case LiveSegment.Op.Post post -> {
                     String id = channel.post(route, post.text());
-                    live.segment.done(post, id, id != null && channel.draft(id));
+                    live.segment.done(post, id, id != null && channel.draft(id), id != null && channel.finishes(id));
                 }
                 case LiveSegment.Op.Keep keep -> live.segment.done(keep, channel.keep(route, keep.id(), keep.text()));
                 case LiveSegment.Op.Edit edit -> {
