@@ -90,7 +90,7 @@ final class TelegramSender {
      * most {@link #MAX_LENGTH} characters; a longer text is refused before anything is sent.
      */
     void send(Route route, String text) throws SendFailure {
-        post(route, text);
+        keep(route, text); // a plain reply or notice is a message, never a draft
     }
 
     /**

@@ -59,6 +59,17 @@ class DraftStreamingTest {
     }
 
     @Test
+    void aReplyThatIsNotStreamed_isAMessage_neverADraft() throws Exception {
+        try (Rig rig = drafting()) {
+            rig.api.dm(Tg.ANN, "hi");
+            rig.run(0).complete("Whole answer"); // a plain reply, as a notice is
+            Await.until("the answer", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
+            assertEquals("Whole answer", rig.api.sentTo(Tg.ANN.id()).get(0).visible());
+            assertEquals(List.of(), rig.api.calls("sendMessageDraft"));
+        }
+    }
+
+    @Test
     void aGroup_keepsSendThenEdit() throws Exception {
         try (Rig rig = drafting()) {
             rig.api.group(Tg.ANN, "explain");
