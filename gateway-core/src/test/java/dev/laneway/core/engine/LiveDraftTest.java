@@ -101,4 +101,22 @@ class LiveDraftTest {
         h.advanceMillis(1000);
         assertEquals(List.of(), journal.liveMessages(journal.pending().stream().map(JournalEntry::seq).toList()));
     }
+
+    @Test
+    void aStreamThatMustBeFinished_isStoppedWithItsFinalText_andCountsAsShownWhenAnUpdateFails() {
+        GatewayHarness h = new GatewayHarness(s -> s, CommandHandler.NONE, journal, new ManualTime());
+        h.channel.streaming(Streaming.every(Duration.ofSeconds(1))).streams(true);
+        h.dm("hi");
+        var run = h.agent.run(0);
+        run.delta("First part.");
+        h.channel.failNextEdits(SendFailure.refused("HTTP 400 not in streaming state"));
+        run.delta(" Second");
+        h.advanceMillis(1000);
+        run.complete("First part. Second part.");
+        h.advanceMillis(1000);
+        assertEquals(List.of("stream s1 First part.", "edit s1 First part. Second", "stop s1 First part.",
+                "post p2 Second part."), h.channel.calls(),
+                "the stream is stopped as it is; only the rest follows: nothing twice");
+        assertEquals(List.of("First part.", "Second part."), h.channel.screen());
+    }
 }

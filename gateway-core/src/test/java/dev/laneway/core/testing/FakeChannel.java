@@ -49,6 +49,8 @@ public final class FakeChannel implements ChannelAdapter {
     private final AtomicInteger nextMessageId = new AtomicInteger(1);
     private final AtomicInteger nextDraftId = new AtomicInteger(1);
     private volatile boolean drafts;
+    private volatile boolean streams;
+    private final java.util.Set<String> openStreams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.Map<String, String> liveDrafts = new java.util.concurrent.ConcurrentHashMap<>();
     // message id -> what it shows now; in the order the messages were posted
     private final java.util.Map<String, String> screen = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
@@ -114,6 +116,14 @@ public final class FakeChannel implements ChannelAdapter {
      */
     @Override
     public String post(Route route, String text) throws Exception {
+        if (streams) {
+            send(route, text);
+            String id = "s" + nextMessageId.getAndIncrement();
+            screen.put(id, text);
+            openStreams.add(id);
+            calls.add("stream " + id + " " + text);
+            return id;
+        }
         if (drafts) {
             String id = "d" + nextDraftId.getAndIncrement();
             calls.add("draft " + id + " " + text);
@@ -136,9 +146,33 @@ public final class FakeChannel implements ChannelAdapter {
         return messageId.startsWith("d");
     }
 
+    /** A stream ({@link #streams} on) is finished too, though the chat keeps it. */
+    @Override
+    public boolean finishes(String messageId) {
+        return draft(messageId) || openStreams.contains(messageId);
+    }
+
+    /** Live answers post streams ({@code s1}, ...): kept by the chat, edited, and stopped by {@code keep}. */
+    public FakeChannel streams(boolean on) {
+        streams = on;
+        return this;
+    }
+
     /** The final text of a draft (or of the rest of a degraded answer) sent as a message: {@code keep <draft|-> <text>}. */
     @Override
     public String keep(Route route, String draftId, String text) throws Exception {
+        if (draftId != null && openStreams.remove(draftId)) {
+            calls.add("stop " + draftId + " " + text);
+            screen.put(draftId, text);
+            return draftId;
+        }
+        if (draftId == null && streams) {
+            send(route, text); // the rest of a degraded answer: a plain message, not a stream
+            String id = "p" + nextMessageId.getAndIncrement();
+            screen.put(id, text);
+            calls.add("post " + id + " " + text);
+            return id;
+        }
         if (draftId == null && !drafts) {
             return post(route, text); // the rest of a degraded answer, as a plain post
         }
