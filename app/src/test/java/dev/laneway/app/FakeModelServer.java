@@ -46,6 +46,7 @@ final class FakeModelServer implements AutoCloseable {
     // request index -> released when the test lets it be answered (only while holding)
     private final Map<Integer, CompletableFuture<Void>> gates = new ConcurrentHashMap<>();
     private volatile boolean holding;
+    private volatile boolean holdingMidStream;
     private volatile int failStatus;
     private volatile List<String> models = List.of();
     private volatile String requiredKey;
@@ -185,6 +186,14 @@ final class FakeModelServer implements AutoCloseable {
         holding = on;
     }
 
+    /**
+     * Whether requests arriving from now on stream their first chunk at once and the rest only after
+     * {@link #release} (an answer cut off mid-stream when the process dies meanwhile).
+     */
+    void holdMidStream(boolean on) {
+        holdingMidStream = on;
+    }
+
     /** Lets the request with this index (0 for the first one ever) be answered. */
     void release(int index) {
         gate(index).complete(null);
@@ -266,6 +275,13 @@ final class FakeModelServer implements AutoCloseable {
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
             chunk(out, "model says: ");
+            if (holdingMidStream) {
+                try {
+                    gate(index).get(60, TimeUnit.SECONDS);
+                } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                    return; // the client went away, or the test ended
+                }
+            }
             chunk(out, lastUser);
             out.write("data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
                     .getBytes(StandardCharsets.UTF_8));
@@ -287,6 +303,7 @@ final class FakeModelServer implements AutoCloseable {
     @Override
     public void close() {
         holding = false;
+        holdingMidStream = false;
         gates.values().forEach(gate -> gate.completeExceptionally(new IllegalStateException("closed")));
         server.stop(0);
     }

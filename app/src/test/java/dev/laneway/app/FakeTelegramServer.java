@@ -49,6 +49,7 @@ final class FakeTelegramServer implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     private final List<JsonNode> updates = new ArrayList<>();  // every update queued, in order
     private final List<Sent> sent = new ArrayList<>();
+    private final List<Edit> edits = new ArrayList<>();
     private final java.util.Map<String, byte[]> files = new java.util.concurrent.ConcurrentHashMap<>();
     private int nextUpdateId = 5000;
     private int nextMessageId = 100;
@@ -200,6 +201,27 @@ final class FakeTelegramServer implements AutoCloseable {
     record Sent(String chatId, Integer threadId, String text, Instant at) {
     }
 
+    /** One {@code editMessageText} as it arrived. */
+    record Edit(String chatId, int messageId, String text, Instant at) {
+    }
+
+    /** Every {@code editMessageText} so far, in the order they arrived. */
+    List<Edit> edits() {
+        lock.lock();
+        try {
+            return List.copyOf(edits);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until {@code count} edits satisfy {@code which}; returns every edit so far. */
+    List<Edit> awaitEdits(int count, java.util.function.Predicate<Edit> which, Duration timeout)
+            throws InterruptedException {
+        await(timeout, count + " matching editMessageText calls", () -> edits.stream().filter(which).count() >= count);
+        return edits();
+    }
+
     /** Every {@code sendMessage} so far, in the order they arrived. */
     List<Sent> sent() {
         lock.lock();
@@ -282,6 +304,7 @@ final class FakeTelegramServer implements AutoCloseable {
                 case "getme" -> me();
                 case "getupdates" -> getUpdates(body);
                 case "sendmessage" -> sendMessage(body);
+                case "editmessagetext" -> editMessageText(body);
                 case "getfile" -> JSON.createObjectNode().put("file_id", body.path("file_id").asText())
                         .put("file_unique_id", "u").put("file_path", body.path("file_id").asText());
                 default -> JSON.getNodeFactory().booleanNode(true);
@@ -351,6 +374,27 @@ final class FakeTelegramServer implements AutoCloseable {
         if (threadId != null) {
             message.put("message_thread_id", threadId).put("is_topic_message", true);
         }
+        message.put("text", text);
+        return message;
+    }
+
+    private ObjectNode editMessageText(JsonNode body) {
+        String chatId = body.path("chat_id").asText();
+        int messageId = body.path("message_id").asInt();
+        String text = body.path("text").asText();
+        lock.lock();
+        try {
+            edits.add(new Edit(chatId, messageId, text, Instant.now()));
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        ObjectNode message = JSON.createObjectNode().put("message_id", messageId)
+                .put("date", Instant.now().getEpochSecond());
+        message.set("from", JSON.createObjectNode().put("id", BOT_ID).put("is_bot", true).put("first_name", "Laneway")
+                .put("username", BOT_USERNAME));
+        message.putObject("chat").put("id", Long.parseLong(chatId)).put("type",
+                chatId.startsWith("-") ? "supergroup" : "private");
         message.put("text", text);
         return message;
     }

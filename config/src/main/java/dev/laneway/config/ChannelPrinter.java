@@ -24,6 +24,7 @@ final class ChannelPrinter {
                 "streaming", onOff(telegram.streaming()),
                 "streamingInterval", ConfigPrinter.millis(telegram.streaming().minEditInterval()),
                 "receipts", telegram.receipts().configName(),
+                "drafts", telegram.drafts() ? "on" : "off",
                 "mode", telegram.webhook() == null ? "polling" : "webhook");
         TelegramWebhook webhook = telegram.webhook();
         if (webhook != null) {
@@ -60,7 +61,8 @@ final class ChannelPrinter {
                         "channels", map("requireMention", slack.channelsRequireMention()),
                         "streaming", onOff(slack.streaming()),
                         "streamingInterval", ConfigPrinter.millis(slack.streaming().minEditInterval()),
-                        "receipts", slack.receipts().configName()));
+                        "receipts", slack.receipts().configName(),
+                        "streamMethods", slack.streamMethods() ? "on" : "off"));
     }
 
     private static String onOff(dev.laneway.core.channel.Streaming streaming) {

@@ -38,7 +38,8 @@ final class ChannelsBinder {
                 mentions(s, spec.obj("groups")),
                 streaming(s, spec, Telegram.DEFAULT_STREAMING),
                 webhook(s, spec.obj("webhook")),
-                receipts(s, spec));
+                receipts(s, spec),
+                s.onOff(spec.leaf("drafts").name(), true));
     }
 
     /**
@@ -122,7 +123,8 @@ final class ChannelsBinder {
                 s.stringList(spec.leaf("allowFrom")),
                 mentions(s, spec.obj("channels")),
                 streaming(s, spec, Slack.DEFAULT_STREAMING),
-                receipts(s, spec));
+                receipts(s, spec),
+                s.onOff(spec.leaf("streamMethods").name(), true));
     }
 
     /**

@@ -52,16 +52,33 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param webhook              {@code mode: webhook} and its {@code webhook:} settings; null in the
      *                             default {@code mode: polling} (docs/configuration.md)
      * @param receipts             {@code receipts} (docs/behaviour.md §16.5)
+     * @param drafts               {@code drafts}: a private chat's answer streams as a draft
+     *                             ({@code sendMessageDraft}) rather than by send, then edit (docs/behaviour.md §16.1)
      */
     public record Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
                            boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook,
-                           ReceiptMode receipts) {
+                           ReceiptMode receipts, boolean drafts) {
+
+        /** With drafts in private chats (the default). */
+        public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
+                        boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook,
+                        ReceiptMode receipts) {
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, streaming, webhook, receipts, true);
+        }
 
         /** With the default receipts. */
         public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
-                        boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
+                        boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook, boolean drafts) {
             // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
-            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, streaming, webhook, ReceiptMode.REACTIONS);
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, streaming, webhook, ReceiptMode.REACTIONS,
+                    drafts);
+        }
+
+        /** With the default receipts and drafts in private chats. */
+        public Telegram(boolean enabled, Secret token, URI apiUrl, List<String> allowFrom,
+                        boolean groupsRequireMention, Streaming streaming, TelegramWebhook webhook) {
+            this(enabled, token, apiUrl, allowFrom, groupsRequireMention, streaming, webhook, ReceiptMode.REACTIONS,
+                    true);
         }
 
         /** Streaming on, one change a second (Telegram's one message a second per chat). */
@@ -163,13 +180,28 @@ public record ChannelsConfig(Console console, Telegram telegram, Discord discord
      * @param receipts               {@code receipts} (docs/behaviour.md §16.5)
      */
     public record Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
-                        boolean channelsRequireMention, Streaming streaming, ReceiptMode receipts) {
+                        boolean channelsRequireMention, Streaming streaming, ReceiptMode receipts,
+                        boolean streamMethods) {
+
+        /** With Slack's streaming methods where they apply ({@code streamMethods: on}, the default). */
+        public Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
+                     boolean channelsRequireMention, Streaming streaming, ReceiptMode receipts) {
+            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, streaming, receipts, true);
+        }
 
         /** With the default receipts. */
         public Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
-                     boolean channelsRequireMention, Streaming streaming) {
+                     boolean channelsRequireMention, Streaming streaming, boolean streamMethods) {
             // = DEFAULT_RECEIPTS, not read here: a class init cycle (ChannelsConfig.DEFAULTS builds this)
-            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, streaming, ReceiptMode.REACTIONS);
+            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, streaming, ReceiptMode.REACTIONS,
+                    streamMethods);
+        }
+
+        /** With the default receipts and streaming methods. */
+        public Slack(boolean enabled, Secret botToken, Secret appToken, URI apiUrl, List<String> allowFrom,
+                     boolean channelsRequireMention, Streaming streaming) {
+            this(enabled, botToken, appToken, apiUrl, allowFrom, channelsRequireMention, streaming, ReceiptMode.REACTIONS,
+                    true);
         }
 
         /** Streaming on, one change every 2 s ({@code chat.update} is Tier 3: about 50 a minute per workspace). */

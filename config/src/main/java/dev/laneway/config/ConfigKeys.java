@@ -180,6 +180,8 @@ final class ConfigKeys {
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("groups", "in groups", bool("requireMention", true, "answer only when mentioned")),
             streaming(), streamingInterval(ChannelsConfig.Telegram.DEFAULT_STREAMING), receipts(),
+            bool("drafts", true, "on or off: in private chats, stream an answer as a draft (sendMessageDraft) and"
+                    + " send its final text; off: send, then edit there too"),
             word("mode", "polling", List.of("polling", "webhook"), List.of(),
                     "polling (one instance of a fleet polls) or webhook (every instance takes updates over HTTP)"),
             obj("webhook", "with mode: webhook (docs/behaviour.md §17, Ingress)",
@@ -207,7 +209,9 @@ final class ConfigKeys {
             leaf("apiUrl", Type.URL, ChannelsConfig.Slack.DEFAULT_API_URL.toString(), null, null, HTTP, "the Web API"),
             strings("allowFrom", List.of(), "user ids allowed to talk to the bot (empty: everyone)"),
             obj("channels", "in channels", bool("requireMention", true, "answer only when mentioned")),
-            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING), receipts());
+            streaming(), streamingInterval(ChannelsConfig.Slack.DEFAULT_STREAMING), receipts(),
+            bool("streamMethods", true, "on or off: in a thread, stream with chat.startStream / appendStream /"
+                    + " stopStream; off: chat.postMessage, then chat.update"));
     static final Obj CHANNELS = obj("channels", "the chat platforms",
             obj("console", "the terminal chat",
                     bool("enabled", null, "default: on only when no other channel is enabled")),

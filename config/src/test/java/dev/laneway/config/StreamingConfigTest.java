@@ -41,4 +41,20 @@ class StreamingConfigTest {
         assertTrue(e.getMessage().contains("channels.telegram.streamingInterval: must be at least 200ms"),
                 e.getMessage());
     }
+
+    @Test
+    void telegramDrafts_areOnByDefault_andCanBeTurnedOff() throws Exception {
+        assertTrue(parse("").channels().telegram().drafts());
+        assertEquals(false, parse("channels: { telegram: { drafts: \"off\" } }").channels().telegram().drafts());
+        assertEquals(false, parse("channels: { telegram: { drafts: false } }").channels().telegram().drafts());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parse("channels: { telegram: { drafts: maybe } }"));
+        assertTrue(e.getMessage().contains("channels.telegram.drafts: must be on or off, got"), e.getMessage());
+    }
+
+    @Test
+    void slackStreamMethods_areOnByDefault_andCanBeTurnedOff() throws Exception {
+        assertTrue(parse("").channels().slack().streamMethods());
+        assertEquals(false, parse("channels: { slack: { streamMethods: \"off\" } }").channels().slack().streamMethods());
+    }
 }

@@ -96,6 +96,20 @@ final class Migrations {
                         fired_at_sec   INTEGER NOT NULL,
                         fired_at_nano  INTEGER NOT NULL,
                         recorded_at    INTEGER NOT NULL
+                    )""")),
+            new Migration(6, "live messages of streamed answers, marked interrupted after a crash", List.of(
+                    // rows of a pending message only; its settle deletes them (docs/behaviour.md §16.3)
+                    """
+                    CREATE TABLE live_messages (
+                        seq         INTEGER NOT NULL,
+                        message_id  TEXT NOT NULL,
+                        channel     TEXT NOT NULL,
+                        account     TEXT NOT NULL,
+                        chat_id     TEXT NOT NULL,
+                        thread_id   TEXT,
+                        text        TEXT NOT NULL,
+                        updated_at  INTEGER NOT NULL,
+                        PRIMARY KEY (seq, message_id)
                     )""")));
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();

@@ -4,6 +4,7 @@ import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.store.SessionStore;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -216,6 +218,27 @@ public final class SqliteStore implements DurableStore {
             // the key stays held (not evictable): this closed store takes no more messages anyway
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
         }
+    }
+
+    @Override
+    public void liveShown(LiveMessage message) {
+        Objects.requireNonNull(message, "message");
+        writer.submit(new WriteOp.LiveShown(message, options.clock().millis())); // a closed store: nothing to mark later
+    }
+
+    @Override
+    public void liveGone(long seq, String messageId) {
+        writer.submit(new WriteOp.LiveGone(seq, messageId));
+    }
+
+    /** Including records queued before this call. */
+    @Override
+    public List<LiveMessage> liveMessages(Collection<Long> seqs) {
+        if (seqs.isEmpty()) {
+            return List.of();
+        }
+        flush();
+        return reader.liveMessages(new HashSet<>(seqs));
     }
 
     /** Every pending entry, in sequence order, including appends queued before this call. */

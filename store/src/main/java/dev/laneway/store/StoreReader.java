@@ -1,8 +1,10 @@
 package dev.laneway.store;
 
 import dev.laneway.core.QueueOverride;
+import dev.laneway.core.Route;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -66,6 +68,29 @@ final class StoreReader implements AutoCloseable {
                 }
             }
             return entries;
+        });
+    }
+
+    /**
+     * The live messages recorded for these pending messages, in sequence order (the table holds only
+     * streams in progress, so it is read whole and filtered here).
+     */
+    List<LiveMessage> liveMessages(java.util.Set<Long> seqs) {
+        return read(() -> {
+            List<LiveMessage> messages = new ArrayList<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("""
+                         SELECT l.seq, l.message_id, l.channel, l.account, l.chat_id, l.thread_id, l.text
+                         FROM live_messages l JOIN messages m ON m.seq = l.seq AND m.state = 'pending'
+                         ORDER BY l.seq, l.updated_at, l.message_id""")) {
+                while (rows.next()) {
+                    if (seqs.contains(rows.getLong(1))) {
+                        messages.add(new LiveMessage(rows.getLong(1), new Route(rows.getString(3), rows.getString(4),
+                                rows.getString(5), rows.getString(6), null), rows.getString(2), rows.getString(7)));
+                    }
+                }
+            }
+            return messages;
         });
     }
 

@@ -29,6 +29,12 @@ sealed interface WriteOp {
     /** Replaces a scheduled job's last fire. */
     record RecordFire(String jobId, java.time.Instant firedAt, long atMillis) implements WriteOp { }
 
+    /** Records (or replaces) a live message of a pending message's streamed answer; ignored once it ended. */
+    record LiveShown(dev.laneway.core.store.LiveMessage message, long atMillis) implements WriteOp { }
+
+    /** Forgets one live message. */
+    record LiveGone(long seq, String messageId) implements WriteOp { }
+
     /** Completes once everything queued before it is committed. */
     record Flush() implements WriteOp {
         @Override

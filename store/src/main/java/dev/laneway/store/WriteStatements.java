@@ -33,6 +33,9 @@ final class WriteStatements implements AutoCloseable {
     private final PreparedStatement deleteOverride;
     private final PreparedStatement selectExpired;
     private final PreparedStatement upsertFire;
+    private final PreparedStatement upsertLive;
+    private final PreparedStatement deleteLive;
+    private final PreparedStatement deleteLiveOf;
     private final List<PreparedStatement> all = new ArrayList<>();
 
     WriteStatements(Connection connection, int maxHistory) throws SQLException {
@@ -64,6 +67,13 @@ final class WriteStatements implements AutoCloseable {
                     INSERT INTO schedule_fires (job_id, fired_at_sec, fired_at_nano, recorded_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (job_id) DO UPDATE SET fired_at_sec = excluded.fired_at_sec,
                         fired_at_nano = excluded.fired_at_nano, recorded_at = excluded.recorded_at""");
+            upsertLive = prepare("""
+                    INSERT INTO live_messages (seq, message_id, channel, account, chat_id, thread_id, text, updated_at)
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (
+                        SELECT 1 FROM messages WHERE seq = ?1 AND state = 'pending')
+                    ON CONFLICT (seq, message_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at""");
+            deleteLive = prepare("DELETE FROM live_messages WHERE seq = ? AND message_id = ?");
+            deleteLiveOf = prepare("DELETE FROM live_messages WHERE seq = ?");
         } catch (SQLException | RuntimeException e) {
             close();
             throw e;
@@ -100,6 +110,8 @@ final class WriteStatements implements AutoCloseable {
                 insertMessage.executeUpdate();
             }
             case WriteOp.Settle settle -> {
+                deleteLiveOf.setLong(1, settle.seq());
+                deleteLiveOf.executeUpdate();
                 if (settle.answered()) {
                     markAnswered.setLong(1, settle.atMillis());
                     markAnswered.setLong(2, settle.seq());
@@ -121,6 +133,23 @@ final class WriteStatements implements AutoCloseable {
                 upsertFire.setInt(3, fire.firedAt().getNano());
                 upsertFire.setLong(4, fire.atMillis());
                 upsertFire.executeUpdate();
+            }
+            case WriteOp.LiveShown shown -> {
+                var message = shown.message();
+                upsertLive.setLong(1, message.seq());
+                upsertLive.setString(2, message.messageId());
+                upsertLive.setString(3, message.route().channel());
+                upsertLive.setString(4, message.route().account());
+                upsertLive.setString(5, message.route().chatId());
+                upsertLive.setString(6, message.route().threadId());
+                upsertLive.setString(7, message.text());
+                upsertLive.setLong(8, shown.atMillis());
+                upsertLive.executeUpdate();
+            }
+            case WriteOp.LiveGone gone -> {
+                deleteLive.setLong(1, gone.seq());
+                deleteLive.setString(2, gone.messageId());
+                deleteLive.executeUpdate();
             }
             case WriteOp.Flush flush -> { }
             case WriteOp.Hold hold -> { }

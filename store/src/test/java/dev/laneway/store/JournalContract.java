@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.Route;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -255,5 +257,52 @@ public abstract class JournalContract extends StoreContract {
         store.settled(2, true); // logged, not thrown
         assertEquals(OptionalLong.of(Fixtures.T0.toEpochMilli()), subject.answeredAt(Fixtures.entry(1)));
         assertFalse(store.isOpen());
+    }
+
+    private static LiveMessage live(long seq, String id, String text) {
+        return new LiveMessage(seq, new Route("telegram", "default", "chat-" + seq, seq == 1 ? null : "thread-7", "m9"),
+                id, text);
+    }
+
+    @Test
+    void liveMessages_areKeptPerMessageId_surviveAReopen_andGoWhenTheirMessageEnds() {
+        try (DurableStore store = open()) {
+            for (long seq = 1; seq <= 3; seq++) {
+                store.append(Fixtures.entry(seq)).join();
+            }
+            store.liveShown(live(1, "p1", "Hel"));
+            store.liveShown(live(1, "p1", "Hello, wörld 🔧")); // replaces what p1 showed
+            store.liveShown(live(2, "p2", "Second"));
+            store.liveShown(live(3, "p3", "Third"));
+            store.liveShown(live(3, "p4", "Third, next message"));
+            store.liveGone(3, "p3");
+            assertEquals(List.of(live(1, "p1", "Hello, wörld 🔧"), live(2, "p2", "Second"),
+                    live(3, "p4", "Third, next message")), store.liveMessages(List.of(1L, 2L, 3L)));
+            assertEquals(null, store.liveMessages(List.of(1L)).get(0).route().threadId());
+            assertEquals(null, store.liveMessages(List.of(2L)).get(0).route().replyToMessageId(), "a reply-to is not kept");
+            assertEquals(List.of(live(2, "p2", "Second")), store.liveMessages(List.of(2L)), "only those asked for");
+        }
+        try (DurableStore store = open()) {
+            assertEquals(3, store.liveMessages(List.of(1L, 2L, 3L)).size(), "what a restart marks survives it");
+            store.settled(1, true);
+            store.settled(2, false);
+            assertEquals(List.of(live(3, "p4", "Third, next message")), store.liveMessages(List.of(1L, 2L, 3L)),
+                    "an ended message, answered or not, has nothing left to mark");
+        }
+        try (DurableStore store = open()) {
+            assertEquals(List.of(live(3, "p4", "Third, next message")), store.liveMessages(List.of(1L, 2L, 3L)));
+        }
+    }
+
+    @Test
+    void aLiveMessageRecordedAfterItsMessageEnded_orForNoMessage_isIgnored() {
+        try (DurableStore store = open()) {
+            store.append(Fixtures.entry(1)).join();
+            store.settled(1, true);
+            store.liveShown(live(1, "p1", "late"));
+            store.liveShown(live(2, "p2", "never journaled"));
+            assertEquals(List.of(), store.liveMessages(List.of(1L, 2L)));
+            assertEquals(List.of(), store.liveMessages(List.of()));
+        }
     }
 }

@@ -57,6 +57,36 @@ public interface ChannelAdapter {
     }
 
     /**
+     * Whether the live message {@code messageId} (one {@link #post} returned) is a draft: a preview the
+     * chat does not keep (Telegram's {@code sendMessageDraft} in a private chat, docs/behaviour.md
+     * §16.1), changed by {@link #edit} while the answer is written and sent for good by {@link #keep}
+     * once its text is final. Default: false.
+     */
+    default boolean draft(String messageId) {
+        return false;
+    }
+
+    /**
+     * Whether the live message {@code messageId} must be finished by {@link #keep} once its text is
+     * final: a draft, or a message the platform streams into until it is stopped (Slack's
+     * {@code chat.startStream}, docs/behaviour.md §16.1), which the chat keeps as it shows it.
+     * Default: {@link #draft}.
+     */
+    default boolean finishes(String messageId) {
+        return draft(messageId);
+    }
+
+    /**
+     * Sends {@code text} as a message the chat keeps, once, and returns its id as {@link #post} does:
+     * the final text of the live message {@code draftId} that {@link #finishes} (a draft is sent as a
+     * message; a stream is stopped showing {@code text}), or (null) a message of the rest of a live
+     * answer that can no longer be edited. Failures as for {@link #send}. Default: {@link #post}.
+     */
+    default String keep(Route route, String draftId, String text) throws Exception {
+        return post(route, text);
+    }
+
+    /**
      * How long the outbox must wait before it sends the next message to {@code route}'s chat, to
      * keep to the platform's rate (zero: now). Asked once before each message; the answer books
      * that message's slot, so the outbox then sends it without asking again. The wait costs no

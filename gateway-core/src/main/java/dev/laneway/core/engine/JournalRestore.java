@@ -7,11 +7,14 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * before the restart, and steering it into a restored run would answer it once more.
  * Messages the gateway accepted longer than {@code messages.queue.ttl} ago are dropped instead:
  * one log line, one notice per sender in each session (at their last expired message), sent before
- * those messages are settled. Runs once, on the thread that starts the gateway, before any channel
- * takes traffic.
+ * those messages are settled. A live message a streamed answer left behind (the process died
+ * mid-stream) is first edited to carry the {@code ⚠️ Interrupted.} mark, through its chat's outbox,
+ * so the mark goes before the fresh answer (docs/behaviour.md §16.3). Runs once, on the thread that
+ * starts the gateway, before any channel takes traffic.
  */
 final class JournalRestore {
 
@@ -47,6 +52,7 @@ final class JournalRestore {
         if (pending.isEmpty()) {
             return;
         }
+        markOrphans(pending, ctx, restart);
         Instant horizon = ctx.clock.instant().minus(ctx.settings.queueTtl());
         // session and sender key -> where that sender's expiry notice goes: once per sender in each
         // session, as the engine's own notices (with dmScope: main, once across every DM)
@@ -81,6 +87,39 @@ final class JournalRestore {
             log.info("restore: {} message(s) from before the restart queued again", pending.size() - expired.size());
         } else {
             log.debug("fleet: {} message(s) picked up from the shared journal", pending.size() - expired.size());
+        }
+    }
+
+    /**
+     * Edits every live message recorded against these entries to its text followed by
+     * {@code ⚠️ Interrupted.}, each once, as one update of a {@link LiveSegment#orphan} in its
+     * chat's outbox; the journal forgets it once that update is done with (sent, or given up: a
+     * platform that refuses the edit is not asked again).
+     */
+    private static void markOrphans(List<JournalEntry> pending, EngineContext ctx, boolean restart) {
+        List<LiveMessage> orphans;
+        try {
+            orphans = ctx.journal.liveMessages(pending.stream().map(JournalEntry::seq).toList());
+        } catch (RuntimeException e) {
+            log.warn("restore: could not read the live messages of interrupted answers; they are not marked: {}",
+                    e.toString());
+            return;
+        }
+        Set<String> marked = new HashSet<>();
+        for (LiveMessage orphan : orphans) {
+            if (!marked.add(orphan.route().chatKey() + '\u0000' + orphan.messageId())) {
+                continue;
+            }
+            LiveSegment segment = LiveSegment.orphan(orphan.messageId(), orphan.text(), LiveAnswer.INTERRUPTED);
+            ctx.outbox.live(orphan.route(), null, segment, () -> true, null, true,
+                    () -> ctx.journal.liveGone(orphan.seq(), orphan.messageId()));
+        }
+        if (!marked.isEmpty()) {
+            if (restart) {
+                log.info("restore: {} answer(s) cut off mid-stream marked interrupted", marked.size());
+            } else {
+                log.debug("fleet: {} answer(s) cut off mid-stream marked interrupted", marked.size());
+            }
         }
     }
 

@@ -40,12 +40,20 @@ final class LiveAnswer {
     private final BooleanSupplier stillWanted;
     private final Delivery delivery;
     private final int maxChars;
+    private final LiveTrace trace; // where live messages are recorded durably (docs/behaviour.md §16.3), or null
     private final ReentrantLock lock = new ReentrantLock();
     private LiveSegment current;                             // the reply being written; guarded by lock
     private final List<LiveSegment> segments = new ArrayList<>(); // every reply streamed; guarded by lock
 
     LiveAnswer(Route route, SessionKey session, Outbox outbox, Scheduler scheduler, InstantSource clock,
                Duration minInterval, BooleanSupplier stillWanted, Delivery delivery, int maxChars) {
+        this(route, session, outbox, scheduler, clock, minInterval, stillWanted, delivery, maxChars, null);
+    }
+
+    /** @param trace where the live messages are recorded durably (null: nowhere) */
+    LiveAnswer(Route route, SessionKey session, Outbox outbox, Scheduler scheduler, InstantSource clock,
+               Duration minInterval, BooleanSupplier stillWanted, Delivery delivery, int maxChars, LiveTrace trace) {
+        this.trace = trace;
         this.route = route;
         this.session = session;
         this.outbox = outbox;
@@ -129,7 +137,7 @@ final class LiveAnswer {
         lock.lock();
         try {
             if (current == null) {
-                current = new LiveSegment((int) Math.max(0, Math.min(Integer.MAX_VALUE, room)));
+                current = new LiveSegment((int) Math.max(0, Math.min(Integer.MAX_VALUE, room)), trace);
                 segments.add(current);
             }
             return current;

@@ -20,10 +20,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the messages show ends, a code fence open there reopened: see {@link #covered}) goes as new
  * messages: nothing lost, nothing twice.
  *
+ * <p>Durable trace: with a {@link LiveTrace}, the segment's last message and what it shows are
+ * recorded in the journal after each platform call ({@link #record}), until the reply is shown
+ * whole, marked or degraded, so a restart after a crash can mark that message interrupted
+ * ({@link #orphan}, docs/behaviour.md §16.3).
+ *
  * <p>Concurrency: {@code lock} guards every field. The agent's thread appends ({@link #append},
  * {@link #finish}); the one thread that owns the chat in the outbox asks {@link #next} and
- * records what it did ({@link #done}), outside the lock in between; the executor ends it
- * ({@link #end}). Never held while calling anything else.
+ * records what it did ({@link #done}, {@link #record}), outside the lock in between; the executor
+ * ends it ({@link #end}). Never held while calling anything else (the trace's journal included).
  */
 final class LiveSegment {
 
@@ -44,6 +49,13 @@ final class LiveSegment {
         /** Change message {@code index} (platform id {@code id}) to {@code text}, cut from {@code source} as for a post. */
         record Edit(int index, String id, String text, String source, int start, int end) implements Op {
         }
+
+        /**
+         * Send {@code text} as a message the chat keeps: the final text of draft {@code index} (its id
+         * {@code id}), or, with index -1 and no id, a message of a degraded reply's rest.
+         */
+        record Keep(int index, String id, String text, String source, int start, int end) implements Op {
+        }
     }
 
     /**
@@ -52,10 +64,22 @@ final class LiveSegment {
      * starts and ends. Positions are in {@code source}, not in the complete reply: a display held a
      * tool line or an attempt's text the reply may not have.
      */
-    private record Shown(String id, String text, String source, int start, int end) {
+    private record Shown(String id, String text, String source, int start, int end, boolean draft,
+                         boolean finishes) {
+
+        Shown(String id, String text, String source, int start, int end) {
+            this(id, text, source, start, end, false, false);
+        }
+
+        Shown with(String id, String text, String source, int start, int end) {
+            return new Shown(id, text, source, start, end, draft, finishes);
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
+    private final LiveTrace trace;   // where the last message is recorded durably, or null
+    private String recordedId;       // the message the trace holds now, or null
+    private String recordedText;     // what it was recorded showing
     private final StringBuilder text = new StringBuilder(); // the reply so far
     private int room;                // characters the reply may still take (messages.maxAnswerChars)
     private String complete;         // the whole reply, once known; then text no longer grows
@@ -70,7 +94,36 @@ final class LiveSegment {
     private Instant lastUpdate;      // when the outbox last took an update
 
     LiveSegment(int room) {
+        this(room, null);
+    }
+
+    /** @param trace where its last message is recorded durably (null: nowhere) */
+    LiveSegment(int room, LiveTrace trace) {
         this.room = room;
+        this.trace = trace;
+    }
+
+    /**
+     * A live message left over from before a restart (docs/behaviour.md §16.3): it shows
+     * {@code shownText} as message {@code id}, and its one update brings it to that text (a tool
+     * progress line dropped) followed by {@code mark}, as a run that ended mid-stream marks it.
+     */
+    static LiveSegment orphan(String id, String shownText, String mark) {
+        LiveSegment segment = new LiveSegment(0);
+        segment.shown.add(new Shown(id, shownText, null, 0, 0));
+        segment.text.append(withoutToolLine(shownText));
+        segment.mark = mark;
+        return segment;
+    }
+
+    /** A message's text without the tool progress line it ends with, if any. */
+    static String withoutToolLine(String shownText) {
+        int at = shownText.lastIndexOf("🔧 ");
+        if (at < 0 || !shownText.endsWith("…") || shownText.indexOf('\n', at) >= 0
+                || at > 0 && !shownText.startsWith("\n\n", at - 2)) {
+            return shownText;
+        }
+        return shownText.substring(0, at).stripTrailing();
     }
 
     /**
@@ -200,6 +253,11 @@ final class LiveSegment {
                         return new Op.Post(chunk.text(), display, start, chunk.end());
                     }
                     Shown message = shown.get(i);
+                    if (message.finishes() && settled()) {
+                        // a draft or a stream is finished: its final text goes as a message, or stops the stream
+                        // (docs/behaviour.md §16.1)
+                        return new Op.Keep(i, message.id(), chunk.text(), display, start, chunk.end());
+                    }
                     if (!message.text().equals(chunk.text())) {
                         if (message.id() == null) {
                             degraded = true; // it cannot be changed: the rest goes as new messages
@@ -212,7 +270,10 @@ final class LiveSegment {
                     // the whole text takes fewer messages than were shown (a retried model call wrote less)
                     for (int i = target.size(); i < shown.size(); i++) {
                         Shown message = shown.get(i);
-                        if (message.id() != null && !message.text().equals(EMPTIED)) {
+                        if (message.finishes() && !message.draft()) {
+                            return new Op.Keep(i, message.id(), EMPTIED, null, 0, 0); // a stream is stopped so
+                        }
+                        if (message.id() != null && !message.draft() && !message.text().equals(EMPTIED)) {
                             return new Op.Edit(i, message.id(), EMPTIED, null, 0, 0);
                         }
                     }
@@ -222,13 +283,21 @@ final class LiveSegment {
             if (complete == null) {
                 return null; // degraded: the rest goes once the reply is complete
             }
+            for (int i = 0; i < shown.size(); i++) {
+                Shown message = shown.get(i);
+                if (message.finishes() && !message.draft()) {
+                    // a stream the chat keeps is stopped as it is; the rest follows it
+                    return new Op.Keep(i, message.id(), message.text(), message.source(), message.start(), message.end());
+                }
+            }
             if (rest == null) {
                 int covered = covered();
                 String tail = complete.substring(covered).stripLeading();
                 String fence = tail.isEmpty() ? null : TextChunker.openFenceAt(complete, covered);
                 rest = TextChunker.chunks(fence == null ? tail : fence + "\n" + tail, limit);
             }
-            return restSent < rest.size() ? new Op.Post(rest.get(restSent).text(), null, 0, complete.length()) : null;
+            return restSent < rest.size() ? new Op.Keep(-1, null, rest.get(restSent).text(), null, 0, complete.length())
+                    : null;
         } finally {
             lock.unlock();
         }
@@ -239,6 +308,19 @@ final class LiveSegment {
 
     /** {@code op} went; {@code id}: the new message's platform id (null: unknown or not editable). */
     void done(Op op, String id) {
+        done(op, id, false);
+    }
+
+    /** As {@link #done(Op, String)}; {@code draft}: a posted message is a draft the chat does not keep. */
+    void done(Op op, String id, boolean draft) {
+        done(op, id, draft, draft);
+    }
+
+    /**
+     * As {@link #done(Op, String, boolean)}; {@code finishes}: a posted message must be finished by a
+     * {@link Op.Keep} once its text is final (a draft, or a stream).
+     */
+    void done(Op op, String id, boolean draft, boolean finishes) {
         lock.lock();
         try {
             switch (op) {
@@ -246,14 +328,61 @@ final class LiveSegment {
                     if (degraded) {
                         restSent++;
                     } else {
-                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end()));
+                        shown.add(new Shown(id, post.text(), post.source(), post.start(), post.end(), draft,
+                                finishes));
                     }
                 }
-                case Op.Edit edit -> shown.set(edit.index(),
-                        new Shown(edit.id(), edit.text(), edit.source(), edit.start(), edit.end()));
+                case Op.Edit edit -> shown.set(edit.index(), shown.get(edit.index()).with(edit.id(), edit.text(),
+                        edit.source(), edit.start(), edit.end()));
+                case Op.Keep keep -> {
+                    if (keep.index() < 0) {
+                        restSent++;
+                    } else {
+                        shown.set(keep.index(), new Shown(id, keep.text(), keep.source(), keep.start(), keep.end()));
+                    }
+                }
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * After a platform call of the outbox (the chat's owner, no lock held): the trace is brought to
+     * the segment's last message and its text, or emptied once the reply is shown whole, marked or
+     * degraded (no mark after a crash is due then).
+     */
+    void record() {
+        if (trace == null) {
+            return;
+        }
+        String drop = null;
+        String putId = null;
+        String putText = null;
+        lock.lock();
+        try {
+            Shown last = shown.isEmpty() ? null : shown.get(shown.size() - 1);
+            // a draft needs no mark after a crash: the chat does not keep it
+            boolean keep = last != null && last.id() != null && !last.draft() && !degraded && !settled();
+            if (recordedId != null && (!keep || !recordedId.equals(last.id()))) {
+                drop = recordedId;
+                recordedId = null;
+                recordedText = null;
+            }
+            if (keep && !(last.id().equals(recordedId) && last.text().equals(recordedText))) {
+                putId = last.id();
+                putText = last.text();
+                recordedId = putId;
+                recordedText = putText;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (drop != null) {
+            trace.gone(drop);
+        }
+        if (putId != null) {
+            trace.shown(putId, putText);
         }
     }
 
@@ -289,8 +418,8 @@ final class LiveSegment {
     private int covered() {
         int covered = 0;
         for (Shown message : shown) {
-            if (message.source() == null || message.start() > covered) {
-                break; // it shows none of the reply, or a gap lies before it
+            if (message.source() == null || message.draft() || message.start() > covered) {
+                break; // it shows none of the reply (a draft is not kept), or a gap lies before it
             }
             int end = Math.min(message.end(), complete.length());
             int same = 0;

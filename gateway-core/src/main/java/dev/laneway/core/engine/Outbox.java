@@ -625,6 +625,7 @@ final class Outbox {
             if (op == null) {
                 if (live.complete) {
                     live.segment.shownWhole();
+                    live.segment.record(); // no mark after a crash is due any more
                 }
                 return Step.DONE;
             }
@@ -636,6 +637,7 @@ final class Outbox {
                 }
             }
             Step failed = apply(channel, live, op);
+            live.segment.record(); // the journal keeps what the message shows, for a crash (docs/behaviour.md §16.3)
             if (failed != null) {
                 return failed;
             }
@@ -647,7 +649,11 @@ final class Outbox {
         Route route = live.route;
         try {
             switch (op) {
-                case LiveSegment.Op.Post post -> live.segment.done(post, channel.post(route, post.text()));
+                case LiveSegment.Op.Post post -> {
+                    String id = channel.post(route, post.text());
+                    live.segment.done(post, id, id != null && channel.draft(id), id != null && channel.finishes(id));
+                }
+                case LiveSegment.Op.Keep keep -> live.segment.done(keep, channel.keep(route, keep.id(), keep.text()));
                 case LiveSegment.Op.Edit edit -> {
                     channel.edit(route, edit.id(), edit.text());
                     live.segment.done(edit, edit.id());

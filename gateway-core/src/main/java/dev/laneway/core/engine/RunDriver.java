@@ -230,7 +230,7 @@ final class RunDriver {
         Streaming streaming = ctx.streaming(run.route);
         LiveAnswer live = streaming.on() ? new LiveAnswer(run.route, key, ctx.outbox, ctx.scheduler, ctx.clock,
                 streaming.minEditInterval(), () -> !run.silenced() && run.launch == launch, run.delivery,
-                ctx.settings.maxAnswerChars()) : null;
+                ctx.settings.maxAnswerChars(), liveTrace(run)) : null;
         if (live != null) { // a route that streams does so on every launch, so a null live is never stale
             lock.underLock(() -> {
                 run.live = live;
@@ -446,6 +446,16 @@ final class RunDriver {
         // message answered once; a reply cut before it was complete is marked, its message pending
         boolean aborted = run.silenced();
         fx.add(() -> live.end(stopped ? LiveAnswer.STOPPED : LiveAnswer.INTERRUPTED, aborted));
+    }
+
+    /**
+     * Where the run's live messages are recorded, so a restart after a crash marks them
+     * (docs/behaviour.md §16.3): against the run's first message, which stays pending until the
+     * run's answer went out.
+     */
+    private LiveTrace liveTrace(Run run) {
+        List<Ticket> tickets = run.tickets();
+        return tickets.isEmpty() ? null : new LiveTrace(ctx.journal, tickets.get(0).seq(), run.route);
     }
 
     private boolean shouldRetry(Run run, RunOutcome outcome) {

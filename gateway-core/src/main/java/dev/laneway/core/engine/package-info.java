@@ -47,8 +47,10 @@
  *   <li><b>Send</b> (executor, one drain task per chat). The {@link Outbox} sends each chat's replies
  *       in order, chunked at the channel's limit, and runs the actions queued behind them. A chat
  *       that streams gets its run's deltas as a {@link LiveAnswer}: each reply is a {@link LiveSegment}
- *       whose updates (send, then edit) wait in the same queue, paced like chunks (docs/behaviour.md
- *       §16). It holds
+ *       whose updates (send, then edit; a draft or a stream finished by a last "keep") wait in the same
+ *       queue, paced like chunks (docs/behaviour.md §16); each reply's last message is recorded in the
+ *       journal by its {@link LiveTrace} until its message ends, so {@link JournalRestore} marks it
+ *       interrupted after a crash (§16.3). It holds
  *       a channel's replies until {@link ChannelStarter} has started it, and everything at shutdown.</li>
  * </ol>
  *

@@ -1,6 +1,7 @@
 package dev.laneway.core.store;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,8 @@ public final class InMemoryJournal implements MessageJournal {
     // seq -> whether it ended answered
     private final Map<Long, Boolean> settled = new ConcurrentHashMap<>();
     private final AtomicLong last = new AtomicLong();
+    // seq -> platform message id -> its live message (docs/behaviour.md §16.3), pending entries only
+    private final ConcurrentSkipListMap<Long, Map<String, LiveMessage>> live = new ConcurrentSkipListMap<>();
 
     @Override
     public CompletableFuture<Void> append(JournalEntry entry) {
@@ -37,7 +40,41 @@ public final class InMemoryJournal implements MessageJournal {
     @Override
     public void settled(long seq, boolean answered) {
         pending.remove(seq);
+        live.remove(seq);
         settled.put(seq, answered);
+    }
+
+    @Override
+    public void liveShown(LiveMessage message) {
+        if (pending.containsKey(message.seq())) {
+            live.computeIfAbsent(message.seq(), seq -> java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>()))
+                    .put(message.messageId(), message);
+            if (!pending.containsKey(message.seq())) {
+                live.remove(message.seq()); // settled meanwhile
+            }
+        }
+    }
+
+    @Override
+    public void liveGone(long seq, String messageId) {
+        Map<String, LiveMessage> messages = live.get(seq);
+        if (messages != null) {
+            messages.remove(messageId);
+        }
+    }
+
+    @Override
+    public List<LiveMessage> liveMessages(Collection<Long> seqs) {
+        List<LiveMessage> found = new ArrayList<>();
+        for (long seq : new java.util.TreeSet<>(seqs)) {
+            Map<String, LiveMessage> messages = live.get(seq);
+            if (messages != null) {
+                synchronized (messages) {
+                    found.addAll(messages.values());
+                }
+            }
+        }
+        return found;
     }
 
     @Override

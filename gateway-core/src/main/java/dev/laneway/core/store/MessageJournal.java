@@ -2,6 +2,7 @@ package dev.laneway.core.store;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -111,6 +112,27 @@ public interface MessageJournal extends AutoCloseable {
     /** The next sequence number of the fleet (only when {@link #sharesSequence}); may block for a round trip. */
     default long nextSequence() {
         throw new UnsupportedOperationException("this journal does not hand out sequence numbers");
+    }
+
+    /**
+     * Records (or replaces) a live message of a streamed answer to the pending entry
+     * {@code message.seq()}, keyed by its platform id (docs/behaviour.md §16.3). Does not wait; a
+     * record for an entry that is no longer pending is ignored, and {@link #settled} forgets every
+     * live message of its entry. Default: nothing is kept.
+     */
+    default void liveShown(LiveMessage message) {
+    }
+
+    /** Forgets one live message of entry {@code seq} (shown whole, or moved on to a new message). Does not wait. */
+    default void liveGone(long seq, String messageId) {
+    }
+
+    /**
+     * The live messages recorded for these pending entries, in sequence order (what a restart marks
+     * as interrupted, docs/behaviour.md §16.3); includes records queued before this call.
+     */
+    default List<LiveMessage> liveMessages(Collection<Long> seqs) {
+        return List.of();
     }
 
     /** Whether a message with this key was appended (pending, or answered within the retention). */

@@ -47,6 +47,11 @@ public final class FakeChannel implements ChannelAdapter {
     private volatile Runnable duringTyping = () -> { };
     private volatile Streaming streaming = Streaming.OFF;
     private final AtomicInteger nextMessageId = new AtomicInteger(1);
+    private final AtomicInteger nextDraftId = new AtomicInteger(1);
+    private volatile boolean drafts;
+    private volatile boolean streams;
+    private final java.util.Set<String> openStreams = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Map<String, String> liveDrafts = new java.util.concurrent.ConcurrentHashMap<>();
     // message id -> what it shows now; in the order the messages were posted
     private final java.util.Map<String, String> screen = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
     private final List<String> calls = new CopyOnWriteArrayList<>();
@@ -107,9 +112,30 @@ public final class FakeChannel implements ChannelAdapter {
         return streaming;
     }
 
-    /** Sends as {@link #send} does and returns the new message's id ({@code p1}, {@code p2}, ...). */
+    /**
+     * Sends as {@link #send} does and returns the new message's id ({@code p1}, {@code p2}, ...); with
+     * {@link #drafts} on, shows a draft instead ({@code d1}, ...: not sent, not on the screen).
+     */
     @Override
     public String post(Route route, String text) throws Exception {
+        if (streams) {
+            send(route, text);
+            String id = "s" + nextMessageId.getAndIncrement();
+            screen.put(id, text);
+            openStreams.add(id);
+            calls.add("stream " + id + " " + text);
+            return id;
+        }
+        if (drafts) {
+            String id = "d" + nextDraftId.getAndIncrement();
+            calls.add("draft " + id + " " + text);
+            Exception failure = editFailures.poll();
+            if (failure != null) {
+                throw failure;
+            }
+            liveDrafts.put(id, text);
+            return id;
+        }
         send(route, text);
         String id = "p" + nextMessageId.getAndIncrement();
         screen.put(id, text);
@@ -118,7 +144,76 @@ public final class FakeChannel implements ChannelAdapter {
     }
 
     @Override
+    public boolean draft(String messageId) {
+        return messageId.startsWith("d");
+    }
+
+    /** A stream ({@link #streams} on) is finished too, though the chat keeps it. */
+    @Override
+    public boolean finishes(String messageId) {
+        return draft(messageId) || openStreams.contains(messageId);
+    }
+
+    /** Live answers post streams ({@code s1}, ...): kept by the chat, edited, and stopped by {@code keep}. */
+    public FakeChannel streams(boolean on) {
+        streams = on;
+        return this;
+    }
+
+    /** The final text of a draft (or of the rest of a degraded answer) sent as a message: {@code keep <draft|-> <text>}. */
+    @Override
+    public String keep(Route route, String draftId, String text) throws Exception {
+        if (draftId != null && openStreams.remove(draftId)) {
+            calls.add("stop " + draftId + " " + text);
+            screen.put(draftId, text);
+            return draftId;
+        }
+        if (draftId == null && streams) {
+            send(route, text); // the rest of a degraded answer: a plain message, not a stream
+            String id = "p" + nextMessageId.getAndIncrement();
+            screen.put(id, text);
+            calls.add("post " + id + " " + text);
+            return id;
+        }
+        if (draftId == null && !drafts) {
+            return post(route, text); // the rest of a degraded answer, as a plain post
+        }
+        return keepNew(route, draftId, text);
+    }
+
+    private String keepNew(Route route, String draftId, String text) throws Exception {
+        calls.add("keep " + (draftId == null ? "-" : draftId) + " " + text);
+        send(route, text);
+        String id = "p" + nextMessageId.getAndIncrement();
+        screen.put(id, text);
+        if (draftId != null) {
+            liveDrafts.remove(draftId);
+        }
+        return id;
+    }
+
+    /** Live answers show drafts ({@code post} and {@code edit} change a draft; {@code keep} sends it), as a Telegram private chat. */
+    public FakeChannel drafts(boolean on) {
+        drafts = on;
+        return this;
+    }
+
+    /** The drafts shown now and not yet kept, by id. */
+    public java.util.Map<String, String> liveDrafts() {
+        return java.util.Map.copyOf(liveDrafts);
+    }
+
+    @Override
     public void edit(Route route, String messageId, String text) throws Exception {
+        if (draft(messageId)) {
+            calls.add("draft " + messageId + " " + text);
+            Exception failure = editFailures.poll();
+            if (failure != null) {
+                throw failure;
+            }
+            liveDrafts.put(messageId, text);
+            return;
+        }
         calls.add("edit " + messageId + " " + text);
         Exception failure = editFailures.poll();
         if (failure != null) {
@@ -129,6 +224,18 @@ public final class FakeChannel implements ChannelAdapter {
         }
         screen.put(messageId, text);
         progress.add("edit " + messageId + " " + text);
+    }
+
+    /**
+     * The same platform after a restart: the messages {@code before} posted are still there (and
+     * can be edited), and new ones get ids after its ids.
+     */
+    public FakeChannel sameChatsAs(FakeChannel before) {
+        synchronized (before.screen) {
+            screen.putAll(before.screen);
+        }
+        nextMessageId.set(before.nextMessageId.get());
+        return this;
     }
 
     /** Streams answers from now on ({@link Streaming#OFF}: not). */

@@ -1,7 +1,9 @@
 package dev.laneway.core.testing;
 
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import dev.laneway.core.store.MessageJournal;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,5 +42,20 @@ public class ForwardingJournal implements MessageJournal {
     @Override
     public long lastSequence() {
         return delegate.lastSequence();
+    }
+
+    @Override
+    public void liveShown(LiveMessage message) {
+        delegate.liveShown(message);
+    }
+
+    @Override
+    public void liveGone(long seq, String messageId) {
+        delegate.liveGone(seq, messageId);
+    }
+
+    @Override
+    public List<LiveMessage> liveMessages(Collection<Long> seqs) {
+        return delegate.liveMessages(seqs);
     }
 }

@@ -69,6 +69,15 @@ public final class GatewayHarness {
         this(settings, commands, journal, time, null, wiring);
     }
 
+    /**
+     * A restart onto a given channel: set it up before the gateway starts (a {@link FakeChannel#sameChatsAs}
+     * of the crashed harness's channel keeps the messages it posted).
+     */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, MessageJournal journal, ManualTime time,
+                          FakeChannel channel) {
+        this(settings, CommandHandler.NONE, journal, time, null, builder -> builder, channel);
+    }
+
     private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,
                            MessageJournal journal, ManualTime time, AgentRoster agents,
                            UnaryOperator<Gateway.Builder> wiring) {
@@ -78,12 +87,6 @@ public final class GatewayHarness {
     /** A gateway on {@code channel} (its receipts or capabilities set up before the gateway reads them). */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, FakeChannel channel) {
         this(settings, MessageJournal.NONE, new ManualTime(), channel);
-    }
-
-    /** As {@link #GatewayHarness(UnaryOperator, FakeChannel)}, on a given journal and time (a restart). */
-    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, MessageJournal journal, ManualTime time,
-                          FakeChannel channel) {
-        this(settings, CommandHandler.NONE, journal, time, null, builder -> builder, channel);
     }
 
     private GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, CommandHandler commands,

@@ -11,8 +11,10 @@ import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueMode;
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.QueueSettings;
+import dev.laneway.core.Route;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -105,6 +107,26 @@ final class RedisCodec {
         return new JournalEntry(number(node, "seq", where), required(node, "session", where), message,
                 required(node, "effectiveText", where), settings, node.path("trusted").asBoolean(),
                 Instant.ofEpochMilli(number(node, "acceptedAt", where)));
+    }
+
+    /** A live message, with when it was recorded ({@code at}, epoch ms: the order of one entry's messages). */
+    static String live(LiveMessage message, long atMillis) {
+        Route route = message.route();
+        return write(JSON.createObjectNode().put("seq", message.seq()).put("messageId", message.messageId())
+                .put("channel", route.channel()).put("account", route.account()).put("chatId", route.chatId())
+                .put("threadId", route.threadId()).put("text", message.text()).put("at", atMillis));
+    }
+
+    static LiveMessage live(String json, String where) {
+        JsonNode node = read(json, where);
+        return new LiveMessage(number(node, "seq", where), new Route(required(node, "channel", where),
+                required(node, "account", where), required(node, "chatId", where), text(node, "threadId", where), null),
+                required(node, "messageId", where), required(node, "text", where));
+    }
+
+    /** When a live message was recorded ({@link #live(LiveMessage, long)}). */
+    static long liveAt(String json, String where) {
+        return number(read(json, where), "at", where);
     }
 
     static String history(HistoryEntry entry) {

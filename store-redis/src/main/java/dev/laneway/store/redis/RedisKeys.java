@@ -13,6 +13,8 @@ package dev.laneway.store.redis;
  * laneway:{F}:journal            hash    seq -> entry JSON, for every pending message
  * laneway:{F}:pending            zset    seq scored by seq: the pending messages in order
  * laneway:{F}:pending-keys       hash    message key -> seq, for pending messages that have a key
+ * laneway:{F}:live:&lt;seq&gt;        hash    platform message id -> live message JSON: a pending message's
+ *                                        streamed answer, marked interrupted after a crash (deleted by its settle)
  * laneway:{F}:answered           zset    message key scored by when it was answered (epoch ms): the
  *                                        answered ledger, trimmed to the retention
  * laneway:{F}:overrides          hash    session key -> /queue override JSON
@@ -80,6 +82,11 @@ final class RedisKeys {
 
     String answered() {
         return prefix + "answered";
+    }
+
+    /** The live messages of one pending message's streamed answer (docs/behaviour.md §16.3). */
+    String live(long seq) {
+        return prefix + "live:" + seq;
     }
 
     String overrides() {

@@ -34,6 +34,11 @@ sealed interface RedisOp {
         }
     }
 
+    /** @param json the live message as {@link RedisCodec#live} writes it */
+    record LiveShown(long seq, String messageId, String json) implements RedisOp { }
+
+    record LiveGone(long seq, String messageId) implements RedisOp { }
+
     record AppendHistory(String session, List<HistoryEntry> entries) implements RedisOp { }
 
     record ClearHistory(String session) implements RedisOp { }

@@ -50,6 +50,7 @@ final class RedisScripts {
             if type(key) ~= 'string' then key = nil end
             if key and ARGV[2] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], key) end
             redis.call('HDEL', KEYS[1], ARGV[1])
+            redis.call('DEL', ARGV[4] .. 'live:' .. ARGV[1])
             redis.call('ZREM', KEYS[2], ARGV[1])
             if key and redis.call('HGET', KEYS[3], key) == ARGV[1] then redis.call('HDEL', KEYS[3], key) end
             local session = decoded['session']
@@ -70,7 +71,7 @@ final class RedisScripts {
      * Ends a pending entry. KEYS: journal, pending, pending-keys, answered. ARGV: seq, '1' when
      * answered, settled at (epoch ms), the fleet's key prefix. An answered message with a key goes
      * into the answered ledger; the entry, its pending key and its place in its session's index are
-     * deleted (the index keys are named from the stored entry's session: they share the fleet's hash
+     * deleted, and so are its live messages (the index keys are named from the stored entry's session: they share the fleet's hash
      * tag, so the script may touch them). Idempotent: an entry already gone is left alone (0).
      */
     static final Script SETTLE = new Script("settle", "#!lua\n" + SETTLE_BODY);
@@ -92,6 +93,18 @@ final class RedisScripts {
               return redis.error_reply('LANEWAY_FENCED the lease ' .. KEYS[5] .. ' is no longer held with token ' .. ARGV[5])
             end
             """ + SETTLE_BODY);
+
+    /**
+     * Records a live message of a pending entry's streamed answer (docs/behaviour.md §16.3), replacing
+     * what was recorded under its id; nothing when the entry is no longer pending. KEYS: journal, the
+     * entry's live hash. ARGV: seq, platform message id, live message JSON.
+     */
+    static final Script LIVE_SHOWN = new Script("live-shown", """
+            #!lua
+            if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+            redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+            return 1
+            """);
 
     /**
      * Whether a message key is known: pending, or answered at or after the cutoff. KEYS:
@@ -117,7 +130,7 @@ final class RedisScripts {
             return n
             """);
 
-    static final List<Script> ALL = List.of(APPEND, SETTLE, SETTLE_FENCED, SEEN, EXPIRE);
+    static final List<Script> ALL = List.of(APPEND, SETTLE, SETTLE_FENCED, LIVE_SHOWN, SEEN, EXPIRE);
 
     /** A script and its SHA-1 (what {@code EVALSHA} names it by). */
     record Script(String name, String source, String sha) {

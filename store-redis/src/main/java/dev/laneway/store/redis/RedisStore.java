@@ -5,6 +5,7 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
+import dev.laneway.core.store.LiveMessage;
 import dev.laneway.store.DurableStore;
 import dev.laneway.store.StoreException;
 import dev.laneway.store.StoreInspection;
@@ -12,10 +13,13 @@ import dev.laneway.store.StoreOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +38,8 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -327,6 +333,44 @@ public final class RedisStore implements DurableStore {
             log.warn("store closed: the end of message {} was not recorded; it stays pending", seq);
         }
         return done;
+    }
+
+    @Override
+    public void liveShown(LiveMessage message) {
+        Objects.requireNonNull(message, "message");
+        writer.submit(new RedisOp.LiveShown(message.seq(), message.messageId(),
+                RedisCodec.live(message, options.clock().millis()))); // a closed store: nothing to mark later
+    }
+
+    @Override
+    public void liveGone(long seq, String messageId) {
+        writer.submit(new RedisOp.LiveGone(seq, messageId));
+    }
+
+    /** One round trip for all of them (a pipeline of reads), after this instance's queued writes. */
+    @Override
+    public List<LiveMessage> liveMessages(Collection<Long> seqs) {
+        if (seqs.isEmpty()) {
+            return List.of();
+        }
+        flush();
+        List<Long> sorted = new TreeSet<>(seqs).stream().toList();
+        return read(jedis -> {
+            List<Response<Map<String, String>>> responses = new ArrayList<>(sorted.size());
+            try (Pipeline pipeline = jedis.pipelined()) {
+                sorted.forEach(seq -> responses.add(pipeline.hgetAll(keys.live(seq))));
+                pipeline.sync();
+            }
+            List<LiveMessage> found = new ArrayList<>();
+            for (int i = 0; i < sorted.size(); i++) {
+                String where = keys.live(sorted.get(i));
+                responses.get(i).get().values().stream()
+                        .sorted(Comparator.comparingLong((String json) -> RedisCodec.liveAt(json, where))
+                                .thenComparing(json -> RedisCodec.live(json, where).messageId()))
+                        .forEach(json -> found.add(RedisCodec.live(json, where)));
+            }
+            return found;
+        });
     }
 
     /** Every pending entry of the fleet, in sequence order, including appends queued before this call. */

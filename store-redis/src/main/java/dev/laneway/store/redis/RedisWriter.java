@@ -381,6 +381,10 @@ final class RedisWriter implements AutoCloseable {
                             List.of(keys.journal(), keys.pending(), keys.pendingKeys(), keys.answered()),
                             List.of(Long.toString(settle.seq()), settle.answered() ? "1" : "0",
                                     Long.toString(settle.atMillis()), keys.prefix())));
+            case RedisOp.LiveShown shown -> List.of(t.evalsha(RedisScripts.LIVE_SHOWN.sha(),
+                    List.of(keys.journal(), keys.live(shown.seq())),
+                    List.of(Long.toString(shown.seq()), shown.messageId(), shown.json())));
+            case RedisOp.LiveGone gone -> List.of(t.hdel(keys.live(gone.seq()), gone.messageId()));
             case RedisOp.AppendHistory history -> {
                 String key = keys.history(history.session());
                 String[] values = history.entries().stream().map(RedisCodec::history).toArray(String[]::new);

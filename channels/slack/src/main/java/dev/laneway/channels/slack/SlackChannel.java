@@ -62,6 +62,7 @@ public final class SlackChannel implements ChannelAdapter {
     private final Redactor redactor;
     private final ChatPacer pacer = new ChatPacer(PACING);
     private final ExpiringKeys engagedThreads;
+    private final SlackStreams streams = new SlackStreams();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile SlackConnection connection;      // written under lifecycle
     private volatile boolean stopped;                 // written under lifecycle
@@ -126,7 +127,23 @@ public final class SlackChannel implements ChannelAdapter {
             if (connection != null) {
                 throw new IllegalStateException("the Slack channel is already started");
             }
-            connection = SlackConnection.open(config, options, redactor, engagedThreads, sink);
+            connection = SlackConnection.open(config, options, redactor, engagedThreads, new InboundSink() {
+                @Override
+                public void accept(dev.laneway.core.InboundMessage message) {
+                    streams.asked(message); // its answer may stream to its sender (D212)
+                    sink.accept(message);
+                }
+
+                @Override
+                public void rateLimited(String channel) {
+                    sink.rateLimited(channel);
+                }
+
+                @Override
+                public void reply(Route route, String text) {
+                    sink.reply(route, text);
+                }
+            });
         } finally {
             lifecycle.unlock();
         }
@@ -152,13 +169,13 @@ public final class SlackChannel implements ChannelAdapter {
 
     @Override
     public void send(Route route, String text) throws Exception {
-        post(route, text);
+        postMessage(route, text);
     }
 
     /**
-     * Streams answers as {@code channels.slack.streaming} says, by {@code chat.postMessage} then
-     * {@code chat.update} (docs/behaviour.md §16, D135); not the answer to a slash command, which goes
-     * through its {@code response_url}.
+     * Streams answers as {@code channels.slack.streaming} says: in a thread by Slack's streaming methods
+     * where it can (D212), else by {@code chat.postMessage} then {@code chat.update} (docs/behaviour.md
+     * §16, D135); not the answer to a slash command, which goes through its {@code response_url}.
      */
     @Override
     public Streaming streaming(Route route) {
@@ -169,9 +186,59 @@ public final class SlackChannel implements ChannelAdapter {
         return config.streaming();
     }
 
-    /** As {@link #send}; returns the posted message's {@code ts} (null for an answer through a response_url). */
+    /**
+     * A live answer's first text (docs/behaviour.md §16.1, D212): a stream ({@code chat.startStream}) when
+     * the reply is in a thread and, outside a DM, its asker is known, and the workspace takes streams;
+     * else as {@link #send}. Returns the stream's or the message's {@code ts} (null for an answer
+     * through a response_url).
+     */
     @Override
     public String post(Route route, String text) throws Exception {
+        SlackConnection live = connection;
+        if (live == null) {
+            throw new IllegalStateException("the Slack channel is not started; cannot send to " + route.chatId());
+        }
+        if (config.streamMethods() && live.slashResponses.target(route.replyToMessageId()).isEmpty()) {
+            String ts = streams.start(live.web, route, isDirect(route.chatId()), text);
+            if (ts != null) {
+                if (!isDirect(route.chatId())) {
+                    engagedThreads.add(threadKey(route.chatId(), route.threadId()));
+                }
+                return ts;
+            }
+        }
+        return postMessage(route, text);
+    }
+
+    /** Whether the live message {@code ts} is a stream still open: it is stopped once its text is final. */
+    @Override
+    public boolean finishes(String ts) {
+        return streams.isOpen(ts);
+    }
+
+    /**
+     * The final text of the live message {@code ts}: an open stream is stopped showing it (D212); a
+     * stream stopped earlier is replaced by {@code chat.update}; null: posted as a message.
+     */
+    @Override
+    public String keep(Route route, String ts, String text) throws Exception {
+        SlackConnection live = connection;
+        if (live == null) {
+            throw new IllegalStateException("the Slack channel is not started; cannot send to " + route.chatId());
+        }
+        if (ts == null) {
+            return postMessage(route, text);
+        }
+        if (streams.isOpen(ts)) {
+            streams.finish(live.web, route.chatId(), ts, text);
+        } else if (!streams.showsAlready(ts, text)) {
+            live.web.updateMessage(route.chatId(), ts, MrkdwnFormatter.format(text));
+        }
+        return ts;
+    }
+
+    /** {@code chat.postMessage} (or a slash command's response_url); returns the message's ts, or null. */
+    private String postMessage(Route route, String text) throws Exception {
         SlackConnection live = connection;
         if (live == null) {
             throw new IllegalStateException("the Slack channel is not started; cannot send to " + route.chatId());
@@ -197,7 +264,12 @@ public final class SlackChannel implements ChannelAdapter {
         if (live == null) {
             throw new IllegalStateException("the Slack channel is not started; cannot edit in " + route.chatId());
         }
+        if (streams.isOpen(ts)) {
+            streams.update(live.web, route.chatId(), ts, text);
+            return;
+        }
         live.web.updateMessage(route.chatId(), ts, MrkdwnFormatter.format(text));
+        streams.replacedWith(ts, text);
     }
 
     /** Books the next message's slot in the route's Slack channel; how long the outbox waits before sending it. */

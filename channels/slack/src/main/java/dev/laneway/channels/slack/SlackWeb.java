@@ -90,6 +90,29 @@ final class SlackWeb {
         call("chat.update in Slack channel " + channel, () -> methods.chatUpdate(r -> r.channel(channel).ts(ts).text(mrkdwn)));
     }
 
+    /**
+     * {@code chat.startStream} in {@code threadTs} of {@code channel} showing {@code markdown} (recipient
+     * ids null in a DM); returns the stream's ts. Failures as for a post.
+     */
+    String startStream(String channel, String threadTs, String userId, String teamId, String markdown)
+            throws SendFailure {
+        return call("chat.startStream in Slack channel " + channel, () -> methods.chatStartStream(r -> r
+                .channel(channel).threadTs(threadTs).recipientUserId(userId).recipientTeamId(teamId)
+                .markdownText(markdown))).getTs();
+    }
+
+    /** {@code chat.appendStream}: {@code markdown} is added to what the stream {@code ts} shows. */
+    void appendStream(String channel, String ts, String markdown) throws SendFailure {
+        call("chat.appendStream in Slack channel " + channel,
+                () -> methods.chatAppendStream(r -> r.channel(channel).ts(ts).markdownText(markdown)));
+    }
+
+    /** {@code chat.stopStream}, with the last {@code markdown} to add (null: none). */
+    void stopStream(String channel, String ts, String markdown) throws SendFailure {
+        call("chat.stopStream in Slack channel " + channel,
+                () -> methods.chatStopStream(r -> r.channel(channel).ts(ts).markdownText(markdown)));
+    }
+
     /** One Web API call whose failure tells the outbox what to do. */
     private <T extends SlackApiTextResponse> T call(String what, ApiCallOf<T> call) throws SendFailure {
         T response;

@@ -71,6 +71,9 @@ final class FakeSlackApi implements AutoCloseable {
     private final AtomicLong nextTs = new AtomicLong(1);
     private volatile int retryAfterSeconds = 1;
     private volatile String authError;
+    private volatile String streamError;           // every chat.startStream answers ok:false with it, or null
+    // "<channel>:<ts>" of streams started and not stopped
+    private final java.util.Set<String> openStreams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile String appTokenError;
     private volatile Supplier<String> socketUrl = () -> "ws://127.0.0.1:1/unset";
 
@@ -216,6 +219,16 @@ final class FakeSlackApi implements AutoCloseable {
         appTokenError = error;
     }
 
+    /** {@code chat.startStream} answers {@code ok:false} with this error from now on (null: streams are taken). */
+    void refuseStreams(String error) {
+        streamError = error;
+    }
+
+    /** Whether the bot's message {@code ts} in {@code channel} is a stream not stopped yet. */
+    boolean streamOpen(String channel, String ts) {
+        return openStreams.contains(channel + ":" + ts);
+    }
+
     /** {@code auth.test} answers {@code ok:false} with this error from now on. */
     void refuseAuth(String error) {
         authError = error;
@@ -283,11 +296,41 @@ final class FakeSlackApi implements AutoCloseable {
                         screen.put(params.get("channel") + ":" + ts, params.get("text"));
                     }
                 }
+                case "chat.startStream" -> {
+                    if (streamError != null) {
+                        body = error(streamError);
+                    } else if (params.get("thread_ts") == null || !params.get("channel").startsWith("D")
+                            && (params.get("recipient_user_id") == null || params.get("recipient_team_id") == null)) {
+                        body = error("invalid_arguments"); // a thread, and outside a DM its recipient, are required
+                    } else {
+                        String ts = "1800000000." + String.format("%06d", nextTs.getAndIncrement());
+                        body.addProperty("channel", params.get("channel"));
+                        body.addProperty("ts", ts);
+                        screen.put(params.get("channel") + ":" + ts, params.getOrDefault("markdown_text", ""));
+                        openStreams.add(params.get("channel") + ":" + ts);
+                    }
+                }
+                case "chat.appendStream", "chat.stopStream" -> {
+                    String key = params.get("channel") + ":" + params.get("ts");
+                    if (!openStreams.contains(key)) {
+                        body = error("message_not_in_streaming_state");
+                    } else {
+                        String more = params.getOrDefault("markdown_text", "");
+                        screen.computeIfPresent(key, (k, shown) -> shown + more);
+                        if (method.equals("chat.stopStream")) {
+                            openStreams.remove(key);
+                        }
+                        body.addProperty("channel", params.get("channel"));
+                        body.addProperty("ts", params.get("ts"));
+                    }
+                }
                 case "chat.update" -> {
                     if (rateLimitedUpdates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                         status = 429;
                         body = error("ratelimited");
                         exchange.getResponseHeaders().add("Retry-After", String.valueOf(retryAfterSeconds));
+                    } else if (openStreams.contains(params.get("channel") + ":" + params.get("ts"))) {
+                        body = error("message_in_streaming_state"); // a stream is stopped before it is replaced
                     } else if (screen.replace(params.get("channel") + ":" + params.get("ts"), params.get("text")) == null) {
                         body = error("message_not_found");
                     } else {

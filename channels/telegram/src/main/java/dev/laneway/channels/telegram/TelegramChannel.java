@@ -151,7 +151,7 @@ public final class TelegramChannel implements ChannelAdapter {
         TelegramSettings.Pacing pacing = settings.pacing();
         ChatPacer pacer = new ChatPacer(new ChatPacer.Limits(pacing.chatInterval(), pacing.chatBurst(), pacing.groupMax(),
                 pacing.groupWindow()));
-        this.sender = new TelegramSender(client, pacer, clock, redactor, this::reportRateLimit);
+        this.sender = new TelegramSender(client, pacer, clock, redactor, this::reportRateLimit, settings.drafts());
     }
 
     /** The whole token and its secret half (after the colon), which is what identifies the bot's key. */
@@ -332,8 +332,9 @@ public final class TelegramChannel implements ChannelAdapter {
     static final Duration GROUP_STREAMING_INTERVAL = Duration.ofSeconds(3);
 
     /**
-     * Streams answers as {@code channels.telegram.streaming} says: send, then edit (docs/behaviour.md
-     * §16, D135); in a group at most once per {@link #GROUP_STREAMING_INTERVAL}.
+     * Streams answers as {@code channels.telegram.streaming} says: as a draft in a private chat with
+     * {@code drafts} on, else send, then edit (docs/behaviour.md §16, D211); in a group at most once per
+     * {@link #GROUP_STREAMING_INTERVAL}.
      */
     @Override
     public Streaming streaming(Route route) {
@@ -353,6 +354,18 @@ public final class TelegramChannel implements ChannelAdapter {
     @Override
     public void edit(Route route, String messageId, String text) throws SendFailure {
         sender.edit(route, messageId, text);
+    }
+
+    /** A private chat's live answer is a draft (docs/behaviour.md §16.1), unless its Bot API refused drafts. */
+    @Override
+    public boolean draft(String messageId) {
+        return TelegramSender.isDraft(messageId);
+    }
+
+    /** The final text of a draft, or the rest of an answer that can no longer be edited: {@code sendMessage}. */
+    @Override
+    public String keep(Route route, String draftId, String text) throws SendFailure {
+        return sender.keep(route, text);
     }
 
     @Override

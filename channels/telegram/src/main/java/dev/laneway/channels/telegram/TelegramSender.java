@@ -14,11 +14,15 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.telegram.telegrambots.meta.api.methods.ParseMode;
 import org.telegram.telegrambots.meta.api.methods.send.SendChatAction;
 import org.telegram.telegrambots.meta.api.methods.send.SendMessage;
+import org.telegram.telegrambots.meta.api.methods.send.SendMessageDraft;
 import org.telegram.telegrambots.meta.api.methods.updatingmessages.EditMessageText;
 import org.telegram.telegrambots.meta.api.objects.ReplyParameters;
 import org.telegram.telegrambots.meta.api.objects.message.Message;
@@ -37,7 +41,15 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * forum topic. Every 429 (for a message or a typing action) is reported to {@code rateLimited},
  * the operators' counter. Nothing the Bot API says reaches a log or an exception unredacted.
  *
- * <p>Thread-safe: the pacer is the only shared state.
+ * <p>Drafts (docs/behaviour.md §16.1, D211): with drafts on, a live answer in a private chat is
+ * posted and changed with {@code sendMessageDraft} (its id is {@code draft:<n>}), and its final text
+ * is sent with {@code sendMessage} ({@link #keep}). A chat whose Bot API server refuses a draft (an
+ * older or self-hosted server answers 400 or 404) is remembered, and its answers are sent, then
+ * edited from then on; a draft call whose answer did not come in time counts as done (a draft is
+ * only a preview: the next change, or the final message, makes up for it).
+ *
+ * <p>Thread-safe: the pacer, the set of chats that refused drafts (concurrent) and the draft
+ * counter (atomic) are the shared state.
  */
 final class TelegramSender {
 
@@ -49,9 +61,23 @@ final class TelegramSender {
     private final InstantSource clock;
     private final Redactor redactor;
     private final Runnable rateLimited;
+    private final boolean drafts;
+    // chats whose Bot API refused sendMessageDraft: their answers are sent, then edited
+    private final Set<String> draftsRefused = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger nextDraft = new AtomicInteger();
+
+    /** The prefix of a live answer's id that names a draft, not a message. */
+    static final String DRAFT = "draft:";
 
     /** @param rateLimited called for every 429 from Telegram (counted for operators) */
     TelegramSender(TelegramClient client, ChatPacer pacer, InstantSource clock, Redactor redactor, Runnable rateLimited) {
+        this(client, pacer, clock, redactor, rateLimited, false);
+    }
+
+    /** @param drafts a private chat's live answer streams as a draft */
+    TelegramSender(TelegramClient client, ChatPacer pacer, InstantSource clock, Redactor redactor, Runnable rateLimited,
+                   boolean drafts) {
+        this.drafts = drafts;
         this.client = client;
         this.pacer = pacer;
         this.clock = clock;
@@ -69,11 +95,39 @@ final class TelegramSender {
      * most {@link #MAX_LENGTH} characters; a longer text is refused before anything is sent.
      */
     void send(Route route, String text) throws SendFailure {
-        post(route, text);
+        keep(route, text); // a plain reply or notice is a message, never a draft
     }
 
-    /** As {@link #send}; returns the new message's id (to edit it: a live answer, docs/behaviour.md §16), or null. */
+    /**
+     * As {@link #send}; returns the new message's id (to edit it: a live answer, docs/behaviour.md §16),
+     * or null. In a private chat with drafts on, shows {@code text} as a new draft instead and returns
+     * its id ({@link #DRAFT}{@code <n>}); a refused draft turns drafts off for the chat, and the text
+     * is sent as a message.
+     */
     String post(Route route, String text) throws SendFailure {
+        checkLength(text);
+        if (drafts && !isGroup(route.chatId()) && !draftsRefused.contains(route.chatId())) {
+            int draftId = nextDraft.updateAndGet(n -> n == Integer.MAX_VALUE ? 1 : n + 1);
+            try {
+                draft(route, draftId, text);
+                return DRAFT + draftId;
+            } catch (SendFailure failure) {
+                if (failure.kind() != SendFailure.Kind.REFUSED) {
+                    throw failure;
+                }
+                // refused before anything showed: this answer, and the chat's later ones, are sent, then edited
+            }
+        }
+        return keep(route, text);
+    }
+
+    /** Whether a live answer's id names a draft. */
+    static boolean isDraft(String id) {
+        return id != null && id.startsWith(DRAFT);
+    }
+
+    /** Sends {@code text} as a message (never a draft); returns its id, or null. */
+    String keep(Route route, String text) throws SendFailure {
         checkLength(text);
         Message sent = sendOne(route, text);
         // no message in the answer: it went, but cannot be edited (the live answer sends the rest anew)
@@ -87,6 +141,14 @@ final class TelegramSender {
      */
     void edit(Route route, String messageId, String text) throws SendFailure {
         checkLength(text);
+        if (isDraft(messageId)) {
+            Integer draftId = parseId(messageId.substring(DRAFT.length()));
+            if (draftId == null) {
+                throw SendFailure.refused("telegram sendMessageDraft: not a draft id: " + messageId);
+            }
+            draft(route, draftId, text);
+            return;
+        }
         Integer id = parseId(messageId);
         if (id == null) {
             throw SendFailure.refused("telegram editMessageText: not a message id: " + messageId);
@@ -112,6 +174,48 @@ final class TelegramSender {
         } catch (TelegramApiException e) {
             throw failure("editMessageText", e);
         }
+    }
+
+    /**
+     * Shows {@code text} as draft {@code draftId} in a private chat ({@code sendMessageDraft}), as HTML
+     * when it has formatting and again as plain text if Telegram cannot parse it. An answer that did
+     * not come in time counts as done; a refusal (not a 429, not a 5xx) turns drafts off for the chat.
+     */
+    private void draft(Route route, int draftId, String text) throws SendFailure {
+        Optional<String> html = TelegramMarkup.toHtml(text);
+        try {
+            try {
+                client.execute(draftOf(route, draftId, html.orElse(text), html.isPresent()));
+                return;
+            } catch (TelegramApiRequestException e) {
+                if (html.isEmpty() || !cannotParse(e)) {
+                    throw e;
+                }
+            }
+            client.execute(draftOf(route, draftId, text, false));
+        } catch (TelegramApiException e) {
+            SendFailure failure = failure("sendMessageDraft", e);
+            if (failure.kind() == SendFailure.Kind.OUTCOME_UNKNOWN) {
+                return; // a preview: the next change or the final message makes up for it
+            }
+            if (failure.kind() == SendFailure.Kind.REFUSED && draftsRefused.add(route.chatId())) {
+                log.info("telegram: chat {} refused a draft ({}); its answers are sent, then edited from now on",
+                        route.chatId(), failure.getMessage());
+            }
+            throw failure;
+        }
+    }
+
+    private static SendMessageDraft draftOf(Route route, int draftId, String text, boolean html) {
+        SendMessageDraft.SendMessageDraftBuilder<?, ?> builder = SendMessageDraft.builder()
+                .chatId(Long.parseLong(route.chatId()))
+                .draftId(draftId)
+                .text(text)
+                .messageThreadId(threadOf(route));
+        if (html) {
+            builder.parseMode(ParseMode.HTML);
+        }
+        return builder.build();
     }
 
     private static void checkLength(String text) {

@@ -34,6 +34,8 @@ import org.telegram.telegrambots.meta.TelegramUrl;
  * @param pacing               outbound rate limits
  * @param streaming            whether answers stream, and how often a live message may change (docs/behaviour.md §16)
  * @param receipts             how messages show their receipts (docs/behaviour.md §16.5)
+ * @param drafts               a private chat's answer streams as a draft ({@code sendMessageDraft}), its final
+ *                             text sent as a message; off: send, then edit there too (docs/behaviour.md §16.1)
  */
 public record TelegramSettings(
         Secret token,
@@ -47,7 +49,8 @@ public record TelegramSettings(
         Duration pollBackoffMax,
         Pacing pacing,
         Streaming streaming,
-        ReceiptMode receipts) {
+        ReceiptMode receipts,
+        boolean drafts) {
 
     public static final URI DEFAULT_API_URL = ChannelsConfig.Telegram.DEFAULT_API_URL;
 
@@ -81,7 +84,7 @@ public record TelegramSettings(
     public static TelegramSettings of(Secret token, URI apiUrl) {
         return new TelegramSettings(token, apiUrl, true, Set.of(), Duration.ofSeconds(50), Duration.ofSeconds(4),
                 Duration.ofMinutes(2), Duration.ofSeconds(1), Duration.ofSeconds(30), Pacing.DEFAULTS,
-                ChannelsConfig.Telegram.DEFAULT_STREAMING, ChannelsConfig.DEFAULT_RECEIPTS);
+                ChannelsConfig.Telegram.DEFAULT_STREAMING, ChannelsConfig.DEFAULT_RECEIPTS, true);
     }
 
     /** {@code channels.telegram} from the YAML config. */
@@ -90,52 +93,58 @@ public record TelegramSettings(
                 .withGroupsRequireMention(config.groupsRequireMention())
                 .withAllowFrom(config.allowFrom())
                 .withStreaming(config.streaming())
-                .withReceipts(config.receipts());
+                .withReceipts(config.receipts())
+                .withDrafts(config.drafts());
     }
 
     public TelegramSettings withGroupsRequireMention(boolean value) {
         return new TelegramSettings(token, apiUrl, value, allowFrom, pollTimeout, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts, drafts);
     }
 
     public TelegramSettings withAllowFrom(Collection<String> value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, Set.copyOf(value), pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts, drafts);
     }
 
     public TelegramSettings withPollTimeout(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, value, typingRefresh, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts, drafts);
     }
 
     public TelegramSettings withTypingRefresh(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, value, adminCacheTtl,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts, drafts);
     }
 
     public TelegramSettings withAdminCacheTtl(Duration value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh, value,
-                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts);
+                pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts, drafts);
     }
 
     public TelegramSettings withPollBackoff(Duration initial, Duration max) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, initial, max, pacing, streaming, receipts);
+                adminCacheTtl, initial, max, pacing, streaming, receipts, drafts);
     }
 
     public TelegramSettings withPacing(Pacing value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming, receipts);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, value, streaming, receipts, drafts);
     }
 
     public TelegramSettings withReceipts(ReceiptMode value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, value);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, value, drafts);
     }
 
     public TelegramSettings withStreaming(Streaming value) {
         return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
-                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value, receipts);
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, value, receipts, drafts);
+    }
+
+    public TelegramSettings withDrafts(boolean value) {
+        return new TelegramSettings(token, apiUrl, groupsRequireMention, allowFrom, pollTimeout, typingRefresh,
+                adminCacheTtl, pollBackoffInitial, pollBackoffMax, pacing, streaming, receipts, value);
     }
 
     /** The SDK's form of {@link #apiUrl}. */

@@ -50,7 +50,7 @@ final class FakeBotApi implements AutoCloseable {
     static {
         for (String name : List.of("getMe", "deleteWebhook", "getUpdates", "setMyCommands", "sendMessage",
                 "sendChatAction", "getChatAdministrators", "getChatMember", "editMessageText", "getFile",
-                "setWebhook", "setMessageReaction")) {
+                "setWebhook", "setMessageReaction", "sendMessageDraft")) {
             METHODS.put(name.toLowerCase(Locale.ROOT), name);
         }
     }
@@ -73,6 +73,9 @@ final class FakeBotApi implements AutoCloseable {
     private volatile int adminLookupRetryAfter;
     private final Map<Long, List<Tg.Person>> admins = new HashMap<>();   // chat id -> its administrators
     private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private volatile int[] draftRefusal;  // {status} every sendMessageDraft gets, or null
+    // "<chat id>:<draft id>" -> what the draft shows now (a preview: not on the screen)
+    private final Map<String, String> drafts = new java.util.concurrent.ConcurrentHashMap<>();
     private final dev.laneway.core.testing.FakeFiles files = new dev.laneway.core.testing.FakeFiles();
     private final Map<String, String> filePaths = new java.util.concurrent.ConcurrentHashMap<>();
     private final PollLog polls = new PollLog();
@@ -212,6 +215,19 @@ final class FakeBotApi implements AutoCloseable {
     /** The next {@code sendMessage} gets HTTP {@code code} with {@code page} as its body, not a Bot API answer (a proxy in between). */
     void failNextSendWithPage(int code, String page) {
         sendFaults.add(new SendFaults.Fault(null, false, code, null, 0, page));
+    }
+
+    /**
+     * Every {@code sendMessageDraft} from now on gets HTTP {@code code} (400 or 404), as a Bot API server
+     * older than drafts answers it; 0: drafts are taken again.
+     */
+    void refuseDrafts(int code) {
+        draftRefusal = code == 0 ? null : new int[] {code};
+    }
+
+    /** What the draft {@code draftId} in {@code chatId} shows now (its last {@code sendMessageDraft}), or null. */
+    String draft(long chatId, int draftId) {
+        return drafts.get(chatId + ":" + draftId);
     }
 
     /** The next {@code times} {@code getChatAdministrators} calls get a 429 with {@code retry_after}. */
@@ -433,6 +449,13 @@ final class FakeBotApi implements AutoCloseable {
                 respond(exchange, 400, BotApiAnswers.error(400, "Bad Request: REACTION_INVALID", 0));
                 return;
             }
+            int[] refusal = draftRefusal;
+            if (method.equals("sendMessageDraft") && refusal != null) {
+                calls.add(new Call(method, body, Instant.now(), null));
+                respond(exchange, refusal[0], BotApiAnswers.error(refusal[0], refusal[0] == 404 ? "Not Found"
+                        : "Bad Request: method sendMessageDraft is not supported", 0));
+                return;
+            }
             SendFaults.Fault fault = method.equals("sendMessage") ? sendFaults.take(body)
                     : method.equals("editMessageText") ? editFaults.take(body) : null;
             if (fault != null) {
@@ -525,6 +548,13 @@ final class FakeBotApi implements AutoCloseable {
             case "getMe" -> BotApiAnswers.me();
             case "sendMessage" -> sentMessage(body);
             case "editMessageText" -> editedMessage(body);
+            case "sendMessageDraft" -> {
+                if (body.path("draft_id").asInt() == 0 || body.path("chat_id").asLong() < 0) {
+                    throw new IllegalStateException("sendMessageDraft needs a private chat and a non-zero draft_id: " + body);
+                }
+                drafts.put(body.path("chat_id").asLong() + ":" + body.path("draft_id").asInt(), visibleOf(body));
+                yield Tg.JSON.getNodeFactory().booleanNode(true);
+            }
             case "getChatAdministrators" -> administrators(body.path("chat_id").asLong());
             case "getFile" -> file(body.path("file_id").asText());
             default -> Tg.JSON.getNodeFactory().booleanNode(true); // deleteWebhook, setWebhook, setMyCommands, sendChatAction

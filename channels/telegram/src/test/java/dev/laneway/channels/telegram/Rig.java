@@ -55,7 +55,8 @@ final class Rig implements AutoCloseable {
         this.agent = b.agent;
         TelegramSettings settings = b.settings.apply(TelegramSettings.of(new Secret(FakeBotApi.TOKEN), api.url())
                 .withPollTimeout(Duration.ofSeconds(1))
-                .withPollBackoff(Duration.ofMillis(50), Duration.ofMillis(400)));
+                .withPollBackoff(Duration.ofMillis(50), Duration.ofMillis(400))
+                .withDrafts(false)); // send, then edit, unless a test turns drafts on (DraftStreamingTest)
         this.channel = new TelegramChannel(settings, time, b.webhook,
                 b.seen != null ? b.seen : dev.laneway.core.channel.SeenIds.Source.local(time),
                 b.fleet == null ? null : b.fleet.apply(time));
