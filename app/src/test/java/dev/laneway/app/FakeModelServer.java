@@ -149,7 +149,7 @@ final class FakeModelServer implements AutoCloseable {
         }
         try {
             Thread.sleep(latency.toMillis());
-            answer(exchange, body, text + " via " + label);
+            answer(exchange, body, text + " via " + label, -1);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -267,15 +267,16 @@ final class FakeModelServer implements AutoCloseable {
         }
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
         authorizations.add(auth == null ? "" : auth);
-        answer(exchange, body, lastUser(body));
+        answer(exchange, body, lastUser(body), index);
     }
 
-    private static void answer(HttpExchange exchange, String body, String lastUser) throws IOException {
+    /** Streams the answer; {@code index} is the request's (for {@link #holdMidStream}), -1 for a labelled call. */
+    private void answer(HttpExchange exchange, String body, String lastUser, int index) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
             chunk(out, "model says: ");
-            if (holdingMidStream) {
+            if (holdingMidStream && index >= 0) {
                 try {
                     gate(index).get(60, TimeUnit.SECONDS);
                 } catch (InterruptedException | ExecutionException | TimeoutException e) {
