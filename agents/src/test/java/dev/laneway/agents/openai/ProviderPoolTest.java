@@ -161,8 +161,10 @@ class ProviderPoolTest {
         List<AgentRun> runs = new ArrayList<>(startMany(agent(poolsA), 3));
         runs.addAll(startMany(agent(poolsB), 3));
 
-        Await.until("four calls wait for the fleet's two permits",
-                () -> only(poolsA).waiting() + only(poolsB).waiting() == 4);
+        // a granted call counts as running once its permit reached its pool (the grant and the count are two steps)
+        Await.until("four calls wait for the fleet's two permits, two run",
+                () -> only(poolsA).waiting() + only(poolsB).waiting() == 4
+                        && only(poolsA).running() + only(poolsB).running() == 2);
         assertEquals(2, only(poolsA).running() + only(poolsB).running(), "each instance's own limit of 2 is not enough: "
                 + poolsA.snapshots() + " " + poolsB.snapshots() + " 429s " + h.fake.rateLimited() + " fleet permits "
                 + poolsA.pool("hosted").fleetPermits() + "/" + poolsB.pool("hosted").fleetPermits());
