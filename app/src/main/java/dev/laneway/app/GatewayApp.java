@@ -94,7 +94,8 @@ final class GatewayApp {
             member = store instanceof RedisStore redis
                     ? RedisFleetMember.join(redis, fleetTiming(config.gateway().fleet()), clock, scheduler, executor) : null;
             addChannels(config.channels(), consoleIn, consoleOut, clock, onConsoleEnd,
-                    store instanceof RedisStore redis ? RedisSeenIds.on(redis) : SeenIds.Source.local(clock),
+                    store instanceof RedisStore redis && member != null ? RedisSeenIds.on(redis, member.id())
+                            : SeenIds.Source.local(clock),
                     member == null ? null : new TelegramChannel.PollerFleet(member.leases(), scheduler, executor,
                             member.timing().renewEvery()),
                     member == null ? null : new DiscordChannel.ShardFleet(member.leases(), member.standing(), scheduler,

@@ -46,13 +46,15 @@ class FleetChaosIT {
     void kill9OfOneOfThree_midBurst_everyMessageIsAnsweredOnce_andNoSessionRunsTwiceAtOnce() throws Exception {
         Duration ttl = Duration.ofSeconds(2);
         Duration renew = Duration.ofMillis(500);
-        try (FleetRig rig = new FleetRig(dir, ttl, renew, LATENCY)) {
+        try (FleetRig rig = new FleetRig(dir, ttl, renew, LATENCY);
+             RecordWindows windows = new RecordWindows(rig.redis.url())) {
             rig.start("a1", "a2", "a3");
             FleetTraffic traffic = new FleetTraffic(rig, 20, 5, Duration.ofMillis(200)).start();
             awaitSends(rig, 25); // mid-burst: every session has messages running and queued
             Instance victim = busiest(rig);
             Set<Long> victimChats = rig.chatsLeasedBy(victim);
             long killed = System.nanoTime();
+            java.time.Instant killedAt = java.time.Instant.now();
             rig.kill9(victim);
             traffic.awaitPosted();
             Map<String, List<Answer>> answers = traffic.awaitAllAnswered(WAIT);
@@ -75,9 +77,10 @@ class FleetChaosIT {
             Set<Long> doubledChats = new HashSet<>();
             for (List<Answer> each : answers.values()) {
                 if (each.size() > 1) {
-                    System.out.printf("answered twice: %s; killed %s at %d; model calls: %s%n", each, victim.label(),
-                            killed, rig.model.calls().stream().filter(c -> c.text().equals(each.getFirst().message()))
-                                    .toList());
+                    System.out.printf("answered twice: %s; killed %s at %d (first reply %d ms before it); model calls:"
+                            + " %s%n", each, victim.label(), killed,
+                            java.time.Duration.between(each.getFirst().at(), killedAt).toMillis(),
+                            rig.model.calls().stream().filter(c -> c.text().equals(each.getFirst().message())).toList());
                     assertEquals(2, each.size(), "answered more than twice: " + each);
                     assertEquals(victim.label(), each.getFirst().label(), "answered twice, not after the kill: " + each);
                     assertTrue(doubledChats.add(each.getFirst().chat()), "two messages of one chat answered twice");
@@ -85,6 +88,13 @@ class FleetChaosIT {
             }
             System.out.printf("kill -9 of %s holding %d sessions: %d answer(s) repeated by the takeover%n",
                     victim.label(), victimChats.size(), doubledChats.size());
+            Map<String, java.time.Instant> once = new java.util.HashMap<>();
+            answers.forEach((message, each) -> {
+                if (each.size() == 1) {
+                    once.put(message, each.getFirst().at());
+                }
+            });
+            windows.report("kill -9 run", once, killedAt); // docs/decisions.md L41
         }
     }
 

@@ -15,6 +15,27 @@ public interface SeenIds {
      */
     boolean add(String id);
 
+    /**
+     * As {@link #add}, telling a repeat from an id whose hand-over is still in flight elsewhere:
+     * {@link Claim#NEW} (the caller hands it over), {@link Claim#SEEN} (handed over: a repeat) or
+     * {@link Claim#PENDING} (claimed by a live instance that has not handed it over yet, so the
+     * message may not be journaled: the caller must not answer it as a repeat).
+     * Where the ids are this instance's own, a hand-over is never in flight elsewhere.
+     */
+    default Claim claim(String id) {
+        return add(id) ? Claim.NEW : Claim.SEEN;
+    }
+
+    /** What {@link #claim} found (docs/behaviour.md §17, "Ingress"; docs/decisions.md D184). */
+    enum Claim {
+        /** Not seen, or claimed by an instance that is gone: the caller now holds the claim and hands it over. */
+        NEW,
+        /** Handed over (its message is in the gateway's hands): a repeat. */
+        SEEN,
+        /** Claimed by a live instance whose hand-over is not confirmed yet: neither new nor a safe repeat. */
+        PENDING
+    }
+
     /** The hand-over of {@code id} is done: remember it for the whole ttl (nothing to do where {@link #add} did). */
     default void taken(String id) {
     }

@@ -103,6 +103,42 @@ final class FleetScripts {
             """);
 
     /**
+     * Claims a platform id (docs/behaviour.md §17, "Ingress"; docs/decisions.md D184). KEYS: the
+     * seen key. ARGV: this instance's id, the claim's ttl (ms), the fleet's key prefix. The key holds
+     * {@code c:<instance>} while that instance hands the id over and {@code 1} once it has
+     * ({@link RedisSeenIds#taken}). Returns {@code new} (claimed now: free, or claimed by an instance
+     * whose {@code instance:<id>} key is gone, i.e. dead or stopped), {@code seen} (handed over) or
+     * {@code pending} (claimed by a live instance, this one included, not handed over yet).
+     */
+    static final RedisScripts.Script CLAIM_SEEN = new RedisScripts.Script("claim-seen", """
+            #!lua
+            local v = redis.call('GET', KEYS[1])
+            if v and string.sub(v, 1, 2) ~= 'c:' then return 'seen' end
+            if v then
+              local claimant = string.sub(v, 3)
+              if claimant == ARGV[1] or redis.call('EXISTS', ARGV[3] .. 'instance:' .. claimant) == 1 then
+                return 'pending'
+              end
+            end
+            redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'PX', ARGV[2])
+            return 'new'
+            """);
+
+    /**
+     * Gives back this instance's claim of a platform id (its hand-over failed). KEYS: the seen key.
+     * ARGV: this instance's id. Deletes the key only while it is still this instance's claim, so a
+     * claim another instance took over, or its record that the id was handed over, stays. 1 when deleted.
+     */
+    static final RedisScripts.Script FORGET_SEEN = new RedisScripts.Script("forget-seen", """
+            #!lua
+            if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then
+              redis.call('DEL', KEYS[1])
+              return 1
+            end
+            return 0
+            """);
+
+    /**
      * The heartbeat. KEYS: instance, instances. ARGV: id, ttl (ms), started (epoch ms), host, the
      * session leases held (for {@code laneway fleet} and {@code /status}). Sets the instance's hash
      * with the ttl and its score in the instances set to Redis's now, and drops instances whose last
@@ -190,7 +226,8 @@ final class FleetScripts {
             """);
 
     static final List<RedisScripts.Script> ALL = List.of(NUDGE, STOP_REQUEST, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
-            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING);
+            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING, CLAIM_SEEN,
+            FORGET_SEEN);
 
     private FleetScripts() {
     }

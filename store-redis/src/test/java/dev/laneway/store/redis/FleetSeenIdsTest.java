@@ -43,11 +43,57 @@ class FleetSeenIdsTest {
         }
     }
 
+    private int instances;
+
+    /** An instance of the fleet whose heartbeat lives (its {@code instance:<id>} key is set). */
     private SeenIds instance(String kind) {
+        return instance(kind, "i" + ++instances);
+    }
+
+    private SeenIds instance(String kind, String id) {
         ManualTime clock = Fixtures.clock();
         RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
         open.add(store);
-        return RedisSeenIds.on(store).forKind(kind, Duration.ofHours(1), 10);
+        try (Jedis jedis = server.client()) {
+            jedis.hset("laneway:{support}:instance:" + id, "host", "test");
+        }
+        return RedisSeenIds.on(store, id).forKind(kind, Duration.ofHours(1), 10);
+    }
+
+    /**
+     * docs/decisions.md D184: a claim is a repeat only once handed over; while its instance lives it
+     * is pending (never a repeat: the message may not be journaled yet), and once its instance's
+     * heartbeat is gone the redelivery takes it over; the dead instance's late give-back leaves it.
+     */
+    @Test
+    void aClaimIsPendingWhileItsInstanceLives_takenOverOnceItIsGone_andARepeatOnlyWhenHandedOver() {
+        SeenIds a = instance("telegram-updates:42", "alpha");
+        SeenIds b = instance("telegram-updates:42", "beta");
+        assertEquals(SeenIds.Claim.NEW, a.claim("7001"));
+        assertEquals(SeenIds.Claim.PENDING, b.claim("7001"), "alpha lives and has not journaled it: not a repeat");
+        assertEquals(SeenIds.Claim.PENDING, a.claim("7001"), "its own hand-over still in flight");
+        assertFalse(b.add("7001"));
+        try (Jedis jedis = server.client()) {
+            jedis.del("laneway:{support}:instance:alpha");          // kill -9: alpha's heartbeat expires
+        }
+        assertEquals(SeenIds.Claim.NEW, b.claim("7001"), "a dead instance's claim is taken over");
+        assertEquals(SeenIds.Claim.PENDING, a.claim("7001"), "now beta's claim");
+        assertFalse(a.remove("7001"), "alpha's late give-back does not delete beta's claim");
+        b.taken("7001");
+        assertEquals(SeenIds.Claim.SEEN, a.claim("7001"));
+        assertEquals(SeenIds.Claim.SEEN, b.claim("7001"), "handed over: a repeat for everyone");
+        assertFalse(b.remove("7001"), "a handed-over id is kept");
+        assertEquals(SeenIds.Claim.SEEN, a.claim("7001"));
+    }
+
+    @Test
+    void aClaimWrittenByAnInstanceThatIsGone_isTakenAtOnce() {
+        SeenIds b = instance("slack-events:A1", "beta");
+        try (Jedis jedis = server.client()) {
+            jedis.set("laneway:{support}:seen:slack-events:A1:Ev9", "c:gone", redis.clients.jedis.params.SetParams
+                    .setParams().px(RedisSeenIds.CLAIM.toMillis()));
+        }
+        assertEquals(SeenIds.Claim.NEW, b.claim("Ev9"));
     }
 
     @Test
@@ -80,6 +126,7 @@ class FleetSeenIdsTest {
         assertTrue(telegram.add("100"), "another id space");
         assertTrue(slack.remove("100"));
         assertTrue(instance("slack-events:A1").add("100"), "forgotten: its redelivery is taken");
+        assertThrows(IllegalArgumentException.class, () -> RedisSeenIds.on(null, " "));
     }
 
     @Test
@@ -104,7 +151,7 @@ class FleetSeenIdsTest {
             ManualTime clock = Fixtures.clock();
             RedisStore store = RedisStore.open(RedisTarget.of(own.url(), "support"), Fixtures.options(clock));
             open.add(store);
-            SeenIds ids = RedisSeenIds.on(store).forKind("slack-events:A1", Duration.ofHours(1), 10);
+            SeenIds ids = RedisSeenIds.on(store, "i1").forKind("slack-events:A1", Duration.ofHours(1), 10);
             own.stop();
             StoreException e = assertThrows(StoreException.class, () -> ids.add("Ev1"));
             assertTrue(e.getMessage().contains("127.0.0.1"), e.getMessage());

@@ -101,11 +101,14 @@ final class EnvelopeHandler {
      * True when {@code key} was not seen yet. When the seen ids cannot be asked (Redis out of reach)
      * the event is handed over as new: the envelope is acknowledged by its deadline whatever
      * happens, so refusing it would lose it, while the gateway's own dedupe and its busy reply while
-     * the store is out of reach still apply (docs/behaviour.md §17, "Ingress").
+     * the store is out of reach still apply (docs/behaviour.md §17, "Ingress"). For the same reason
+     * an event another live instance has claimed but not handed over yet is handed over here too
+     * (Slack redelivers only an envelope nobody acknowledged, so its claimant may have died before
+     * journaling it): a double is dropped by the gateway's dedupe, a skip would be a loss (D184).
      */
     private boolean firstSight(String key) {
         try {
-            return seen.add(key);
+            return seen.claim(key) != SeenIds.Claim.SEEN;
         } catch (RuntimeException e) {
             log.warn("Slack: could not check {} against the ids already seen ({}); handed over as new", key,
                     e.getMessage());

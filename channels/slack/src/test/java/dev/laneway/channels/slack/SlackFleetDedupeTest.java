@@ -74,4 +74,36 @@ class SlackFleetDedupeTest {
             assertTrue(taken.stream().allMatch(id -> id.startsWith("event:EvFleet")), taken.toString());
         }
     }
+
+    /**
+     * docs/decisions.md D184: an event another instance claimed and has not handed over (it may have
+     * died before journaling it, leaving the envelope unacknowledged, which is why Slack retries it)
+     * is handed over here rather than acknowledged as a repeat, which would lose it.
+     */
+    @Test
+    void anEventClaimedButNotHandedOverElsewhere_isHandedOverHere_notSkippedAsARepeat() throws Exception {
+        SeenIds.Source claimedElsewhere = (kind, ttl, max) -> new SeenIds() {
+            @Override
+            public boolean add(String id) {
+                return false;   // claimed by the instance that died
+            }
+
+            @Override
+            public Claim claim(String id) {
+                return Claim.PENDING;
+            }
+
+            @Override
+            public boolean remove(String id) {
+                return false;
+            }
+        };
+        try (SlackRig rig = SlackRig.recording(options -> options.withSeen(claimedElsewhere))) {
+            rig.api.user("U1", "Ann", false);
+            String envelope = newEnvelopeId();
+            rig.socket.deliver(eventsApi(envelope, "EvOrphan", dm("U1", "D1", "sent before the kill", ts()), 1));
+            Await.until("the retry acknowledged", () -> rig.socket.acks().contains(envelope));
+            assertEquals(1, rig.received.size(), "the retried event reached the gateway: " + rig.received);
+        }
+    }
 }

@@ -226,6 +226,7 @@ public final class TelegramChannel implements ChannelAdapter {
             this.sink = sink;
             BotIdentity bot = identify();
             publishCommands();
+            TelegramSender.warmReplyReader();   // before the first update: docs/decisions.md D225
             if (webhook != null) {
                 receiving = Webhook.start(this, bot, sink);
                 log.info("telegram: taking webhook updates on {}{} as @{} (Telegram posts to {})",

@@ -90,6 +90,29 @@ final class TelegramSender {
         return pacer.reserve(route.chatId(), isGroup(route.chatId()), clock.instant());
     }
 
+    /** A Bot API answer to {@code sendMessage}, read once at start to build the SDK's reader (D225). */
+    private static final String CANNED_MESSAGE = "{\"ok\":true,\"result\":{\"message_id\":1,\"date\":0,"
+            + "\"from\":{\"id\":1,\"is_bot\":true,\"first_name\":\"b\"},\"chat\":{\"id\":1,\"type\":\"private\"},"
+            + "\"text\":\"t\"}}";
+
+    /**
+     * Reads a canned {@code sendMessage} answer (and an {@code editMessageText} one) as the SDK reads
+     * Telegram's, so the SDK builds its reader of a {@code Message} now, at start, rather than inside
+     * the first replies: that takes about 250 ms on a cold JVM, during which each first reply is out
+     * but its message is not yet recorded answered, so a kill then runs it again (docs/decisions.md
+     * D225, L41). Nothing is sent; a failure only costs the first reply that time.
+     */
+    static void warmReplyReader() {
+        long started = System.nanoTime();
+        try {
+            SendMessage.builder().chatId("1").text("t").build().deserializeResponse(CANNED_MESSAGE);
+            EditMessageText.builder().chatId("1").messageId(1).text("t").build().deserializeResponse(CANNED_MESSAGE);
+            log.debug("telegram: the SDK's reply reader built in {} ms", (System.nanoTime() - started) / 1_000_000);
+        } catch (TelegramApiException | RuntimeException e) {
+            log.debug("telegram: could not build the SDK's reply reader ahead of the first reply: {}", e.toString());
+        }
+    }
+
     /**
      * Sends {@code text} as one message. The gateway's outbox is the only chunker: it hands over at
      * most {@link #MAX_LENGTH} characters; a longer text is refused before anything is sent.

@@ -62,22 +62,33 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
      */
     @Override
     public void consume(List<Update> updates) {
-        handOver(updates);
+        handOver(updates, true);
     }
 
     /**
      * As {@link #consume}, saying whether every update was dealt with: handed over (and taken by the
      * gateway), a repeat, or skipped. False when one was not: the channel is stopping, the seen ids
      * could not be asked (Redis unreachable), or the hand-over timed out; the webhook answers that
-     * with a 503, so Telegram sends the update again (docs/behaviour.md §17, "Ingress").
+     * with a 503, so Telegram sends the update again (docs/behaviour.md §17, "Ingress"). An update
+     * another live instance has claimed but not handed over yet is not dealt with either: answered
+     * 200 as a repeat it would be lost should that instance die before journaling it (D184).
      */
     boolean handOver(List<Update> updates) {
+        return handOver(updates, false);
+    }
+
+    /**
+     * {@code pendingIsNew}: polling, where the batch is confirmed to Telegram whatever this returns,
+     * so an update claimed by another instance (a poller that lost its lease mid-hand-over) is
+     * handed over again rather than skipped; the gateway's own dedupe drops it if it was journaled.
+     */
+    private boolean handOver(List<Update> updates, boolean pendingIsNew) {
         List<CompletableFuture<Void>> handOvers = new ArrayList<>();
         List<Update> taken = new ArrayList<>();
         boolean all = true;
         for (Update update : updates) {
             try {
-                all &= handle(update, handOvers, taken);
+                all &= handle(update, handOvers, taken, pendingIsNew);
             } catch (RuntimeException e) {
                 log.warn("telegram: update {} could not be handled: {}", update.getUpdateId(), e.toString());
             }
@@ -136,18 +147,24 @@ final class UpdateHandler implements LongPollingUpdateConsumer {
     }
 
     /** False when the update was not dealt with (see {@link #handOver}). */
-    private boolean handle(Update update, List<CompletableFuture<Void>> handOvers, List<Update> taken) {
-        boolean first;
+    private boolean handle(Update update, List<CompletableFuture<Void>> handOvers, List<Update> taken,
+                           boolean pendingIsNew) {
+        SeenIds.Claim claim;
         try {
-            first = seenUpdates.add(Integer.toString(update.getUpdateId()));
+            claim = seenUpdates.claim(Integer.toString(update.getUpdateId()));
         } catch (RuntimeException e) {
             log.warn("telegram: update {} not taken: its id could not be checked against those already seen ({})",
                     update.getUpdateId(), e.getMessage());
             return false;
         }
-        if (!first) {
+        if (claim == SeenIds.Claim.SEEN) {
             log.debug("telegram: update {} was already processed; skipped", update.getUpdateId());
             return true;
+        }
+        if (claim == SeenIds.Claim.PENDING && !pendingIsNew) {
+            log.info("telegram: update {} is being handed over by another instance (or an earlier delivery here);"
+                    + " refused so Telegram sends it again until it is journaled", update.getUpdateId());
+            return false;
         }
         switch (converter.convert(update)) {
             case Inbound.Deliver deliver -> {

@@ -57,6 +57,39 @@ class UpdateHandlerTest {
         assertEquals(List.of("a", "b", "c"), accepted.stream().map(InboundMessage::text).toList());
     }
 
+    /**
+     * docs/decisions.md D184: an id another live instance claimed but has not handed over is not a
+     * repeat. The webhook refuses it (503: Telegram sends it again until it is journaled or its
+     * claimant is gone); polling, whose batch is confirmed whatever the handler says, hands it over.
+     */
+    @Test
+    void anIdClaimedButNotHandedOverElsewhere_isRefusedByTheWebhook_andHandedOverByPolling() {
+        dev.laneway.core.channel.SeenIds pending = new dev.laneway.core.channel.SeenIds() {
+            @Override
+            public boolean add(String id) {
+                return false;
+            }
+
+            @Override
+            public Claim claim(String id) {
+                return Claim.PENDING;
+            }
+
+            @Override
+            public boolean remove(String id) {
+                return false;
+            }
+        };
+        UpdateHandler handler = new UpdateHandler(pending, new UpdateConverter(BOT, true,
+                InstantSource.fixed(Instant.EPOCH)), new KeyedSerialExecutor("telegram", Runnable::run), admins,
+                accepted::add, Set.of(), (route, text) -> { });
+        assertFalse(handler.handOver(List.of(dm(7, Tg.ANN, "in flight elsewhere"))), "webhook: 503");
+        assertEquals(List.of(), accepted);
+        handler.consume(List.of(dm(7, Tg.ANN, "in flight elsewhere")));
+        assertEquals(List.of("in flight elsewhere"), accepted.stream().map(InboundMessage::text).toList(),
+                "polling: handed over (the gateway's dedupe drops a double)");
+    }
+
     @Test
     void anUpdateThatCouldNotBeHandedOver_isTakenWhenItComesAgain() {
         ExpiringKeys deduper = seenUpdates();

@@ -150,8 +150,9 @@ class WebhookTest {
              RedisStore store = RedisStore.open(RedisTarget.of(redis.url(), "support"), StoreOptions.defaults());
              FakeBotApi api = FakeBotApi.start()) {
             CompletableFuture<String> forgotten = new CompletableFuture<>();
-            SeenIds.Source fleet = RedisSeenIds.on(store);
-            SeenIds.Source watched = (kind, ttl, max) -> new ForgetsNoted(fleet.forKind(kind, ttl, max), forgotten);
+            SeenIds.Source watched = (kind, ttl, max) -> new ForgetsNoted(RedisSeenIds.on(store, "first")
+                    .forKind(kind, ttl, max), forgotten);
+            SeenIds.Source fleet = RedisSeenIds.on(store, "second");
             Rig first = Rig.with().api(api).webhook(WEBHOOK).seen(watched).start();
             CompletableFuture<HttpResponse<String>> refused;
             try {
@@ -182,11 +183,63 @@ class WebhookTest {
         }
     }
 
+    /**
+     * docs/decisions.md D184 (was L40): an instance claims an update and dies (kill -9: no give-back)
+     * before journaling it. While its heartbeat lives, Telegram's redelivery to another instance is
+     * refused 503 (not answered 200 as a repeat, which would lose it); once the heartbeat is gone
+     * the redelivery is taken over, journaled and answered once, and later repeats are 200.
+     */
+    @Test
+    void anUpdateWhoseInstanceDiedBeforeJournalingIt_isTakenByTheRedelivery_andAnsweredOnce() throws Exception {
+        try (RedisServer redis = RedisServer.start();
+             RedisStore store = RedisStore.open(RedisTarget.of(redis.url(), "support"), StoreOptions.defaults());
+             FakeBotApi api = FakeBotApi.start();
+             redis.clients.jedis.Jedis jedis = redis.client()) {
+            jedis.hset("laneway:{support}:instance:first", "host", "doomed");     // first's heartbeat
+            jedis.hset("laneway:{support}:instance:second", "host", "survivor");
+            Rig first = Rig.with().api(api).webhook(WEBHOOK).seen(RedisSeenIds.on(store, "first")).start();
+            boolean firstClosed = false;
+            try (Rig second = Rig.with().api(api).agent(new EchoAgent()).webhook(WEBHOOK)
+                    .seen(RedisSeenIds.on(store, "second")).start()) {
+                String delivery = update(8060, "sent just before the kill");
+                first.appendGate.close();                   // claimed, not journaled: the kill lands here
+                CompletableFuture<HttpResponse<String>> held = postAsync(first, delivery, SECRET);
+                Await.until("the hand-over to be held", () -> first.appendGate.waiting() == 1);
+
+                assertEquals(503, post(second, delivery, SECRET).statusCode(),
+                        "claimed by a live instance, not journaled: Telegram must send it again");
+                assertEquals(0, second.journal.lastSequence());
+
+                jedis.del("laneway:{support}:instance:first");  // its heartbeat expires
+                assertEquals(200, post(second, delivery, SECRET).statusCode());
+                assertEquals(1, second.journal.lastSequence(), "the dead instance's claim is taken over");
+                Await.until("the reply", () -> api.sentTo(Tg.ANN.id()).size() == 1);
+                assertTrue(second.gateway.awaitIdle(Await.DEFAULT));
+
+                firstClosed = true;
+                first.close();                              // its held hand-over ends; its give-back finds the claim gone
+                held.handle((response, failure) -> null).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                assertEquals(200, post(second, delivery, SECRET).statusCode(), "handed over: a repeat");
+                assertEquals(1, second.journal.lastSequence(), "taken once");
+                assertEquals(List.of("echo: sent just before the kill"), api.textsTo(Tg.ANN.id()), "answered once");
+            } finally {
+                if (!firstClosed) {
+                    first.close();
+                }
+            }
+        }
+    }
+
     /** Seen ids that note the first id forgotten. */
     private record ForgetsNoted(SeenIds ids, CompletableFuture<String> forgotten) implements SeenIds {
         @Override
         public boolean add(String id) {
             return ids.add(id);
+        }
+
+        @Override
+        public Claim claim(String id) {
+            return ids.claim(id);
         }
 
         @Override
