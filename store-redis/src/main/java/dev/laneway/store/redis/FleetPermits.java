@@ -1,6 +1,8 @@
 package dev.laneway.store.redis;
 
 import java.util.ArrayList;
+import dev.laneway.core.fleet.FairShare;
+import dev.laneway.core.fleet.FairShares;
 import dev.laneway.core.fleet.FleetPermitSource;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,7 @@ public final class FleetPermits {
     private final RedisStore store;
     private final String name;
     private final String key;
+    private final String demandKey;
     private final String instance;
     private final FleetTiming timing;
     private volatile int cap;
@@ -65,6 +68,7 @@ public final class FleetPermits {
         this.store = store;
         this.name = Objects.requireNonNull(name, "name");
         this.key = store.keys().permits(name);
+        this.demandKey = store.keys().demand(name);
         this.instance = instance;
         this.timing = timing;
         setCap(cap);
@@ -104,6 +108,28 @@ public final class FleetPermits {
     }
 
     /**
+     * Publishes this instance's {@code demand} for the cap and returns its fair share of it
+     * (docs/decisions.md D228): the demands of every instance that published one within a ttl and
+     * the permits each holds, split by the core's {@link FairShares}. One round trip.
+     *
+     * @throws dev.laneway.store.StoreException when Redis cannot be asked
+     */
+    public FairShare share(int demand) {
+        if (demand < 0) {
+            throw new IllegalArgumentException(name + ": a demand must be at least 0, got " + demand);
+        }
+        List<?> rows = (List<?>) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.PUBLISH_DEMAND,
+                List.of(demandKey, key), List.of(instance, Integer.toString(demand),
+                        Long.toString(timing.ttl().toMillis()))));
+        List<FairShares.Instance> instances = new ArrayList<>(rows.size() / 3);
+        for (int i = 0; i + 2 < rows.size(); i += 3) {
+            instances.add(new FairShares.Instance(String.valueOf(rows.get(i)),
+                    ((Number) rows.get(i + 1)).intValue(), ((Number) rows.get(i + 2)).intValue()));
+        }
+        return FairShares.of(cap, instance, instances);
+    }
+
+    /**
      * These permits as the core's {@link FleetPermitSource}, for {@code FleetAllowance} to gate a
      * scheduler with; a permit lost at a beat is reported to its listener, so the allowance drops.
      */
@@ -113,6 +139,11 @@ public final class FleetPermits {
             @Override
             public FleetPermitSource.Permit tryAcquire() {
                 return acquireFor(lostTo);
+            }
+
+            @Override
+            public FairShare share(int demand) {
+                return FleetPermits.this.share(demand);
             }
 
             @Override
@@ -242,6 +273,11 @@ public final class FleetPermits {
     void releaseAll() {
         for (String member : new ArrayList<>(held)) {
             release(new Permit(name, member));
+        }
+        try {
+            store.query(jedis -> jedis.hdel(demandKey, instance)); // wants nothing more: others' shares grow now
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not withdraw the {} demand ({}); it expires by itself", name, e.getMessage());
         }
     }
 }

@@ -94,6 +94,45 @@ final class FleetScripts {
             return result
             """);
 
+    /**
+     * Publishes an instance's demand for a cap and answers everyone's (docs/decisions.md D228).
+     * KEYS: demand, permits. ARGV: instance, demand, ttl (ms). Sets the instance's field to
+     * "demand:expiry" (deleted at demand 0), drops expired fields and expired permits, and returns a
+     * flat list of instance, demand, permits held for each instance whose demand is current. The
+     * split itself is done by the caller (the core's FairShares), so it is one rule everywhere.
+     */
+    static final RedisScripts.Script PUBLISH_DEMAND = new RedisScripts.Script("publish-demand", """
+            #!lua
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local ttl = tonumber(ARGV[3])
+            if tonumber(ARGV[2]) > 0 then
+              redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. (now + ttl))
+            else
+              redis.call('HDEL', KEYS[1], ARGV[1])
+            end
+            redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+            local held = {}
+            for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+              local owner = string.match(m, '^(.*)/[^/]*$')
+              if owner then held[owner] = (held[owner] or 0) + 1 end
+            end
+            local out = {}
+            local all = redis.call('HGETALL', KEYS[1])
+            for i = 1, #all, 2 do
+              local d, exp = string.match(all[i + 1], '^(%d+):(%d+)$')
+              if d == nil or tonumber(exp) <= now then
+                redis.call('HDEL', KEYS[1], all[i])
+              else
+                table.insert(out, all[i])
+                table.insert(out, tonumber(d))
+                table.insert(out, held[all[i]] or 0)
+              end
+            end
+            if #out > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+            return out
+            """);
+
     /** Counts the unexpired permits. KEYS: permits. */
     static final RedisScripts.Script COUNT_PERMITS = new RedisScripts.Script("count-permits", """
             #!lua flags=no-writes
@@ -190,7 +229,7 @@ final class FleetScripts {
             """);
 
     static final List<RedisScripts.Script> ALL = List.of(NUDGE, STOP_REQUEST, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
-            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING);
+            ACQUIRE_PERMIT, RENEW_PERMITS, PUBLISH_DEMAND, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING);
 
     private FleetScripts() {
     }
