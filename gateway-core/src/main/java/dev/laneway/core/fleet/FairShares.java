@@ -19,8 +19,11 @@ public final class FairShares {
     private FairShares() {
     }
 
-    /** One instance's published demand for the cap and the permits of it it holds now. */
-    public record Instance(String id, int demand, int held) {
+    /**
+     * One instance's published demand for the cap, the permits of it it holds now, and whether it
+     * was refused a permit lately (it waits for one, not only for its own next ask).
+     */
+    public record Instance(String id, int demand, int held, boolean refused) {
         public Instance {
             Objects.requireNonNull(id, "id");
             if (demand < 0 || held < 0) {
@@ -65,7 +68,9 @@ public final class FairShares {
 
     /**
      * {@code me}'s share of {@code cap}, and whether another instance is short: holds at least one
-     * permit fewer than its share and wants more than it holds. A permit is moved only from an
+     * permit fewer than its share, wants more than it holds and was refused one lately (so a demand
+     * published a moment before its permits were taken, or before its runs ended, holds nobody
+     * back). A permit is moved only from an
      * instance above its share to one at least one below (one permit of hysteresis), so the total
      * distance from the shares falls with each move and never flaps while the demands hold.
      */
@@ -73,7 +78,7 @@ public final class FairShares {
         Map<String, Integer> shares = split(cap, instances);
         boolean othersShort = false;
         for (Instance other : instances) {
-            if (!other.id().equals(me) && other.demand() > other.held()
+            if (!other.id().equals(me) && other.refused() && other.demand() > other.held()
                     && other.held() < shares.getOrDefault(other.id(), 0)) {
                 othersShort = true;
                 break;

@@ -51,8 +51,7 @@ import org.slf4j.LoggerFactory;
  * is held to this one's share ({@link AllowanceGate#limitAllowance}), so a run that ends above it
  * gives its permit back to the fleet instead of to the next local waiter. {@code shareDue} (set by
  * the timer) says a refresh is due; {@code published} (balancing task only) is the demand last
- * published: a demand that falls below it is published at once (another instance must not be held
- * to its share for runs that no longer want permits here), a rising one at the next tick.
+ * published, so a demand that fell to 0 is published once more.
  */
 public final class FleetAllowance implements AutoCloseable {
 
@@ -209,8 +208,8 @@ public final class FleetAllowance implements AutoCloseable {
             caps.put(name, cap);
             cap.source.onLost(permit -> permitLost(name, permit));
         }
-        if (cap.fixed && !shareless && (shareDue.getAndSet(false) || cap.gate.demand() < published)) {
-            refreshShare(cap); // due at the tick; a falling demand at once, so nobody is held back for it
+        if (cap.fixed && !shareless && shareDue.getAndSet(false)) {
+            refreshShare(cap);
         }
         for (int spare = cap.gate.trimAllowance(); spare > 0; spare--) {
             FleetPermitSource.Permit permit = cap.held.pollLast();

@@ -38,6 +38,7 @@ class FleetFairShareTest {
         private final int cap;
         private final Map<String, Integer> held = new HashMap<>();
         private final Map<String, Integer> demand = new HashMap<>();
+        private final java.util.Set<String> refused = new java.util.HashSet<>();
         private int most;
 
         FairCap(int cap) {
@@ -51,8 +52,10 @@ class FleetFairShareTest {
                     synchronized (FairCap.this) {
                         int total = held.values().stream().mapToInt(Integer::intValue).sum();
                         if (total >= cap) {
+                            refused.add(id);
                             return null;
                         }
+                        refused.remove(id);
                         held.merge(id, 1, Integer::sum);
                         most = Math.max(most, total + 1);
                     }
@@ -72,7 +75,8 @@ class FleetFairShareTest {
                     synchronized (FairCap.this) {
                         demand.put(id, wanted);
                         List<FairShares.Instance> all = new ArrayList<>();
-                        demand.forEach((who, d) -> all.add(new FairShares.Instance(who, d, held.getOrDefault(who, 0))));
+                        demand.forEach((who, d) -> all.add(new FairShares.Instance(who, d, held.getOrDefault(who, 0),
+                                refused.contains(who))));
                         return FairShares.of(cap, id, all);
                     }
                 }
@@ -127,21 +131,24 @@ class FleetFairShareTest {
     @Test
     void theSplit_givesEachWantingInstanceAnEqualPart_theRemainderByIdAndTheSpareOfSmallDemandsToTheOthers() {
         assertEquals(Map.of("a", 3, "b", 3, "c", 2), FairShares.split(8, List.of(
-                new FairShares.Instance("c", 50, 0), new FairShares.Instance("a", 50, 8),
-                new FairShares.Instance("b", 50, 0))));
+                new FairShares.Instance("c", 50, 0, true), new FairShares.Instance("a", 50, 8, true),
+                new FairShares.Instance("b", 50, 0, true))));
         assertEquals(Map.of("a", 1, "b", 4, "c", 3), FairShares.split(8, List.of(
-                new FairShares.Instance("a", 1, 0), new FairShares.Instance("b", 50, 0),
-                new FairShares.Instance("c", 50, 0))));
+                new FairShares.Instance("a", 1, 0, true), new FairShares.Instance("b", 50, 0, true),
+                new FairShares.Instance("c", 50, 0, true))));
         assertEquals(Map.of("b", 8), FairShares.split(8, List.of(
-                new FairShares.Instance("a", 0, 0), new FairShares.Instance("b", 50, 0))));
-        FairShare lone = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 8)));
+                new FairShares.Instance("a", 0, 0, true), new FairShares.Instance("b", 50, 0, true))));
+        FairShare lone = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 8, true)));
         assertEquals(Integer.MAX_VALUE, lone.ceiling(), "a lone instance is held to nothing");
-        FairShare atShare = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 4),
-                new FairShares.Instance("b", 50, 4)));
+        FairShare atShare = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 4, true),
+                new FairShares.Instance("b", 50, 4, true)));
         assertFalse(atShare.othersShort(), "nobody below its share: nothing moves");
-        FairShare above = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 5),
-                new FairShares.Instance("b", 50, 3)));
+        FairShare above = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 5, true),
+                new FairShares.Instance("b", 50, 3, true)));
         assertEquals(4, above.ceiling(), "b is a permit short: a is held to its share");
+        FairShare notAsking = FairShares.of(8, "a", List.of(new FairShares.Instance("a", 50, 5, true),
+                new FairShares.Instance("b", 50, 3, false)));
+        assertEquals(Integer.MAX_VALUE, notAsking.ceiling(), "b was not refused lately: nobody is held back for it");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.laneway.store.redis;
 import java.util.ArrayList;
 import dev.laneway.core.fleet.FairShare;
 import dev.laneway.core.fleet.FairShares;
+import dev.laneway.core.fleet.FleetAllowance;
 import dev.laneway.core.fleet.FleetPermitSource;
 import java.util.List;
 import java.util.Map;
@@ -48,10 +49,17 @@ public final class FleetPermits {
     public record Permit(String name, String member) {
     }
 
+    /**
+     * How long a refused ask marks this instance as wanting a permit (docs/decisions.md D228): four
+     * of the allowance's 250 ms retries, so a waiting instance stays marked between its asks.
+     */
+    static final java.time.Duration REFUSAL_REMEMBERED = FleetAllowance.RETRY_EVERY.multipliedBy(4);
+
     private final RedisStore store;
     private final String name;
     private final String key;
     private final String demandKey;
+    private final String refusedKey;
     private final String instance;
     private final FleetTiming timing;
     private volatile int cap;
@@ -69,6 +77,7 @@ public final class FleetPermits {
         this.name = Objects.requireNonNull(name, "name");
         this.key = store.keys().permits(name);
         this.demandKey = store.keys().demand(name);
+        this.refusedKey = store.keys().refused(name);
         this.instance = instance;
         this.timing = timing;
         setCap(cap);
@@ -98,8 +107,9 @@ public final class FleetPermits {
      */
     public Optional<Permit> tryAcquire() {
         String member = instance + "/" + serial.incrementAndGet();
-        Object taken = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.ACQUIRE_PERMIT, List.of(key),
-                List.of(member, Integer.toString(cap), Long.toString(timing.ttl().toMillis()))));
+        Object taken = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.ACQUIRE_PERMIT,
+                List.of(key, refusedKey), List.of(member, Integer.toString(cap), Long.toString(timing.ttl().toMillis()),
+                        instance, Long.toString(REFUSAL_REMEMBERED.toMillis()))));
         if (!Long.valueOf(1).equals(taken)) {
             return Optional.empty();
         }
@@ -109,8 +119,9 @@ public final class FleetPermits {
 
     /**
      * Publishes this instance's {@code demand} for the cap and returns its fair share of it
-     * (docs/decisions.md D228): the demands of every instance that published one within a ttl and
-     * the permits each holds, split by the core's {@link FairShares}. One round trip.
+     * (docs/decisions.md D228): the demands of every instance that published one within a ttl, the
+     * permits each holds and whether it was refused one lately, split by the core's
+     * {@link FairShares}. One round trip.
      *
      * @throws dev.laneway.store.StoreException when Redis cannot be asked
      */
@@ -119,12 +130,12 @@ public final class FleetPermits {
             throw new IllegalArgumentException(name + ": a demand must be at least 0, got " + demand);
         }
         List<?> rows = (List<?>) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.PUBLISH_DEMAND,
-                List.of(demandKey, key), List.of(instance, Integer.toString(demand),
+                List.of(demandKey, key, refusedKey), List.of(instance, Integer.toString(demand),
                         Long.toString(timing.ttl().toMillis()))));
-        List<FairShares.Instance> instances = new ArrayList<>(rows.size() / 3);
-        for (int i = 0; i + 2 < rows.size(); i += 3) {
-            instances.add(new FairShares.Instance(String.valueOf(rows.get(i)),
-                    ((Number) rows.get(i + 1)).intValue(), ((Number) rows.get(i + 2)).intValue()));
+        List<FairShares.Instance> instances = new ArrayList<>(rows.size() / 4);
+        for (int i = 0; i + 3 < rows.size(); i += 4) {
+            instances.add(new FairShares.Instance(String.valueOf(rows.get(i)), ((Number) rows.get(i + 1)).intValue(),
+                    ((Number) rows.get(i + 2)).intValue(), ((Number) rows.get(i + 3)).intValue() == 1));
         }
         return FairShares.of(cap, instance, instances);
     }
