@@ -95,6 +95,7 @@ public final class FleetAllowance implements AutoCloseable {
     private int published; // balancing task only: the demand last published for the own cap's fair share
     private int ceiling = Integer.MAX_VALUE; // balancing task only: the own gate's fair-share ceiling now
     private boolean shareless; // balancing task only: the source keeps no fair share (not shared)
+    private boolean shareFailing; // balancing task only: the last publish failed (logged once)
     private final Map<String, Cap> caps = new HashMap<>(); // balancing task only
     private final Queue<Lost> lost = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
@@ -252,9 +253,14 @@ public final class FleetAllowance implements AutoCloseable {
             share = cap.source.share(demand);
         } catch (RuntimeException e) {
             shareTicking = true; // asked again at the next retry; the last ceiling holds meanwhile
-            log.debug("fleet: could not publish the {} demand ({})", cap.gate.name(), e.getMessage());
+            if (!shareFailing) {
+                shareFailing = true;
+                log.warn("fleet: could not publish the {} demand for its fair share ({}); asked again every {} ms",
+                        cap.gate.name(), e.getMessage(), retryEvery.toMillis());
+            }
             return;
         }
+        shareFailing = false;
         if (share == null) {
             shareless = true;
             shareTicking = false;

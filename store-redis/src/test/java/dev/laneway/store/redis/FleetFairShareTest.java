@@ -160,4 +160,21 @@ class FleetFairShareTest {
         List<String> alone = converge(List.of(a, b), 20, new int[] {0, 0});
         assertEquals(CAP + "/0", alone.get(alone.size() - 1), "A uses the whole cap again: " + alone);
     }
+
+    @Test
+    void aProviderPoolsPermits_publishTheirDemandToo_andTheSplitCountsOnlyCurrentDemands() {
+        Instance a = new Instance("a");
+        Instance b = new Instance("b");
+        dev.laneway.core.fleet.FleetPermitSource poolA = a.member.caps().permits("provider:p", 4);
+        dev.laneway.core.fleet.FleetPermitSource poolB = b.member.caps().permits("provider:p", 4);
+        assertEquals(new dev.laneway.core.fleet.FairShare(4, false), poolA.share(6), "alone: the whole cap");
+        for (int i = 0; i < 4; i++) {
+            assertTrue(poolA.tryAcquire() != null);
+        }
+        assertEquals(null, poolB.tryAcquire(), "the pool's cap is taken: B is refused (and remembered so)");
+        assertEquals(new dev.laneway.core.fleet.FairShare(2, false), poolB.share(5), "B's share is half; A is not short");
+        assertEquals(new dev.laneway.core.fleet.FairShare(2, true), poolA.share(6), "A sees B refused below its share");
+        assertEquals(0, poolA.share(0).share(), "A wants nothing more");
+        assertEquals(new dev.laneway.core.fleet.FairShare(4, false), poolB.share(5), "B's share is the whole cap now");
+    }
 }
