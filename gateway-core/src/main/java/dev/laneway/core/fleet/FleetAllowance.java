@@ -44,6 +44,14 @@ import org.slf4j.LoggerFactory;
  * task, so this instance grants one slot fewer until it takes a permit again. {@code retry}
  * (concurrent) holds the caps refused at their last ask, and {@code retryArmed} keeps at most one
  * retry timer for them all.
+ *
+ * <p>Fair share (docs/behaviour.md §17, docs/decisions.md D228): while the scheduler's own cap is
+ * busy here, once per {@code retryEvery} the balancing task publishes its demand through the
+ * source and learns its {@link FairShare}; while another instance is short of its share, the gate
+ * is held to this one's share ({@link AllowanceGate#limitAllowance}), so a run that ends above it
+ * gives its permit back to the fleet instead of to the next local waiter. {@code shareDue} (set by
+ * the timer) says a refresh is due; {@code published} (balancing task only) is the demand last
+ * published, so a demand that fell to 0 is published once more.
  */
 public final class FleetAllowance implements AutoCloseable {
 
@@ -82,6 +90,12 @@ public final class FleetAllowance implements AutoCloseable {
     private final AtomicBoolean allDirty = new AtomicBoolean();
     private final Set<String> retry = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean retryArmed = new AtomicBoolean();
+    private final AtomicBoolean shareDue = new AtomicBoolean(true);
+    private volatile boolean shareTicking;
+    private int published; // balancing task only: the demand last published for the own cap's fair share
+    private int ceiling = Integer.MAX_VALUE; // balancing task only: the own gate's fair-share ceiling now
+    private boolean shareless; // balancing task only: the source keeps no fair share (not shared)
+    private boolean shareFailing; // balancing task only: the last publish failed (logged once)
     private final Map<String, Cap> caps = new HashMap<>(); // balancing task only
     private final Queue<Lost> lost = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
@@ -195,6 +209,9 @@ public final class FleetAllowance implements AutoCloseable {
             caps.put(name, cap);
             cap.source.onLost(permit -> permitLost(name, permit));
         }
+        if (cap.fixed && !shareless && shareDue.getAndSet(false)) {
+            refreshShare(cap);
+        }
         for (int spare = cap.gate.trimAllowance(); spare > 0; spare--) {
             FleetPermitSource.Permit permit = cap.held.pollLast();
             if (permit != null) {
@@ -211,8 +228,52 @@ public final class FleetAllowance implements AutoCloseable {
             cap.held.addLast(permit);
             cap.gate.addAllowance(1);
         }
+        if (cap.fixed && shareTicking) {
+            armRetry(); // the share is refreshed while the cap is busy here (see refreshShare)
+        }
         if (!cap.fixed && cap.held.isEmpty() && cap.gate.allowance() == 0) {
             caps.remove(name); // idle: made again when it next wants permits
+        }
+    }
+
+    /**
+     * Publishes the own cap's demand and holds its gate to the fair share the source answers
+     * (docs/decisions.md D228). A source that keeps no share (null) is not asked again. The share is
+     * asked for again at the next retry while the demand, or the last one published, is above 0.
+     */
+    private void refreshShare(Cap cap) {
+        int demand = closed ? 0 : cap.gate.demand();
+        if (demand == 0 && published == 0) {
+            shareTicking = false;
+            shareDue.set(true); // nothing to say yet: published as soon as runs want the cap
+            return;
+        }
+        FairShare share;
+        try {
+            share = cap.source.share(demand);
+        } catch (RuntimeException e) {
+            shareTicking = true; // asked again at the next retry; the last ceiling holds meanwhile
+            if (!shareFailing) {
+                shareFailing = true;
+                log.warn("fleet: could not publish the {} demand for its fair share ({}); asked again every {} ms",
+                        cap.gate.name(), e.getMessage(), retryEvery.toMillis());
+            }
+            return;
+        }
+        shareFailing = false;
+        if (share == null) {
+            shareless = true;
+            shareTicking = false;
+            return;
+        }
+        published = demand;
+        shareTicking = demand > 0;
+        int next = closed ? Integer.MAX_VALUE : share.ceiling();
+        if (next != ceiling) {
+            ceiling = next;
+            cap.gate.limitAllowance(next);
+            log.debug("fleet: {} held to {} permits (fair share {}, another instance short: {})", cap.gate.name(),
+                    next == Integer.MAX_VALUE ? "the cap" : next, share.share(), share.othersShort());
         }
     }
 
@@ -242,6 +303,10 @@ public final class FleetAllowance implements AutoCloseable {
                 for (String name : List.copyOf(retry)) {
                     retry.remove(name);
                     dirty.add(name);
+                }
+                if (shareTicking) {
+                    shareDue.set(true);
+                    dirty.add(own.name());
                 }
                 signal();
             });

@@ -25,6 +25,19 @@ public interface FleetPermitSource {
     default void onLost(java.util.function.Consumer<Permit> listener) {
     }
 
+    /**
+     * Publishes this instance's {@code demand} for the cap (the runs holding and waiting for its
+     * permits) and returns its fair share now (docs/decisions.md D228); the published demand expires
+     * when it is not published again. May block for a round trip; called by {@code FleetAllowance}
+     * at most once per retry interval while the cap is busy here. A source that is not shared with
+     * other instances keeps the default: null (no share kept, nothing published).
+     *
+     * @throws RuntimeException when the shared store cannot be asked (the last share is kept)
+     */
+    default FairShare share(int demand) {
+        return null;
+    }
+
     /** A permit held by this instance. */
     @FunctionalInterface
     interface Permit {

@@ -29,4 +29,18 @@ public interface AllowanceGate {
 
     /** The allowance now (the fleet permits held for this gate). */
     int allowance();
+
+    /** The slots the runs holding and waiting here could use now, whatever the allowance (published for the fair share). */
+    default int demand() {
+        return allowance() + allowanceWanted();
+    }
+
+    /**
+     * Holds the allowance to at most {@code ceiling} (this instance's fair share of the fleet's cap
+     * while another instance is short of its own, docs/decisions.md D228): a slot freed above it is
+     * handed to no waiter, so {@link #trimAllowance} gives its permit back. {@link Integer#MAX_VALUE}
+     * lifts it. A gate that cannot hold back its hand-offs ignores it (first come, first served).
+     */
+    default void limitAllowance(int ceiling) {
+    }
 }

@@ -96,6 +96,7 @@ public final class MainScheduler implements AllowanceGate {
     private long meanRunMillis;
     /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
     private int allowance = Integer.MAX_VALUE;
+    private int fairCeiling = Integer.MAX_VALUE; // gated: this instance's fair share while another is short (D228)
     /** Waiting runs their tenants' caps hold back: the sum of every tenant's {@link Tenant#heldBack()}. */
     private int heldBack;
     /** Tenant caps and the background share are fleet-wide ({@link #gateWithCapsBy}). Set once, before use. */
@@ -159,9 +160,12 @@ public final class MainScheduler implements AllowanceGate {
         return name;
     }
 
-    /** The slots that may be held now: the cap, or fewer while gated by a smaller allowance. Under the lock. */
+    /**
+     * The slots that may be held now: the cap, or fewer while gated by a smaller allowance or held to
+     * this instance's fair share of the fleet's cap (docs/behaviour.md §17). Under the lock.
+     */
     private int limitLocked() {
-        return Math.min(cap, allowance);
+        return Math.min(cap, Math.min(allowance, fairCeiling));
     }
 
     /**
@@ -205,7 +209,7 @@ public final class MainScheduler implements AllowanceGate {
     public int allowanceWanted() {
         lock.lock();
         try {
-            return Math.max(0, demandLocked() - allowance);
+            return Math.max(0, Math.min(demandLocked(), fairCeiling) - allowance);
         } finally {
             lock.unlock();
         }
@@ -257,7 +261,7 @@ public final class MainScheduler implements AllowanceGate {
     public int trimAllowance() {
         lock.lock();
         try {
-            int needed = Math.max(running, demandLocked());
+            int needed = Math.max(running, Math.min(demandLocked(), fairCeiling));
             int spare = allowance - needed;
             if (spare <= 0) {
                 return 0;
@@ -267,6 +271,39 @@ public final class MainScheduler implements AllowanceGate {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Gated: the slots the runs holding and waiting for one could use now, whatever the allowance and ceiling. */
+    @Override
+    public int demand() {
+        lock.lock();
+        try {
+            return Math.max(running, demandLocked());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gated: holds this instance to {@code ceiling} slots (its fair share of the fleet's cap while
+     * another instance is short of its own; unlimited otherwise; docs/decisions.md D228). A run that
+     * ends above it hands its slot to no local waiter, so the next {@link #trimAllowance} gives its
+     * permit back to the fleet; runs holding slots go on.
+     */
+    @Override
+    public void limitAllowance(int ceiling) {
+        if (ceiling < 0) {
+            throw new IllegalArgumentException(name + ": a fair-share ceiling must be at least 0, got " + ceiling);
+        }
+        List<Grant> grants;
+        lock.lock();
+        try {
+            fairCeiling = ceiling;
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
     }
 
     /** Gated: the allowance now (fleet permits held); unlimited when not gated. */

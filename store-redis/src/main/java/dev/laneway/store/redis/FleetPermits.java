@@ -1,6 +1,9 @@
 package dev.laneway.store.redis;
 
 import java.util.ArrayList;
+import dev.laneway.core.fleet.FairShare;
+import dev.laneway.core.fleet.FairShares;
+import dev.laneway.core.fleet.FleetAllowance;
 import dev.laneway.core.fleet.FleetPermitSource;
 import java.util.List;
 import java.util.Map;
@@ -46,9 +49,17 @@ public final class FleetPermits {
     public record Permit(String name, String member) {
     }
 
+    /**
+     * How long a refused ask marks this instance as wanting a permit (docs/decisions.md D228): four
+     * of the allowance's 250 ms retries, so a waiting instance stays marked between its asks.
+     */
+    static final java.time.Duration REFUSAL_REMEMBERED = FleetAllowance.RETRY_EVERY.multipliedBy(4);
+
     private final RedisStore store;
     private final String name;
     private final String key;
+    private final String demandKey;
+    private final String refusedKey;
     private final String instance;
     private final FleetTiming timing;
     private volatile int cap;
@@ -65,6 +76,8 @@ public final class FleetPermits {
         this.store = store;
         this.name = Objects.requireNonNull(name, "name");
         this.key = store.keys().permits(name);
+        this.demandKey = store.keys().demand(name);
+        this.refusedKey = store.keys().refused(name);
         this.instance = instance;
         this.timing = timing;
         setCap(cap);
@@ -94,13 +107,37 @@ public final class FleetPermits {
      */
     public Optional<Permit> tryAcquire() {
         String member = instance + "/" + serial.incrementAndGet();
-        Object taken = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.ACQUIRE_PERMIT, List.of(key),
-                List.of(member, Integer.toString(cap), Long.toString(timing.ttl().toMillis()))));
+        Object taken = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.ACQUIRE_PERMIT,
+                List.of(key, refusedKey), List.of(member, Integer.toString(cap), Long.toString(timing.ttl().toMillis()),
+                        instance, Long.toString(REFUSAL_REMEMBERED.toMillis()))));
         if (!Long.valueOf(1).equals(taken)) {
             return Optional.empty();
         }
         held.add(member);
         return Optional.of(new Permit(name, member));
+    }
+
+    /**
+     * Publishes this instance's {@code demand} for the cap and returns its fair share of it
+     * (docs/decisions.md D228): the demands of every instance that published one within a ttl, the
+     * permits each holds and whether it was refused one lately, split by the core's
+     * {@link FairShares}. One round trip.
+     *
+     * @throws dev.laneway.store.StoreException when Redis cannot be asked
+     */
+    public FairShare share(int demand) {
+        if (demand < 0) {
+            throw new IllegalArgumentException(name + ": a demand must be at least 0, got " + demand);
+        }
+        List<?> rows = (List<?>) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.PUBLISH_DEMAND,
+                List.of(demandKey, key, refusedKey), List.of(instance, Integer.toString(demand),
+                        Long.toString(timing.ttl().toMillis()))));
+        List<FairShares.Instance> instances = new ArrayList<>(rows.size() / 4);
+        for (int i = 0; i + 3 < rows.size(); i += 4) {
+            instances.add(new FairShares.Instance(String.valueOf(rows.get(i)), ((Number) rows.get(i + 1)).intValue(),
+                    ((Number) rows.get(i + 2)).intValue(), ((Number) rows.get(i + 3)).intValue() == 1));
+        }
+        return FairShares.of(cap, instance, instances);
     }
 
     /**
@@ -113,6 +150,11 @@ public final class FleetPermits {
             @Override
             public FleetPermitSource.Permit tryAcquire() {
                 return acquireFor(lostTo);
+            }
+
+            @Override
+            public FairShare share(int demand) {
+                return FleetPermits.this.share(demand);
             }
 
             @Override
@@ -242,6 +284,11 @@ public final class FleetPermits {
     void releaseAll() {
         for (String member : new ArrayList<>(held)) {
             release(new Permit(name, member));
+        }
+        try {
+            store.query(jedis -> jedis.hdel(demandKey, instance)); // wants nothing more: others' shares grow now
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not withdraw the {} demand ({}); it expires by itself", name, e.getMessage());
         }
     }
 }

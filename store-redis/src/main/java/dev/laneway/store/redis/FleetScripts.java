@@ -56,10 +56,12 @@ final class FleetScripts {
             """);
 
     /**
-     * Takes one fleet-wide permit. KEYS: permits. ARGV: member ("instance/permit"), cap, ttl (ms).
-     * Expired permits (scored before Redis's now) are removed first, so a dead instance's permits
-     * come back; then the permit is added scored now + ttl when fewer than the cap are held.
-     * Returns 1 when taken, 0 when the cap is reached.
+     * Takes one fleet-wide permit. KEYS: permits, refused. ARGV: member ("instance/permit"), cap,
+     * ttl (ms), instance, how long a refusal is remembered (ms). Expired permits (scored before
+     * Redis's now) are removed first, so a dead instance's permits come back; then the permit is
+     * added scored now + ttl when fewer than the cap are held. A refusal is remembered in the
+     * refused hash (instance -&gt; until when), so an instance above its fair share knows another
+     * wants a permit (docs/decisions.md D228). Returns 1 when taken, 0 when the cap is reached.
      */
     static final RedisScripts.Script ACQUIRE_PERMIT = new RedisScripts.Script("acquire-permit", """
             #!lua
@@ -67,7 +69,11 @@ final class FleetScripts {
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
             if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
-            if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+            if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+              redis.call('HSET', KEYS[2], ARGV[4], now + tonumber(ARGV[5]))
+              redis.call('PEXPIRE', KEYS[2], ARGV[5])
+              return 0
+            end
             redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
             return 1
             """);
@@ -92,6 +98,48 @@ final class FleetScripts {
               end
             end
             return result
+            """);
+
+    /**
+     * Publishes an instance's demand for a cap and answers everyone's (docs/decisions.md D228).
+     * KEYS: demand, permits, refused. ARGV: instance, demand, ttl (ms). Sets the instance's field to
+     * "demand:expiry" (deleted at demand 0), drops expired fields and expired permits, and returns a
+     * flat list of instance, demand, permits held, refused lately (1 or 0) for each instance whose
+     * demand is current. The
+     * split itself is done by the caller (the core's FairShares), so it is one rule everywhere.
+     */
+    static final RedisScripts.Script PUBLISH_DEMAND = new RedisScripts.Script("publish-demand", """
+            #!lua
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local ttl = tonumber(ARGV[3])
+            if tonumber(ARGV[2]) > 0 then
+              redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. (now + ttl))
+            else
+              redis.call('HDEL', KEYS[1], ARGV[1])
+            end
+            redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+            local held = {}
+            for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+              local owner = string.match(m, '^(.*)/[^/]*$')
+              if owner then held[owner] = (held[owner] or 0) + 1 end
+            end
+            local out = {}
+            local all = redis.call('HGETALL', KEYS[1])
+            for i = 1, #all, 2 do
+              local d, exp = string.match(all[i + 1], '^(%d+):(%d+)$')
+              if d == nil or tonumber(exp) <= now then
+                redis.call('HDEL', KEYS[1], all[i])
+              else
+                table.insert(out, all[i])
+                table.insert(out, tonumber(d))
+                table.insert(out, held[all[i]] or 0)
+                local refusedUntil = redis.call('HGET', KEYS[3], all[i])
+                table.insert(out, (refusedUntil and tonumber(refusedUntil) > now) and 1 or 0)
+              end
+            end
+            if #out > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+            return out
             """);
 
     /** Counts the unexpired permits. KEYS: permits. */
@@ -226,7 +274,7 @@ final class FleetScripts {
             """);
 
     static final List<RedisScripts.Script> ALL = List.of(NUDGE, STOP_REQUEST, UNLEASED, ACQUIRE_LEASE, RENEW_LEASES, RELEASE_LEASE,
-            ACQUIRE_PERMIT, RENEW_PERMITS, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING, CLAIM_SEEN,
+            ACQUIRE_PERMIT, RENEW_PERMITS, PUBLISH_DEMAND, COUNT_PERMITS, HEARTBEAT, INDEX_PENDING, CLAIM_SEEN,
             FORGET_SEEN);
 
     private FleetScripts() {

@@ -2,6 +2,7 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Fleet;
+import dev.laneway.core.fleet.FairShare;
 import dev.laneway.core.fleet.FleetCaps;
 import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.fleet.IngressElection;
@@ -272,20 +273,12 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
             return new FleetPermitSource() {
                 @Override
                 public FleetPermitSource.Permit tryAcquire() {
-                    while (true) {
-                        FleetPermits found = permits.computeIfAbsent(name,
-                                n -> new FleetPermits(store, n, cap, id, timing));
-                        if (!found.enter()) {
-                            permits.remove(name, found); // retired by the beat meanwhile
-                            continue;
-                        }
-                        try {
-                            found.setCap(cap);
-                            return found.acquireFor(lostTo);
-                        } finally {
-                            found.exit();
-                        }
-                    }
+                    return through(name, cap, found -> found.acquireFor(lostTo));
+                }
+
+                @Override
+                public FairShare share(int demand) {
+                    return through(name, cap, found -> found.share(demand)); // a pool's fair share (D228)
                 }
 
                 @Override
@@ -294,6 +287,23 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
                 }
             };
         };
+    }
+
+    /** Asks through the current permits object of {@code name} (made when missing, never one the beat retired). */
+    private <T> T through(String name, int cap, java.util.function.Function<FleetPermits, T> ask) {
+        while (true) {
+            FleetPermits found = permits.computeIfAbsent(name, n -> new FleetPermits(store, n, cap, id, timing));
+            if (!found.enter()) {
+                permits.remove(name, found); // retired by the beat meanwhile
+                continue;
+            }
+            try {
+                found.setCap(cap);
+                return ask.apply(found);
+            } finally {
+                found.exit();
+            }
+        }
     }
 
     /** Whether it keeps an object for the permits of {@code name} now (for tests of the retirement). */

@@ -30,6 +30,8 @@ package dev.laneway.store.redis;
  * laneway:{F}:instance:&lt;id&gt;      hash    a live instance (started, host); expires unless its heartbeat renews it
  * laneway:{F}:instances          zset    instance id scored by its last heartbeat (Redis's clock, ms)
  * laneway:{F}:permits:&lt;name&gt;     zset    "instance/permit" scored by when the permit expires (Redis's clock, ms)
+ * laneway:{F}:demand:&lt;name&gt;      hash    instance -&gt; "demand:expires" (Redis's clock, ms): who wants the cap, for its fair share
+ * laneway:{F}:refused:&lt;name&gt;     hash    instance -&gt; until when (Redis's clock, ms): refused a permit of the cap lately
  * laneway:{F}:seen:&lt;kind&gt;:&lt;id&gt;  string  a platform id an instance took in (SET NX PX): Telegram updates, Slack events
  * </pre>
  *
@@ -139,6 +141,16 @@ final class RedisKeys {
 
     String permits(String name) {
         return prefix + "permits:" + name;
+    }
+
+    /** Instances refused a permit of the cap {@code name} lately (docs/decisions.md D228). */
+    String refused(String name) {
+        return prefix + "refused:" + name;
+    }
+
+    /** Each instance's published demand for the cap {@code name} (docs/decisions.md D228). */
+    String demand(String name) {
+        return prefix + "demand:" + name;
     }
 
     /** A platform id taken in by some instance of the fleet (docs/behaviour.md §17, "Ingress"). */
