@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>A measurement, not a test CI runs (its name does not end in IT): run it alone, under the build
  * lock, with
- * {@code /work/tools/lmvn -pl app -am verify -Dit.test=FleetFailoverMeasurement -Dtest=none
+ * {@code scripts/mvn -Pbench -pl app -am verify -Dit.test=FleetFailoverMeasurement -Dtest=none
  * -Dsurefire.failIfNoSpecifiedTests=false} (about three minutes). It fails when a failover falls
  * outside the expected window by more than a second. Results go to stdout and to
  * {@code app/target/fleet-failover.txt}.
