@@ -6,12 +6,10 @@ import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.time.Scheduler;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -123,8 +121,8 @@ final class FleetSessions {
     void start() {
         // another instance's /stop of a session held here: its messages not picked up yet are, then all stop
         fleet.onStop(session -> {
-            pickUp(session, false);
-            return stopper.applyAsInt(session);
+            int dropped = pickUp(session, false); // those the stop mark drops are never run (D233)
+            return dropped + stopper.applyAsInt(session);
         });
         fleet.onNudge(session -> executor.execute(() -> pickUp(session, true)));
         executor.execute(this::sweepAndReschedule);
@@ -156,7 +154,7 @@ final class FleetSessions {
                 }
                 holding = new Holding(lease.get());
                 held.put(session, holding);
-                earlier = unknownPending(session, holding);
+                earlier = withoutStopped(session, holding, unknownPending(session, holding));
             }
             expectLocked(holding, seq);
         } finally {
@@ -226,16 +224,32 @@ final class FleetSessions {
     }
 
     /**
-     * {@code /stop} of a session not held here: asks its lease's holder (docs/behaviour.md §17). Empty
-     * when no other instance holds it, or the fleet cannot be asked: the caller stops it here.
+     * {@code /stop} in a fleet (docs/behaviour.md §17, decision D233): raises the session's durable stop
+     * mark and asks its lease's holder, if another instance, to stop it, without waiting. Null when
+     * the fleet cannot be asked: the caller stops the session here only.
      */
-    OptionalInt stopAtHolder(SessionKey session, Duration timeout) {
+    Fleet.Stop requestStop(SessionKey session) {
         try {
-            return fleet.stopAtHolder(session, timeout);
+            return fleet.requestStop(session);
         } catch (RuntimeException e) {
-            log.warn("fleet: could not ask the holder of session {} to stop it ({}); stopped here only", session,
+            log.warn("fleet: could not mark session {} stopped nor ask its holder ({}); stopped here only", session,
                     e.getMessage());
-            return OptionalInt.empty();
+            return null;
+        }
+    }
+
+    /**
+     * How many of the session's pending messages (read-only, from the shared journal) a stop mark of
+     * {@code upTo} drops at its holder, but the oldest, taken to be running as {@code /status} does
+     * (docs/behaviour.md §17); 0 when the journal cannot be read.
+     */
+    int pendingUpTo(SessionKey session, long upTo) {
+        try {
+            long count = journal.peekPendingOf(session).stream().filter(entry -> entry.seq() <= upTo).count();
+            return (int) Math.max(0, count - 1);
+        } catch (RuntimeException e) {
+            log.debug("fleet: could not count the pending messages of session {} ({})", session, e.getMessage());
+            return 0;
         }
     }
 
@@ -250,7 +264,7 @@ final class FleetSessions {
     Remote remote(SessionKey session) {
         try {
             String holder = fleet.holder(session).orElse(null);
-            return new Remote(holder, journal.pendingOf(session));
+            return new Remote(holder, journal.peekPendingOf(session)); // read-only: they settle elsewhere
         } catch (RuntimeException e) {
             log.debug("fleet: could not read the state of session {} ({})", session, e.getMessage());
             return null;
@@ -314,10 +328,11 @@ final class FleetSessions {
      * Picks up the session's messages not known here: under the lease held here, or one taken now
      * when {@code take} and nobody holds it. Runs on the executor (nudges, sweeps).
      */
-    void pickUp(SessionKey session, boolean take) {
+    int pickUp(SessionKey session, boolean take) {
         if (stopped) {
-            return;
+            return 0;
         }
+        int dropped;
         List<JournalEntry> fresh;
         ReentrantLock stripe = stripe(session);
         stripe.lock();
@@ -325,20 +340,22 @@ final class FleetSessions {
             Holding holding = held.get(session);
             if (holding == null || holding.lost) {
                 if (!take) {
-                    return;
+                    return 0;
                 }
                 Optional<Lease> lease = fleet.leases().tryAcquire(session, this::lost);
                 if (lease.isEmpty()) {
-                    return; // another instance took it first: it picks them up
+                    return 0; // another instance took it first: it picks them up
                 }
                 holding = new Holding(lease.get());
                 held.put(session, holding);
             }
-            fresh = unknownPending(session, holding);
+            List<JournalEntry> unknown = unknownPending(session, holding);
+            fresh = withoutStopped(session, holding, unknown);
+            dropped = unknown.size() - fresh.size();
         } catch (RuntimeException e) {
             log.debug("fleet: could not pick up the messages of session {} ({}); the next sweep tries again", session,
                     e.getMessage());
-            return;
+            return 0;
         } finally {
             stripe.unlock();
         }
@@ -348,6 +365,39 @@ final class FleetSessions {
             adopter.accept(fresh);
             abandonIfLost(session, fresh.get(0).seq());
         }
+        return dropped;
+    }
+
+    /**
+     * The picked-up entries a {@code /stop} did not mark (docs/behaviour.md §17, decision D233): those
+     * up to the session's stop mark are ended here unanswered, fenced by {@code holding}'s lease, and
+     * never run. Stripe held; one round trip when there is anything to check. A failed end leaves the
+     * entry pending, to be dropped again at the next pick-up.
+     */
+    private List<JournalEntry> withoutStopped(SessionKey session, Holding holding, List<JournalEntry> entries) {
+        if (entries.isEmpty()) {
+            return entries;
+        }
+        long upTo = fleet.stoppedUpTo(session);
+        if (entries.get(0).seq() > upTo) {
+            return entries; // oldest first: nothing marked
+        }
+        List<JournalEntry> kept = new ArrayList<>(entries.size());
+        for (JournalEntry entry : entries) {
+            if (entry.seq() > upTo) {
+                kept.add(entry);
+                continue;
+            }
+            long seq = entry.seq();
+            try {
+                journal.settled(seq, false, holding.lease).whenComplete((ignored, error) -> ended(seq));
+            } catch (RuntimeException e) {
+                ended(seq);
+            }
+        }
+        log.info("fleet: dropped {} message(s) of session {} stopped by a /stop (up to message {})",
+                entries.size() - kept.size(), session, upTo);
+        return kept;
     }
 
     /** The lease was lost: the session's work here is aborted without a word (its records are fenced away). */

@@ -35,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -201,28 +200,26 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /**
-     * {@inheritDoc} In a fleet (docs/behaviour.md §17): a session whose lease another instance holds is
-     * stopped there, and this waits for how many messages it cleared (up to {@link #REMOTE_STOP_WAIT};
-     * one that does not answer in time counts none); a session nobody holds is taken here with its
-     * pending messages, which are then stopped; one held here picks up what other instances journaled
-     * for it first, so those are cleared too.
+     * {@inheritDoc} In a fleet (docs/behaviour.md §17, decision D233): the session's durable stop mark
+     * is raised first, so its messages accepted so far are never run, whoever holds it now or takes
+     * it over later. A session whose lease another instance holds is stopped there (asked on its
+     * nudge stream, not waited for: this runs on the channel's delivery thread); the count is its
+     * pending messages up to the mark but the running one. A session nobody holds is taken here, the
+     * marked messages dropped at the pick-up; one held here picks up what other instances journaled
+     * for it first (dropped the same way), then stops what runs here.
      */
     @Override
     public int stop(SessionKey session) {
+        int dropped = 0;
         if (ctx.fleet != null) {
-            if (!ctx.fleet.holdsHere(session)) {
-                OptionalInt there = ctx.fleet.stopAtHolder(session, REMOTE_STOP_WAIT);
-                if (there.isPresent()) {
-                    return Math.max(0, there.getAsInt());
-                }
+            Fleet.Stop marked = ctx.fleet.requestStop(session);
+            if (marked != null && marked.holder() != null && !ctx.fleet.holdsHere(session)) {
+                return ctx.fleet.pendingUpTo(session, marked.upTo());
             }
-            ctx.fleet.pickUp(session, true);
+            dropped = ctx.fleet.pickUp(session, true);
         }
-        return stopHere(session);
+        return dropped + stopHere(session);
     }
-
-    /** How long a {@code /stop} waits for the instance that holds the session's lease (docs/behaviour.md §17). */
-    static final Duration REMOTE_STOP_WAIT = Duration.ofSeconds(3);
 
     /** {@code /stop} of a session on this instance. */
     private int stopHere(SessionKey session) {

@@ -218,6 +218,7 @@ final class Reception {
         ctx.settlement.accepted(intake.ticket);
         if (elsewhere) {
             log.debug("message {} of session {} journaled for the instance that holds its lease", entry.seq(), session);
+            journal.runsElsewhere(entry.seq()); // its end is recorded there (D234)
             ctx.fleet.elsewhere(session);
             return;
         }

@@ -4,7 +4,6 @@ import dev.laneway.core.SessionKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
@@ -33,26 +32,36 @@ public interface Fleet {
     /** Starts calling {@code handler} with the sessions other instances nudged this one about. */
     void onNudge(Consumer<SessionKey> handler);
 
-    /** {@link #stopAtHolder}'s answer when the holder did not answer in time (it may still stop the session). */
-    int NO_ANSWER = -1;
-
     /** Who holds the session's lease now (an instance id), if anyone. One round trip. Default: nobody known. */
     default Optional<String> holder(SessionKey session) {
         return Optional.empty();
     }
 
     /**
-     * A {@code /stop} of a session whose lease another instance holds (docs/behaviour.md §17): asks that
-     * instance to stop it and waits up to {@code timeout} for how many messages it cleared. Empty when
-     * no other instance holds the lease (the caller stops the session itself); {@link #NO_ANSWER} when
-     * the holder did not answer in time. Default: empty.
+     * What a {@code /stop} left in the fleet (docs/behaviour.md §17, decision D233): the instance that
+     * holds the session's lease and was asked to stop it (null when nobody or this instance holds it),
+     * and the stop mark: every message of the session with a sequence number up to {@code upTo} is
+     * never run, by whoever holds the session now or takes it over later.
      */
-    default OptionalInt stopAtHolder(SessionKey session, Duration timeout) {
-        return OptionalInt.empty();
+    record Stop(String holder, long upTo) {
     }
 
     /**
-     * Starts answering other instances' {@link #stopAtHolder} requests with {@code handler}, which stops
+     * A {@code /stop} of a session: writes its durable stop mark (the highest sequence number handed
+     * out so far) and, when another instance holds the lease, asks that instance to stop it; does not
+     * wait for its answer. Default: nothing marked, nobody asked.
+     */
+    default Stop requestStop(SessionKey session) {
+        return new Stop(null, 0);
+    }
+
+    /** The session's stop mark: its messages up to this sequence number are not run (0: none). One round trip. */
+    default long stoppedUpTo(SessionKey session) {
+        return 0;
+    }
+
+    /**
+     * Starts answering other instances' {@link #requestStop} requests with {@code handler}, which stops
      * the session here and returns how many messages it cleared; it is called on the caller's
      * executor, never on the thread that reads the requests. Call before {@link #onNudge}. Default: none.
      */

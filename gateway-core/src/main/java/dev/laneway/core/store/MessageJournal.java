@@ -102,6 +102,22 @@ public interface MessageJournal extends AutoCloseable {
     }
 
     /**
+     * {@link #pendingOf(SessionKey)} only to look at (a fleet's {@code /status} and {@code /stop} of a
+     * session another instance holds): the journal keeps nothing of what it read, since those messages
+     * end elsewhere (decision D234).
+     */
+    default List<JournalEntry> peekPendingOf(SessionKey session) {
+        return pendingOf(session);
+    }
+
+    /**
+     * Message {@code seq}, appended here, runs on another instance (docs/behaviour.md §17): its end
+     * is never recorded here, so the journal forgets what it keeps for that end (decision D234).
+     */
+    default void runsElsewhere(long seq) {
+    }
+
+    /**
      * Whether sequence numbers are handed out by the journal ({@link #nextSequence}), shared by a
      * fleet's instances, rather than counted on from {@link #lastSequence} by this process.
      */

@@ -217,18 +217,23 @@ final class FleetScripts {
             """);
 
     /**
-     * Asks a session's lease holder to stop it (another instance's {@code /stop}, docs/behaviour.md §17):
-     * XADD of a {@code command=stop} entry, with the list the answer goes to, to the holder's nudge
-     * stream. KEYS: lease. ARGV: the fleet's key prefix, session, the asking instance, the reply list.
-     * Returns the holder, or false when nobody or the asking instance itself holds the lease.
+     * A {@code /stop} (docs/behaviour.md §17, decision D233). KEYS: the session's lease, the shared
+     * sequence, the session's stop mark. ARGV: the key prefix, the session, the asking instance, the
+     * mark's ttl in ms. Raises the stop mark to the highest sequence number handed out so far (never
+     * lowers it), and adds a stop request to the holder's nudge stream when another instance holds
+     * the lease. Returns {holder or '', mark}.
      */
     static final RedisScripts.Script STOP_REQUEST = new RedisScripts.Script("stop-request", """
             #!lua
+            local mark = tonumber(redis.call('GET', KEYS[2]) or '0')
+            local old = tonumber(redis.call('GET', KEYS[3]) or '0')
+            if old > mark then mark = old end
+            redis.call('SET', KEYS[3], tostring(mark), 'PX', ARGV[4])
             local holder = redis.call('HGET', KEYS[1], 'instance')
-            if not holder or holder == ARGV[3] then return false end
+            if not holder or holder == ARGV[3] then return {'', mark} end
             redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2],
-              'command', 'stop', 'reply', ARGV[4])
-            return holder
+              'command', 'stop', 'reply', '')
+            return {holder, mark}
             """);
 
     /**

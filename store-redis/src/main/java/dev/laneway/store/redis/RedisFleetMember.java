@@ -8,11 +8,8 @@ import dev.laneway.core.fleet.FleetPermitSource;
 import dev.laneway.core.fleet.IngressElection;
 import dev.laneway.core.fleet.SessionLeases;
 import java.time.Duration;
-import java.util.OptionalInt;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
-import redis.clients.jedis.util.KeyValue;
 import dev.laneway.core.time.Scheduler;
 import dev.laneway.store.StoreException;
 import java.time.InstantSource;
@@ -40,14 +37,14 @@ import org.slf4j.LoggerFactory;
  * for the ttl (a rolling restart).
  *
  * Another instance's {@code /stop} of a session held here arrives on the nudge stream and is run
- * on the executor, its count pushed to the asker's reply list; this instance's own {@code /stop} of a
- * session held elsewhere ({@link #stopAtHolder}) waits on its reply list (docs/behaviour.md §17).
+ * on the executor; this instance's own {@code /stop} ({@link #requestStop}) raises the session's
+ * durable stop mark and asks the holder without waiting (docs/behaviour.md §17, decision D233).
  *
  * <p>Concurrency: {@code beatLock} serialises beats and {@link #close()} and guards {@code next}
  * (the scheduled beat) and {@code closed}; {@code permits} is a concurrent map (an entry retired at
  * a beat is removed, and a caller that finds a retired one removes it and asks again); leases and
  * permits guard themselves; {@code stopHandler} is volatile (set once, before the nudges are read)
- * and {@code replies} atomic.
+ *.
  */
 public final class RedisFleetMember implements Fleet, AutoCloseable {
 
@@ -69,10 +66,11 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
     private boolean closed; // guarded by beatLock
     private boolean unreachable; // guarded by beatLock: the last beat could not reach Redis
     private NudgeListener nudges; // guarded by beatLock
-    private final AtomicLong replies = new AtomicLong(); // numbers this instance's stop requests
     private volatile ToIntFunction<SessionKey> stopHandler = session -> 0;
-    /** How long the answer to a stop request is kept for the instance that asked. */
+    /** How long the answer to a stop request is kept for the instance that asked (older Laneways wait for it). */
     static final Duration REPLY_TTL = Duration.ofSeconds(60);
+    /** How long a session's stop mark is kept (docs/behaviour.md §17, D233; L58). */
+    static final Duration STOP_MARK_TTL = Duration.ofHours(24);
 
     private RedisFleetMember(RedisStore store, String id, FleetTiming timing, InstantSource clock, Scheduler scheduler,
                              Executor executor) {
@@ -153,31 +151,28 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
     }
 
     /**
-     * Adds a stop request to the holder's nudge stream (one script, nothing when nobody or this
-     * instance holds the lease), then waits on its reply list ({@code BLPOP}, on a pooled connection)
-     * for the messages the holder cleared (docs/behaviour.md §17).
+     * Raises the session's durable stop mark and, when another instance holds the lease, adds a stop
+     * request to its nudge stream: one script, no wait for an answer (docs/behaviour.md §17, D233).
      */
     @Override
-    public OptionalInt stopAtHolder(SessionKey session, Duration timeout) {
-        String reply = keys.reply(id, replies.incrementAndGet());
-        Object holder = store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.STOP_REQUEST,
-                List.of(keys.lease(session.value())), List.of(keys.prefix(), session.value(), id, reply)));
-        if (!(holder instanceof String) && !(holder instanceof byte[])) {
-            return OptionalInt.empty();
-        }
-        double seconds = Math.max(0.01, timeout.toMillis() / 1000.0);
-        KeyValue<String, String> answer = store.query(jedis -> jedis.blpop(seconds, reply));
-        if (answer == null) {
-            log.warn("fleet: instance {} did not answer the /stop of session {} within {} ms; it stops it when it"
-                    + " reads the request", holder instanceof byte[] bytes ? new String(bytes,
-                    java.nio.charset.StandardCharsets.UTF_8) : holder, session, timeout.toMillis());
-            return OptionalInt.of(Fleet.NO_ANSWER);
-        }
-        try {
-            return OptionalInt.of(Integer.parseInt(answer.getValue()));
-        } catch (NumberFormatException e) {
-            return OptionalInt.of(Fleet.NO_ANSWER);
-        }
+    public Fleet.Stop requestStop(SessionKey session) {
+        List<?> result = (List<?>) store.query(jedis -> RedisStore.evalScript(jedis, FleetScripts.STOP_REQUEST,
+                List.of(keys.lease(session.value()), keys.seq(), keys.stop(session.value())),
+                List.of(keys.prefix(), session.value(), id, Long.toString(STOP_MARK_TTL.toMillis()))));
+        String holder = text(result.get(0));
+        long upTo = Long.parseLong(text(result.get(1)));
+        return new Fleet.Stop(holder.isEmpty() ? null : holder, upTo);
+    }
+
+    @Override
+    public long stoppedUpTo(SessionKey session) {
+        String mark = store.query(jedis -> jedis.get(keys.stop(session.value())));
+        return mark == null ? 0 : Long.parseLong(mark);
+    }
+
+    private static String text(Object value) {
+        return value instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(value);
     }
 
     @Override
@@ -195,6 +190,9 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
                 log.warn("fleet: stopping session {} for another instance failed", session, e);
             }
             int answer = cleared;
+            if (reply.isEmpty()) {
+                return; // nobody waits for the count (D233)
+            }
             try {
                 store.query(jedis -> {
                     jedis.rpush(reply, Integer.toString(answer));

@@ -23,8 +23,9 @@ package dev.laneway.store.redis;
  * laneway:{F}:session-pending:&lt;session&gt;  zset  the session's pending seqs (its index, for a fleet)
  * laneway:{F}:pending-sessions   zset    sessions with pending messages, scored by their oldest seq
  * laneway:{F}:nudges:&lt;id&gt;        stream  sessions with messages for instance id (consumer group "laneway"),
- *                                        and other instances' stop requests (command=stop, reply=list)
- * laneway:{F}:reply:&lt;id&gt;:&lt;n&gt;     list    the answer to instance id's n-th stop request (expires after 60 s)
+ *                                        and other instances' stop requests (command=stop)
+ * laneway:{F}:stop:&lt;session&gt;     string  the session's stop mark: its messages up to this seq are never run
+ *                                        (a /stop, decision D233; expires after 24 h)
  * laneway:{F}:fence              string  the last fencing token handed out (INCR; never lowered)
  * laneway:{F}:lease:&lt;session&gt;    hash    instance, token: who may run the session; expires (PX) unless renewed
  * laneway:{F}:instance:&lt;id&gt;      hash    a live instance (started, host); expires unless its heartbeat renews it
@@ -125,6 +126,10 @@ final class RedisKeys {
 
     String fence() {
         return prefix + "fence";
+    }
+
+    String stop(String session) {
+        return prefix + "stop:" + session;
     }
 
     String lease(String session) {

@@ -63,7 +63,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *       message is seen from the moment it is appended: {@code queuedKeys} (appends not yet written)
  *       and {@code endingKeys} (settles not yet written, or kept during an outage: an answered one
  *       stays seen, an unanswered one is forgotten at once). {@code keyBySeq} remembers the key of
- *       each pending message this instance appended or read, for {@code endingKeys}. All three are
+ *       each pending message this instance appended or picked up and may end, for {@code endingKeys}
+ *       (not of one that runs elsewhere, nor of one read for a status: D234). All three are
  *       concurrent maps; removals are conditional on the sequence number, so an older op never
  *       removes a newer one's entry. The writer thread updates them ({@code WriterEvents}) before
  *       the op's future completes.</li>
@@ -415,6 +416,27 @@ public final class RedisStore implements DurableStore {
      */
     @Override
     public List<JournalEntry> pendingOf(SessionKey session, java.util.function.LongPredicate skip) {
+        return pendingOf(session, skip, true);
+    }
+
+    /** Read-only: nothing of these entries is remembered here, since they end on another instance (D234). */
+    @Override
+    public List<JournalEntry> peekPendingOf(SessionKey session) {
+        return pendingOf(session, seq -> false, false);
+    }
+
+    /** A message appended here runs on another instance: its key is not kept for an end recorded here (D234). */
+    @Override
+    public void runsElsewhere(long seq) {
+        keyBySeq.remove(seq);
+    }
+
+    /** Keys of messages this instance may end (for tests of D234). */
+    int keysKept() {
+        return keyBySeq.size();
+    }
+
+    private List<JournalEntry> pendingOf(SessionKey session, java.util.function.LongPredicate skip, boolean remember) {
         String index = keys.sessionPending(session.value());
         return read(jedis -> {
             List<String> seqs = new ArrayList<>();
@@ -433,7 +455,7 @@ public final class RedisStore implements DurableStore {
                 // asked again after the read: an end queued meanwhile leaves the entry out too
                 if (values.get(i) != null && !endingSeqs.contains(Long.parseLong(seqs.get(i)))) {
                     JournalEntry entry = RedisCodec.entry(values.get(i), keys.journal() + " field " + seqs.get(i));
-                    if (entry.messageKey() != null) {
+                    if (remember && entry.messageKey() != null) {
                         keyBySeq.putIfAbsent(entry.seq(), entry.messageKey());
                     }
                     entries.add(entry);

@@ -103,8 +103,9 @@ class FleetCommandsTest {
 
         b.send("/stop", "b1");
 
-        Await.until("the reply says what the holder cleared", () -> b.harness().channel.texts().equals(
-                List.of("stopped 1")));
+        Await.until("B answers", () -> !b.harness().channel.texts().isEmpty());
+        assertEquals(List.of("stopped 1"), b.harness().channel.texts(), "what the holder clears but its run");
+        Await.until("A's run is aborted", first::abortRequested);
         assertTrue(first.abortRequested(), "A's run is aborted");
         first.complete("too late");
         Await.until("both messages ended in the shared journal", () -> a.store().pending().isEmpty());
@@ -153,9 +154,79 @@ class FleetCommandsTest {
         // running message either), cleared if it still waited for a main permit; the second is cleared
         String reply = b.harness().channel.texts().get(0);
         assertTrue(reply.equals("stopped 1") || reply.equals("stopped 2"), reply);
-        Await.until("both ended in the shared journal", () -> b.store().pending().isEmpty());
+        // A's sweep may have taken the session back before the /stop: a message whose refused end A
+        // learns of after the stop's pick-up is dropped by the next pick-up (the stop mark, D233)
+        Await.until("both ended in the shared journal", () -> {
+            a.harness().advance(FleetTiming.DEFAULTS.renewEvery());
+            b.harness().advance(FleetTiming.DEFAULTS.renewEvery());
+            return b.store().pending().isEmpty();
+        });
         assertTrue(b.agent().runs().stream().allMatch(ScriptedAgent.ScriptedRun::abortRequested), "B's run is aborted");
         assertEquals(1, b.harness().channel.texts().size(), "B answered nothing but the /stop");
         assertEquals(List.of(), a.harness().channel.texts());
+    }
+
+    /**
+     * The session's lease is held by an instance that no longer reads anything (killed, paused): its
+     * holder is written straight into Redis, as a kill -9 leaves it until the lease expires.
+     */
+    private String leaseHeldByADeadInstance(Instance a) {
+        a.send("first", "a1");
+        ScriptedAgent.ScriptedRun run = Await.value("A runs the first message",
+                () -> a.agent().runs().isEmpty() ? null : a.agent().run(0));
+        String session = a.store().pending().get(0).session();
+        run.complete("answer one");
+        Await.until("the first ended", () -> a.store().pending().isEmpty());
+        try (redis.clients.jedis.Jedis redis = server.client()) {
+            long token = redis.incr(a.store().keys().fence());
+            redis.hset(a.store().keys().lease(session), java.util.Map.of("instance", "dead-1", "token",
+                    Long.toString(token)));
+            redis.pexpire(a.store().keys().lease(session), FleetTiming.DEFAULTS.ttl().toMillis());
+        }
+        return session;
+    }
+
+    @Test
+    void aStopOfASessionWhoseHolderIsDead_repliesAtOnce_andItsMessagesNeverRunAfterTheTakeover() {
+        Instance a = instance();
+        Instance b = instance();
+        String session = leaseHeldByADeadInstance(a);
+        b.send("second", "b1");
+        b.send("third", "b2");
+        Await.until("both journaled for the dead holder", () -> b.store().pendingOf(
+                dev.laneway.core.SessionKey.of(session)).size() == 2);
+
+        long began = System.nanoTime();
+        b.send("/stop", "b3");
+        long tookMillis = (System.nanoTime() - began) / 1_000_000;
+        b.send("fourth?", "b4"); // the same thread takes the next message at once
+
+        assertTrue(tookMillis < 1000, "the /stop held the delivering thread for " + tookMillis + " ms");
+        assertEquals(List.of("stopped 1"), b.harness().channel.texts(), "the running one and one queued");
+
+        try (redis.clients.jedis.Jedis redis = server.client()) {
+            redis.del(a.store().keys().lease(session)); // the dead holder's lease expires
+        }
+        b.harness().advance(FleetTiming.DEFAULTS.renewEvery()); // B's sweep takes the session over
+        ScriptedAgent.ScriptedRun after = Await.value("B runs the message sent after the /stop",
+                () -> b.agent().runs().isEmpty() ? null : b.agent().run(0));
+        after.complete("answer four");
+        Await.until("every message ended", () -> b.store().pending().isEmpty());
+        assertEquals(1, b.agent().runs().size(), "the stopped messages never ran");
+        assertEquals(1, a.agent().runs().size(), "A ran only the first");
+    }
+
+    @Test
+    void messagesAndStatusesOfASessionHeldElsewhere_leaveNoKeysBehindOnTheAskingInstance() {
+        Instance a = instance();
+        Instance b = instance();
+        ScriptedAgent.ScriptedRun first = busyOnA(a);
+        for (int i = 0; i < 5; i++) {
+            b.send("more " + i, "b" + i);
+            b.send("/status", "s" + i);
+        }
+        Await.until("B answered every status", () -> b.harness().channel.texts().size() == 5);
+        assertEquals(0, b.store().keysKept(), "B keeps nothing of messages that end on A");
+        first.complete("answer one");
     }
 }
