@@ -187,6 +187,11 @@ public final class Gateway implements InboundSink, GatewayControl {
         store.setQueueOverride(session, Objects.requireNonNull(override, "override"));
     }
 
+    /** This instance's sessions in its fleet (null for a single instance); for the engine's tests. */
+    FleetSessions fleetSessions() {
+        return ctx.fleet;
+    }
+
     /**
      * This instance lost the session's lease (docs/behaviour.md §17): nothing more of its answers is
      * sent and its work here is stopped; the records of its messages are refused by the fence, so
