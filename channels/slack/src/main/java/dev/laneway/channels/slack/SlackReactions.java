@@ -8,8 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * Receipts as Slack reactions (docs/behaviour.md §16.5): {@code reactions.remove} of the one shown,
- * then {@code reactions.add} of the new one (a remove answered {@code no_reaction} or an add answered
- * {@code already_reacted} leaves what was wanted, so it is no failure: D232); nothing when both have the same emoji (queued and
+ * then {@code reactions.add} of the new one; nothing when both have the same emoji (queued and
  * running are both 👀, so a message that waited and then runs keeps its 👀, as the 👀 progress
  * reaction did before receipts). Ids that are not message timestamps (slash commands) are left
  * alone. A refused call throws, and the gateway logs it once per chat: a receipt is a courtesy,
@@ -17,10 +16,6 @@ import java.util.regex.Pattern;
  */
 final class SlackReactions {
 
-    /** Slack's answer to removing a reaction the message does not show. */
-    static final String NO_REACTION = "no_reaction";
-    /** Slack's answer to adding a reaction the message shows already. */
-    static final String ALREADY_REACTED = "already_reacted";
     private static final Pattern TS = Pattern.compile("\\d{1,12}\\.\\d{1,9}");
 
     /** The Slack calls; each returns Slack's error code, or null when done. */
@@ -59,16 +54,10 @@ final class SlackReactions {
             return;
         }
         if (before != null) {
-            String error = api.remove(route.chatId(), ts, before);
-            if (!NO_REACTION.equals(error)) { // not shown after all: nothing to remove, the new one still goes on (D232)
-                check("reactions.remove", error);
-            }
+            check("reactions.remove", api.remove(route.chatId(), ts, before));
         }
         if (now != null) {
-            String error = api.add(route.chatId(), ts, now);
-            if (!ALREADY_REACTED.equals(error)) { // shown already (by the instance that received it): as wanted
-                check("reactions.add", error);
-            }
+            check("reactions.add", api.add(route.chatId(), ts, now));
         }
     }
 
