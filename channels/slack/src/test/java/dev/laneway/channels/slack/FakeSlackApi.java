@@ -163,7 +163,7 @@ final class FakeSlackApi implements AutoCloseable {
                 .addAll(List.of(errors));
     }
 
-    /** The next {@code times} reaction calls are answered 429. */
+    /** The next {@code times} reaction calls are answered 429 with a Retry-After of a minute. */
     void rateLimitReactions(int times) {
         rateLimitedReactions.set(times);
     }
@@ -349,7 +349,7 @@ final class FakeSlackApi implements AutoCloseable {
                     if (rateLimitedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                         status = 429;
                         body = error("ratelimited");
-                        exchange.getResponseHeaders().add("Retry-After", "1");
+                        exchange.getResponseHeaders().add("Retry-After", "60");
                     } else {
                         java.util.Queue<String> errors = reactionErrors.get(method);
                         String failure = errors == null ? null : errors.poll();

@@ -95,6 +95,20 @@ class SlackReceiptsTest {
     }
 
     @Test
+    void aRateLimitedReaction_isNotWaitedOut_andNeverHoldsUpTheAnswers() throws Exception {
+        try (SlackRig rig = SlackRig.gateway(true, CommandHandler.NONE)) {
+            rig.api.rateLimitReactions(100); // each answered 429, Retry-After a minute
+            rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "first", ts())));
+            var run = rig.awaitRun(0);
+            rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "second", ts())));
+            until("the rate-limited reactions", () -> rig.api.calls("reactions.add").size() == 2);
+            run.complete("one");
+            rig.awaitRun(1).complete("two");
+            until("both answers, well before the minute (D231)", () -> rig.api.posts().size() == 2);
+        }
+    }
+
+    @Test
     void aRemoveAnsweredNoReaction_stillAddsTheNewReceipt_andAnAddAlreadyShownIsNoFailure() throws Exception {
         try (SlackRig rig = SlackRig.recording(true)) {
             String ts = ts();
