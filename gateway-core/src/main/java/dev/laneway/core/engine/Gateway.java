@@ -186,16 +186,22 @@ public final class Gateway implements InboundSink, GatewayControl {
         store.setQueueOverride(session, Objects.requireNonNull(override, "override"));
     }
 
+    /** This instance's sessions in its fleet (null for a single instance); for the engine's tests. */
+    FleetSessions fleetSessions() {
+        return ctx.fleet;
+    }
+
     /**
      * This instance lost the session's lease (docs/behaviour.md §17): nothing more of its answers is
      * sent and its work here is stopped; the records of its messages are refused by the fence, so
-     * they stay pending for the lease's holder.
+     * they stay pending for the lease's holder. The stop is silent (D230): its messages show no
+     * receipt, since the holder answers them.
      */
-    private void abandonLostSession(SessionKey session) {
+    void abandonLostSession(SessionKey session) {
         ctx.outbox.stopAnswers(session);
         SessionQueue queue = ctx.sessions.get(session);
         if (queue != null) {
-            queue.stop();
+            queue.abandon();
         }
     }
 

@@ -63,7 +63,11 @@ final class JournalRestore {
             dedupe.firstSighting(message);
             Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
             ticket.announce(); // the channel was told before the restart; it hears how the message ends
-            ctx.receipts.restored(ticket);
+            if (restart) {
+                // only a restart assumes the receipt shown before it; a message picked up in a fleet
+                // was shown none by the instance that received it (D232)
+                ctx.receipts.restored(ticket);
+            }
             if (entry.acceptedAt().isBefore(horizon)) {
                 expired.add(ticket);
                 if (!ScheduledPrompts.is(message)) { // a scheduled prompt has nobody to tell (§12)

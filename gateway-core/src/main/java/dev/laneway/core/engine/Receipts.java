@@ -169,6 +169,16 @@ final class Receipts {
         }
     }
 
+    /**
+     * The ticket's receipt changes no more, and nothing is queued for it: its message is given up
+     * here without a word (a lost lease, D230), what it showed stays as it is.
+     */
+    static void silence(Ticket ticket) {
+        synchronized (ticket) {
+            ticket.receiptDone = true;
+        }
+    }
+
     /** The message ended: a final receipt for one that will get no answer, else its receipt goes. */
     void ended(Ticket ticket, Disposition disposition) {
         ReceiptMode mode = modeOf(ticket);

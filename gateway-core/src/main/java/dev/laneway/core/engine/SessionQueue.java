@@ -327,12 +327,35 @@ final class SessionQueue {
      * steers that can no longer be answered).
      */
     int stop() {
+        return stop(false);
+    }
+
+    /**
+     * The session's lease was lost (docs/behaviour.md §17): stopped as by {@link #stop}, but silently
+     * as far as receipts go (D230): its messages' receipts may change no more, so none of them shows
+     * "dropped" next to the answer the lease's new holder gives.
+     */
+    void abandon() {
+        stop(true);
+    }
+
+    private int stop(boolean silent) {
         return lock.lockedGet(fx -> {
             if (state == State.RETIRED) {
                 return 0;
             }
-            int cleared = interrupts.discard(takeWaiting(true), Disposition.STOPPED, new HashSet<>(), fx);
+            FollowupQueue.Cleared waiting = takeWaiting(true);
             Run run = active;
+            if (silent) {
+                for (QueuedItem item : waiting.items()) {
+                    item.tickets().forEach(Receipts::silence);
+                }
+                if (run != null) {
+                    run.tickets().forEach(Receipts::silence);
+                    run.steered.forEach(steered -> steered.item().tickets().forEach(Receipts::silence));
+                }
+            }
+            int cleared = interrupts.discard(waiting, Disposition.STOPPED, new HashSet<>(), fx);
             if (run != null) {
                 if (run.state().isOneOf(Run.State.WAITING, Run.State.RETRY_WAIT)) {
                     cleared += run.messageCount();

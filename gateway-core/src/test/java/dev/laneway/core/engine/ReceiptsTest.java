@@ -299,4 +299,19 @@ class ReceiptsTest {
         assertEquals("send 👀 Queued: #6 in line, about 30 s.", progress.get(5),
                 "six runs ahead at the first run time's 5 s: 30 s, long enough to name");
     }
+
+    @Test
+    void aLostLease_stopsTheSessionWithoutADroppedMark_theNewHolderAnswersItsMessages() {
+        GatewayHarness h = harness(ReceiptMode.REACTIONS, FOLLOWUP);
+        String running = h.dm("running");
+        String queued = h.dm("queued");
+        assertEquals(List.of("react " + queued + " 👀"), h.channel.progress());
+
+        h.gateway.abandonLostSession(dev.laneway.core.SessionKey.of("test:dm:user")); // what the fleet calls when the lease is gone (§17)
+        h.agent.run(0).complete("too late");
+
+        assertEquals(List.of("react " + queued + " 👀"), h.channel.progress(),
+                "no 🙈 on either message: the lease's new holder answers them (D230)");
+        assertEquals(Disposition.STOPPED, h.dispositions.of(queued));
+    }
 }

@@ -84,6 +84,12 @@ public final class GatewayHarness {
         this(settings, commands, journal, time, agents, wiring, new FakeChannel("test"));
     }
 
+    /** As the restart onto a given channel, with more wiring of the gateway (a fleet) applied last. */
+    public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, MessageJournal journal, ManualTime time,
+                          FakeChannel channel, UnaryOperator<Gateway.Builder> wiring) {
+        this(settings, CommandHandler.NONE, journal, time, null, wiring, channel);
+    }
+
     /** A gateway on {@code channel} (its receipts or capabilities set up before the gateway reads them). */
     public GatewayHarness(UnaryOperator<GatewaySettings.Builder> settings, FakeChannel channel) {
         this(settings, MessageJournal.NONE, new ManualTime(), channel);

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import net.dv8tion.jda.api.JDA;
+import net.dv8tion.jda.api.exceptions.RateLimitedException;
+import net.dv8tion.jda.api.requests.RestAction;
 import net.dv8tion.jda.api.requests.Route;
 import net.dv8tion.jda.api.utils.data.DataArray;
 import net.dv8tion.jda.api.utils.data.DataObject;
@@ -47,8 +49,20 @@ final class ChannelRest {
     static void react(JDA client, String channelId, String messageId, String emoji, boolean add, Duration timeout) {
         String code = URLEncoder.encode(emoji, StandardCharsets.UTF_8);
         Route route = add ? Route.Messages.ADD_REACTION : Route.Messages.REMOVE_REACTION;
-        new RestActionImpl<Void>(client, route.compile(channelId, messageId, code, "@me"))
-                .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+        failFast(new RestActionImpl<Void>(client, route.compile(channelId, messageId, code, "@me")), timeout);
+    }
+
+    /**
+     * Runs a receipt's call without waiting out a rate limit (D231): a 429, or a bucket JDA knows is
+     * spent, fails it at once ({@code complete(false)}), as does no answer within {@code timeout}.
+     */
+    static void failFast(RestAction<?> action, Duration timeout) {
+        try {
+            action.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete(false);
+        } catch (RateLimitedException e) {
+            throw new IllegalStateException("Discord rate-limited the reaction (retry after "
+                    + e.getRetryAfter() + " ms); it is given up");
+        }
     }
 
     static void typing(JDA client, String channelId, Duration timeout) {

@@ -69,6 +69,8 @@ final class DiscordOutbound {
     private final DiscordShards shards;
     private final PendingInteractions<InteractionHook> interactions;
     private final InteractionFinisher<InteractionHook> finisher;
+    /** The longest a reaction call may hold up the chat's outbox (D231). */
+    static final Duration REACTION_TIMEOUT = Duration.ofSeconds(3);
     private final Duration timeout;
     private final Redactor redactor;
     // message ids whose author a reply already pinged
@@ -161,7 +163,9 @@ final class DiscordOutbound {
      * A receipt as the bot's reaction (docs/behaviour.md §16.5): the one it showed removed, the new
      * one added (nothing when both are the same emoji). Not on a slash command's answer (no message
      * of the user's to react to). A refusal (no Add Reactions or Read Message History permission)
-     * throws, and the gateway logs it once per chat; JDA waits out a 429 itself.
+     * throws, and the gateway logs it once per chat. A reaction fails fast (D231): JDA does not wait
+     * out a 429 for it (the rate-limited reaction is given up), and each call waits at most
+     * {@link #REACTION_TIMEOUT}, as receipts run in the chat's outbox, in line before its answers.
      */
     void react(Route route, Receipt shown, Receipt replaced) throws SendFailure {
         String messageId = route.replyToMessageId();
@@ -173,24 +177,23 @@ final class DiscordOutbound {
         if (java.util.Objects.equals(now, before)) {
             return;
         }
+        Duration wait = timeout.compareTo(REACTION_TIMEOUT) < 0 ? timeout : REACTION_TIMEOUT;
         try {
             MessageChannel channel = channel(route);
             if (channel == null) { // its shard is held elsewhere: by REST with the channel's id (D222)
                 if (before != null) {
-                    ChannelRest.react(shards.rest(), channelId(route), messageId, before, false, timeout);
+                    ChannelRest.react(shards.rest(), channelId(route), messageId, before, false, wait);
                 }
                 if (now != null) {
-                    ChannelRest.react(shards.rest(), channelId(route), messageId, now, true, timeout);
+                    ChannelRest.react(shards.rest(), channelId(route), messageId, now, true, wait);
                 }
                 return;
             }
             if (before != null) {
-                channel.removeReactionById(messageId, Emoji.fromUnicode(before))
-                        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+                ChannelRest.failFast(channel.removeReactionById(messageId, Emoji.fromUnicode(before)), wait);
             }
             if (now != null) {
-                channel.addReactionById(messageId, Emoji.fromUnicode(now))
-                        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).complete();
+                ChannelRest.failFast(channel.addReactionById(messageId, Emoji.fromUnicode(now)), wait);
             }
         } catch (RuntimeException e) {
             forgetDm(route);

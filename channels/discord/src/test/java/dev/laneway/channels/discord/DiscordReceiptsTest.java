@@ -73,6 +73,24 @@ class DiscordReceiptsTest {
     }
 
     @Test
+    void aRateLimitedReaction_isGivenUp_andNeverHoldsUpTheAnswer() throws Exception {
+        try (DiscordRig rig = DiscordRig.options().settings(s -> s.queueDefaults(FOLLOWUP)).start()) {
+            rig.rest.rateLimitNextReactions(100); // each answered 429 with a minute's retry_after
+            rig.dm("7631", ALICE, "first");
+            Await.until("the agent run", () -> rig.agent.runs().size() == 1);
+            rig.dm("7632", ALICE, "second");
+            Await.until("the rate-limited 👀", () -> rig.rest.reactionsIn(dmChannel).size() == 1);
+            long start = System.nanoTime();
+            rig.agent.run(0).complete("one");
+            Await.until("the second run", () -> rig.agent.runs().size() == 2);
+            rig.agent.run(1).complete("two");
+            Await.until("both answers", () -> rig.rest.messagesTo(dmChannel).size() == 2);
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(tookMillis < 20_000, "the answers waited " + tookMillis + " ms: no reaction waits out its 429 (D231)");
+        }
+    }
+
+    @Test
     void receiptsOff_addsNoReaction() throws Exception {
         try (DiscordRig rig = DiscordRig.options().settings(s -> s.queueDefaults(FOLLOWUP)).receipts(ReceiptMode.OFF)
                 .start()) {

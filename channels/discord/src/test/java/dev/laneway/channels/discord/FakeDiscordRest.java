@@ -45,6 +45,7 @@ final class FakeDiscordRest implements AutoCloseable {
     private volatile java.util.concurrent.CountDownLatch refuseCallbacks;
     private volatile boolean rejectToken;
     private final AtomicInteger rateLimitedEdits = new AtomicInteger();
+    private final AtomicInteger rateLimitedReactions = new AtomicInteger();
     private final AtomicInteger refusedReactions = new AtomicInteger();
     // "<channel id>:<message id>" -> the bot message's content now (posted, then edited), in the order posted
     private final java.util.Map<String, String> screen =
@@ -83,6 +84,11 @@ final class FakeDiscordRest implements AutoCloseable {
     /** Every edit of a message in {@code channelId}. */
     List<Request> editsIn(String channelId) {
         return requests(r -> r.method().equals("PATCH") && r.path().matches("channels/" + channelId + "/messages/\\d+"));
+    }
+
+    /** The next {@code count} reaction calls are answered 429 with a Retry-After of a minute. */
+    void rateLimitNextReactions(int count) {
+        rateLimitedReactions.set(count);
     }
 
     /** The next {@code count} reaction calls are refused 403 Missing Permissions. */
@@ -201,6 +207,17 @@ final class FakeDiscordRest implements AutoCloseable {
             respond(exchange, 200, DiscordJson.createdMessage(parts[3], parts[1], request.json()).toString());
         } else if ((request.method().equals("PUT") || request.method().equals("DELETE"))
                 && path.matches("channels/\\d+/messages/\\d+/reactions/[^/]+/@me")) {
+            if (rateLimitedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                exchange.getResponseHeaders().add("Retry-After", "60");
+                exchange.getResponseHeaders().add("X-RateLimit-Bucket", "fake-reactions");
+                exchange.getResponseHeaders().add("X-RateLimit-Scope", "user");
+                exchange.getResponseHeaders().add("X-RateLimit-Limit", "1");
+                exchange.getResponseHeaders().add("X-RateLimit-Remaining", "0");
+                exchange.getResponseHeaders().add("X-RateLimit-Reset-After", "60");
+                respond(exchange, 429, DataObject.empty().put("message", "You are being rate limited.")
+                        .put("retry_after", 60.0).put("global", false).toString());
+                return;
+            }
             if (refusedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 respond(exchange, 403, DataObject.empty().put("message", "Missing Permissions").put("code", 50013).toString());
                 return;

@@ -57,6 +57,7 @@ final class FakeSlackApi implements AutoCloseable {
     private volatile int failedPostStatus;
     private volatile String failedPostBody;
     private final AtomicInteger rateLimitedReactions = new AtomicInteger();
+    private final Map<String, java.util.Queue<String>> reactionErrors = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger rateLimitedUpdates = new AtomicInteger();
     // "<channel>:<ts>" -> the bot message's text now (posted, then updated), in the order posted
     private final Map<String, String> screen = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
@@ -156,7 +157,13 @@ final class FakeSlackApi implements AutoCloseable {
         return latch;
     }
 
-    /** The next {@code times} reaction calls are answered 429. */
+    /** The next reaction calls of {@code method} ({@code reactions.add} or {@code .remove}) answer these errors, one each. */
+    void failReactions(String method, String... errors) {
+        reactionErrors.computeIfAbsent(method, m -> new java.util.concurrent.ConcurrentLinkedQueue<>())
+                .addAll(List.of(errors));
+    }
+
+    /** The next {@code times} reaction calls are answered 429 with a Retry-After of a minute. */
     void rateLimitReactions(int times) {
         rateLimitedReactions.set(times);
     }
@@ -342,7 +349,13 @@ final class FakeSlackApi implements AutoCloseable {
                     if (rateLimitedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                         status = 429;
                         body = error("ratelimited");
-                        exchange.getResponseHeaders().add("Retry-After", "1");
+                        exchange.getResponseHeaders().add("Retry-After", "60");
+                    } else {
+                        java.util.Queue<String> errors = reactionErrors.get(method);
+                        String failure = errors == null ? null : errors.poll();
+                        if (failure != null) {
+                            body = error(failure);
+                        }
                     }
                 }
                 case "conversations.info" -> {

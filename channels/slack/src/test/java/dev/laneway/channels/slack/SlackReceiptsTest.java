@@ -8,7 +8,9 @@ import static dev.laneway.core.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.laneway.core.Route;
 import dev.laneway.core.SessionKey;
+import dev.laneway.core.channel.Receipt;
 import dev.laneway.core.channel.ReceiptMode;
 import dev.laneway.core.command.CommandHandler;
 import java.util.ArrayList;
@@ -89,6 +91,39 @@ class SlackReceiptsTest {
             until("the second reply", () -> rig.api.posts().size() == 2);
             assertEquals(List.of(), rig.api.calls("reactions.add"));
             assertEquals(List.of(), rig.api.calls("reactions.remove"));
+        }
+    }
+
+    @Test
+    void aRateLimitedReaction_isNotWaitedOut_andNeverHoldsUpTheAnswers() throws Exception {
+        try (SlackRig rig = SlackRig.gateway(true, CommandHandler.NONE)) {
+            rig.api.rateLimitReactions(100); // each answered 429, Retry-After a minute
+            rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "first", ts())));
+            var run = rig.awaitRun(0);
+            rig.deliver(eventsApi(newEnvelopeId(), dm("U1", "D1", "second", ts())));
+            until("the rate-limited reactions", () -> rig.api.calls("reactions.add").size() == 2);
+            run.complete("one");
+            rig.awaitRun(1).complete("two");
+            until("both answers, well before the minute (D231)", () -> rig.api.posts().size() == 2);
+        }
+    }
+
+    @Test
+    void aRemoveAnsweredNoReaction_stillAddsTheNewReceipt_andAnAddAlreadyShownIsNoFailure() throws Exception {
+        try (SlackRig rig = SlackRig.recording(true)) {
+            String ts = ts();
+            Route route = new Route("slack", "default", "D1", null, ts);
+            rig.api.failReactions("reactions.remove", "no_reaction", "no_reaction");
+            rig.api.failReactions("reactions.add", "already_reacted");
+
+            rig.channel.react(route, Receipt.DROPPED, Receipt.QUEUED); // 👀 was never shown here (D232)
+            rig.channel.react(route, null, Receipt.QUEUED);
+            rig.channel.react(route, Receipt.QUEUED, null); // 👀 shown already, by the instance that received it
+
+            List<String> calls = rig.api.calls().stream().filter(call -> call.method().startsWith("reactions."))
+                    .map(call -> call.method() + " " + call.param("name")).toList();
+            assertEquals(List.of("reactions.remove eyes", "reactions.add see_no_evil", "reactions.remove eyes",
+                    "reactions.add eyes"), calls);
         }
     }
 

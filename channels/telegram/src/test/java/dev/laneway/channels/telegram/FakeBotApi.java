@@ -57,6 +57,12 @@ final class FakeBotApi implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final java.util.concurrent.atomic.AtomicInteger refusedReactions = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger rateLimitedReactions = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** The next {@code count} {@code setMessageReaction} calls get a 429 with a {@code retry_after} of a minute. */
+    void rateLimitNextReactions(int count) {
+        rateLimitedReactions.set(count);
+    }
 
     /** The next {@code count} {@code setMessageReaction} calls are refused 400 {@code REACTION_INVALID}. */
     void refuseNextReactions(int count) {
@@ -442,6 +448,11 @@ final class FakeBotApi implements AutoCloseable {
                 calls.add(new Call(method, body, Instant.now(), null));
                 respond(exchange, 429, BotApiAnswers.error(429, "Too Many Requests: retry after "
                         + adminLookupRetryAfter, adminLookupRetryAfter));
+                return;
+            }
+            if (method.equals("setMessageReaction") && rateLimitedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                calls.add(new Call(method, body, Instant.now(), null));
+                respond(exchange, 429, BotApiAnswers.error(429, "Too Many Requests: retry after 60", 60));
                 return;
             }
             if (method.equals("setMessageReaction") && refusedReactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {

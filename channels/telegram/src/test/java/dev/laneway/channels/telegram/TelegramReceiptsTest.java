@@ -40,6 +40,20 @@ class TelegramReceiptsTest {
     }
 
     @Test
+    void aRateLimitedReaction_isNotWaitedOut_andNeverHoldsUpTheAnswers() throws Exception {
+        try (Rig rig = Rig.with().gateway(s -> s.queueDefaults(FOLLOWUP)).start()) {
+            rig.api.rateLimitNextReactions(100); // each answered 429, retry after a minute
+            rig.api.dm(Tg.ANN, "first");
+            var run = rig.run(0);
+            rig.api.dm(Tg.ANN, "second");
+            Await.until("the rate-limited 👀", () -> rig.api.calls("setMessageReaction").size() == 1);
+            run.complete("one");
+            rig.run(1).complete("two");
+            Await.until("both answers, well before the minute (D231)", () -> rig.api.sentTo(Tg.ANN.id()).size() == 2);
+        }
+    }
+
+    @Test
     void aChatThatRefusesTheReaction_stillGetsEveryAnswer_andNoRemovalIsTried() throws Exception {
         try (Rig rig = Rig.with().gateway(s -> s.queueDefaults(FOLLOWUP)).start()) {
             rig.api.refuseNextReactions(100);
