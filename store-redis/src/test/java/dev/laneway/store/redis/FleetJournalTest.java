@@ -8,13 +8,10 @@ import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.testing.Await;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.store.Fixtures;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -29,29 +26,15 @@ class FleetJournalTest {
     private static final SessionKey BOB = SessionKey.of("telegram:dm:bob");
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
-    private record Instance(ManualTime clock, RedisStore store, RedisFleetMember member) { }
-
-    private Instance instance() {
-        ManualTime clock = Fixtures.clock();
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, FleetTiming.DEFAULTS, clock, clock, Runnable::run);
-        open.add(member);
-        return new Instance(clock, store, member);
+    private FleetMembers.Member instance() {
+        return fleet.join(FleetTiming.DEFAULTS);
     }
 
     private static JournalEntry entry(long seq, SessionKey session) {
@@ -60,7 +43,7 @@ class FleetJournalTest {
 
     @Test
     void aSessionsPendingMessages_areReadByItsIndex_inOrder_andLeaveItWhenTheyEnd() {
-        Instance a = instance();
+        FleetMembers.Member a = instance();
         a.store().append(entry(1, ADA)).join();
         a.store().append(entry(2, BOB)).join();
         a.store().append(entry(3, ADA)).join();
@@ -77,7 +60,7 @@ class FleetJournalTest {
 
     @Test
     void aPickUpThatKnowsEveryPendingMessage_readsOnlyTheIndex_notTheEntries() {
-        Instance a = instance();
+        FleetMembers.Member a = instance();
         a.store().append(entry(1, ADA)).join();
         a.store().append(entry(2, ADA)).join();
         a.store().append(entry(3, ADA)).join();
@@ -117,7 +100,7 @@ class FleetJournalTest {
             redis.del(keys.sessionPending(ADA.value()), keys.sessionPending(BOB.value()), keys.pendingSessions());
         }
 
-        Instance a = instance();
+        FleetMembers.Member a = instance();
 
         assertEquals(List.of(1L), a.store().pendingOf(ADA).stream().map(JournalEntry::seq).toList(),
                 "the settled entry stays out");
@@ -131,7 +114,7 @@ class FleetJournalTest {
 
     @Test
     void aMessageWhoseEndThisInstanceQueued_isNotPickedUpAgain_beforeRedisHasTheEnd() throws Exception {
-        Instance a = instance();
+        FleetMembers.Member a = instance();
         a.store().append(entry(1, ADA)).join();
         a.store().append(entry(2, ADA)).join();
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
@@ -149,8 +132,8 @@ class FleetJournalTest {
 
     @Test
     void aSessionWhoseLeaseIsHeld_isNotUnleased() {
-        Instance a = instance();
-        Instance b = instance();
+        FleetMembers.Member a = instance();
+        FleetMembers.Member b = instance();
         a.store().append(entry(1, ADA)).join();
         a.store().append(entry(2, BOB)).join();
         Lease lease = a.member().leases().tryAcquire(ADA, l -> { }).orElseThrow();
@@ -162,8 +145,8 @@ class FleetJournalTest {
 
     @Test
     void sequenceNumbers_areSharedByTheFleetsInstances() {
-        Instance a = instance();
-        Instance b = instance();
+        FleetMembers.Member a = instance();
+        FleetMembers.Member b = instance();
         assertTrue(a.store().sharesSequence());
         long first = a.store().nextSequence();
         long second = b.store().nextSequence();
@@ -176,8 +159,8 @@ class FleetJournalTest {
 
     @Test
     void aNudge_reachesTheSessionsLeaseHolder_only() {
-        Instance a = instance();
-        Instance b = instance();
+        FleetMembers.Member a = instance();
+        FleetMembers.Member b = instance();
         List<SessionKey> heardByA = new CopyOnWriteArrayList<>();
         List<SessionKey> heardByB = new CopyOnWriteArrayList<>();
         a.member().onNudge(heardByA::add);

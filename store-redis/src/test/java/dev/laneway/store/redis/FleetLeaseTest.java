@@ -9,15 +9,12 @@ import dev.laneway.core.fleet.Lease;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.testing.Await;
 import dev.laneway.core.testing.LogCapture;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.store.Fixtures;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -31,40 +28,25 @@ class FleetLeaseTest {
     private static final SessionKey SESSION = SessionKey.of("telegram:dm:u1");
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
-    /** One instance: its store and its membership, on its own manual clock. */
-    private record Instance(ManualTime clock, RedisStore store, RedisFleetMember member) { }
-
-    private Instance instance(RedisServer on, FleetTiming timing) {
-        ManualTime clock = Fixtures.clock();
-        RedisStore store = RedisStore.open(RedisTarget.of(on.url(), "support"), Fixtures.options(clock));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, timing, clock, clock, Runnable::run);
-        open.add(member);
-        return new Instance(clock, store, member);
+    private FleetMembers.Member instance(RedisServer on, FleetTiming timing) {
+        return fleet.join(on, timing);
     }
 
-    private Instance instance(FleetTiming timing) {
-        return instance(server, timing);
+    private FleetMembers.Member instance(FleetTiming timing) {
+        return fleet.join(timing);
     }
 
     @Test
     void aSessionsLease_isHeldByOneInstanceAtATime_andEveryNewLeaseHasAHigherToken() {
-        Instance a = instance(FleetTiming.DEFAULTS);
-        Instance b = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member a = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member b = instance(FleetTiming.DEFAULTS);
 
         Lease first = a.member().leases().tryAcquire(SESSION, lost -> { }).orElseThrow();
         assertTrue(first.fenced());
@@ -82,8 +64,8 @@ class FleetLeaseTest {
     @Test
     void aPausedInstanceWhoseLeaseExpired_cannotRecordAnAnswer_andHearsOfTheLossWhenItWakes() {
         FleetTiming shortLived = FleetTiming.of(Duration.ofMillis(300));
-        Instance a = instance(shortLived);
-        Instance b = instance(shortLived);
+        FleetMembers.Member a = instance(shortLived);
+        FleetMembers.Member b = instance(shortLived);
         JournalEntry message = Fixtures.entry(1, SESSION.value(), "m1");
         a.store().append(message).join();
         List<Lease> lostByA = new CopyOnWriteArrayList<>();
@@ -120,7 +102,7 @@ class FleetLeaseTest {
 
     @Test
     void aFencedSettle_ofALeaseReleasedAndTakenByNobody_isRefusedToo_whileAnUnfencedOneIsWritten() {
-        Instance a = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member a = instance(FleetTiming.DEFAULTS);
         a.store().append(Fixtures.entry(1, SESSION.value(), "m1")).join();
         a.store().append(Fixtures.entry(2, SESSION.value(), "m2")).join();
         Lease lease = a.member().leases().tryAcquire(SESSION, lost -> { }).orElseThrow();
@@ -135,8 +117,8 @@ class FleetLeaseTest {
     @Test
     void theBeat_renewsAHeldLease_soNoOtherInstanceTakesIt() {
         FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
-        Instance a = instance(timing);
-        Instance b = instance(timing);
+        FleetMembers.Member a = instance(timing);
+        FleetMembers.Member b = instance(timing);
         List<Lease> lost = new CopyOnWriteArrayList<>();
         a.member().leases().tryAcquire(SESSION, lost::add).orElseThrow();
         String leaseKey = a.store().keys().lease(SESSION.value());
@@ -154,7 +136,7 @@ class FleetLeaseTest {
     void aLeaseThatCannotBeRenewedForAWholeTtl_isLost_once() {
         try (RedisServer own = RedisServer.start()) {
             FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
-            Instance a = instance(own, timing);
+            FleetMembers.Member a = instance(own, timing);
             List<Lease> lost = new CopyOnWriteArrayList<>();
             Lease lease = a.member().leases().tryAcquire(SESSION, lost::add).orElseThrow();
 
@@ -181,8 +163,8 @@ class FleetLeaseTest {
     @Test
     void eachInstance_hasAHeartbeatKeyWithTheTtl_andLeavingGivesItsLeasesBackAtOnce() {
         FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
-        Instance a = instance(timing);
-        Instance b = instance(timing);
+        FleetMembers.Member a = instance(timing);
+        FleetMembers.Member b = instance(timing);
         assertFalse(a.member().id().equals(b.member().id()));
         assertEquals(List.of(a.member().id(), b.member().id()).stream().sorted().toList(), b.member().instances());
         try (Jedis redis = server.client()) {
@@ -198,7 +180,7 @@ class FleetLeaseTest {
 
     @Test
     void leaving_writesTheEndsItQueued_beforeGivingItsLeasesBack() throws Exception {
-        Instance a = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member a = instance(FleetTiming.DEFAULTS);
         JournalEntry message = Fixtures.entry(a.store().nextSequence(), SESSION.value(), "m-leave");
         a.store().append(message).join();
         Lease lease = a.member().leases().tryAcquire(SESSION, l -> { }).orElseThrow();
@@ -223,7 +205,7 @@ class FleetLeaseTest {
     @Test
     void leaving_keepsALeaseWhoseEndIsKeptForARetry_soTheRetriedEndIsWrittenUnderIt() throws Exception {
         try (RedisServer own = RedisServer.start()) {
-            Instance a = instance(own, new FleetTiming(Duration.ofSeconds(15), Duration.ofMillis(300)));
+            FleetMembers.Member a = instance(own, new FleetTiming(Duration.ofSeconds(15), Duration.ofMillis(300)));
             JournalEntry message = Fixtures.entry(a.store().nextSequence(), SESSION.value(), "m-kept");
             a.store().append(message).join();
             Lease lease = a.member().leases().tryAcquire(SESSION, l -> { }).orElseThrow();

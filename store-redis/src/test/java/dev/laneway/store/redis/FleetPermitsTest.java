@@ -12,15 +12,10 @@ import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.scheduling.SchedulingObserver;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.testing.Await;
-import dev.laneway.core.testing.ManualTime;
-import dev.laneway.store.Fixtures;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -32,35 +27,21 @@ import redis.clients.jedis.Jedis;
 class FleetPermitsTest {
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
-    private record Instance(ManualTime clock, RedisStore store, RedisFleetMember member) { }
-
-    private Instance instance(FleetTiming timing) {
-        ManualTime clock = Fixtures.clock();
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, timing, clock, clock, Runnable::run);
-        open.add(member);
-        return new Instance(clock, store, member);
+    private FleetMembers.Member instance(FleetTiming timing) {
+        return fleet.join(timing);
     }
 
     @Test
     void theCap_holdsAcrossInstances() {
-        Instance a = instance(FleetTiming.DEFAULTS);
-        Instance b = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member a = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member b = instance(FleetTiming.DEFAULTS);
         FleetPermits mainA = a.member().permits("main", 2);
         FleetPermits mainB = b.member().permits("main", 2);
 
@@ -78,8 +59,8 @@ class FleetPermitsTest {
 
     @Test
     void twoInstancesMainSchedulers_gatedByRedisPermits_keepTheFleetCap() {
-        Instance a = instance(FleetTiming.DEFAULTS);
-        Instance b = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member a = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member b = instance(FleetTiming.DEFAULTS);
         MainScheduler mainA = gatedMain(a, 2);
         MainScheduler mainB = gatedMain(b, 2);
         CompletableFuture<LanePermit> a1 = mainA.acquire(new Claim(PriorityClass.NORMAL, "t", "a1"));
@@ -97,7 +78,7 @@ class FleetPermitsTest {
 
     private static final Duration RETRY = Duration.ofMillis(250);
 
-    private static MainScheduler gatedMain(Instance instance, int fleetCap) {
+    private static MainScheduler gatedMain(FleetMembers.Member instance, int fleetCap) {
         MainScheduler main = new MainScheduler(SchedulingSettings.defaults(), 8, instance.clock(), Duration.ofMinutes(1),
                 SchedulingObserver.NONE);
         FleetAllowance.gate(main, instance.member().permits("main", fleetCap).source(), Runnable::run, instance.clock(),
@@ -108,8 +89,8 @@ class FleetPermitsTest {
     @Test
     void aDeadInstancesPermits_comeBackAfterTheTtl() {
         FleetTiming shortLived = FleetTiming.of(Duration.ofMillis(300));
-        Instance dead = instance(shortLived);
-        Instance alive = instance(FleetTiming.DEFAULTS);
+        FleetMembers.Member dead = instance(shortLived);
+        FleetMembers.Member alive = instance(FleetTiming.DEFAULTS);
         FleetPermits deadMain = dead.member().permits("main", 2);
         deadMain.tryAcquire().orElseThrow();
         deadMain.tryAcquire().orElseThrow();
@@ -126,7 +107,7 @@ class FleetPermitsTest {
     @Test
     void theBeat_renewsHeldPermits_andCountsOneThatExpiredFirstAsLost() {
         FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
-        Instance a = instance(timing);
+        FleetMembers.Member a = instance(timing);
         FleetPermits main = a.member().permits("main", 4);
         FleetPermits.Permit kept = main.tryAcquire().orElseThrow();
         FleetPermits.Permit expiring = main.tryAcquire().orElseThrow();
@@ -149,8 +130,8 @@ class FleetPermitsTest {
     @Test
     void aPermitThatExpiredBeforeTheBeat_lowersTheSchedulersAllowance_soTheFleetCapHoldsAgain() {
         FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
-        Instance a = instance(timing);
-        Instance b = instance(timing);
+        FleetMembers.Member a = instance(timing);
+        FleetMembers.Member b = instance(timing);
         MainScheduler mainA = gatedMain(a, 2);
         MainScheduler mainB = gatedMain(b, 2);
         CompletableFuture<LanePermit> a1 = mainA.acquire(new Claim(PriorityClass.NORMAL, "t", "a1"));
