@@ -232,7 +232,7 @@ final class FleetScripts {
             local holder = redis.call('HGET', KEYS[1], 'instance')
             if not holder or holder == ARGV[3] then return {'', mark} end
             redis.call('XADD', ARGV[1] .. 'nudges:' .. holder, 'MAXLEN', '~', '10000', '*', 'session', ARGV[2],
-              'command', 'stop', 'reply', '')
+              'command', 'stop')
             return {holder, mark}
             """);
 

@@ -41,9 +41,9 @@ final class NudgeListener implements AutoCloseable {
     private final StopRequests stops;
     private final Thread thread;
 
-    /** Another instance's {@code /stop} of a session held here: answer on {@code reply}. Must not block. */
+    /** Another instance's {@code /stop} of a session held here. Must not block. */
     interface StopRequests {
-        void requested(SessionKey session, String reply);
+        void requested(SessionKey session);
     }
     private volatile boolean closed;
 
@@ -106,11 +106,10 @@ final class NudgeListener implements AutoCloseable {
         for (Map.Entry<String, List<StreamEntry>> forStream : read) {
             for (StreamEntry entry : forStream.getValue()) {
                 String session = entry.getFields().get("session");
-                String reply = entry.getFields().get("reply");
                 if (session != null && !session.isBlank()) {
                     try {
-                        if ("stop".equals(entry.getFields().get("command")) && reply != null) {
-                            stops.requested(SessionKey.of(session), reply);
+                        if ("stop".equals(entry.getFields().get("command"))) {
+                            stops.requested(SessionKey.of(session));
                         } else {
                             handler.accept(SessionKey.of(session));
                         }

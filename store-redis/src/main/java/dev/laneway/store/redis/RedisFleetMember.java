@@ -67,8 +67,6 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
     private boolean unreachable; // guarded by beatLock: the last beat could not reach Redis
     private NudgeListener nudges; // guarded by beatLock
     private volatile ToIntFunction<SessionKey> stopHandler = session -> 0;
-    /** How long the answer to a stop request is kept for the instance that asked (older Laneways wait for it). */
-    static final Duration REPLY_TTL = Duration.ofSeconds(60);
     /** How long a session's stop mark is kept (docs/behaviour.md §17, D233; L58). */
     static final Duration STOP_MARK_TTL = Duration.ofHours(24);
 
@@ -180,27 +178,13 @@ public final class RedisFleetMember implements Fleet, AutoCloseable {
         stopHandler = Objects.requireNonNull(handler, "handler");
     }
 
-    /** Another instance asked to stop a session held here: stopped on the executor, the count sent back. */
-    private void stopRequested(SessionKey session, String reply) {
+    /** Another instance asked to stop a session held here: stopped on the executor (D233: nobody waits for the count). */
+    private void stopRequested(SessionKey session) {
         executor.execute(() -> {
-            int cleared = 0;
             try {
-                cleared = stopHandler.applyAsInt(session);
+                stopHandler.applyAsInt(session);
             } catch (RuntimeException e) {
                 log.warn("fleet: stopping session {} for another instance failed", session, e);
-            }
-            int answer = cleared;
-            if (reply.isEmpty()) {
-                return; // nobody waits for the count (D233)
-            }
-            try {
-                store.query(jedis -> {
-                    jedis.rpush(reply, Integer.toString(answer));
-                    jedis.pexpire(reply, REPLY_TTL.toMillis());
-                    return null;
-                });
-            } catch (StoreException e) {
-                log.debug("fleet: could not answer the stop of session {} ({})", session, e.getMessage());
             }
         });
     }

@@ -119,11 +119,6 @@ final class RedisKeys {
         return prefix + "nudges:" + instance;
     }
 
-    /** The list an instance's {@code /stop} request is answered on (the messages cleared); expires. */
-    String reply(String instance, long serial) {
-        return prefix + "reply:" + instance + ":" + serial;
-    }
-
     String fence() {
         return prefix + "fence";
     }
