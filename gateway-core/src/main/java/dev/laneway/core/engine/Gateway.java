@@ -63,8 +63,6 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Reception reception;
     private final AtomicBoolean started = new AtomicBoolean();
     private static final Duration ABORT_WAIT = Duration.ofSeconds(5);
-    /** How often runs waiting for a fleet-wide {@code main} permit ask again (docs/behaviour.md §17). */
-    static final Duration FLEET_PERMIT_RETRY = Duration.ofMillis(250);
 
     private final FleetAllowance fleetMain; // null unless main is fleet-wide
 
@@ -103,9 +101,10 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         this.fleetMain = b.fleetMain == null ? null
                 : b.fleetCaps == null
-                ? FleetAllowance.gate(ctx.scheduling.main, b.fleetMain, b.executor, b.scheduler, FLEET_PERMIT_RETRY)
+                ? FleetAllowance.gate(ctx.scheduling.main, b.fleetMain, b.executor, b.scheduler,
+                        FleetAllowance.RETRY_EVERY)
                 : FleetAllowance.gateWithCaps(ctx.scheduling.main, b.fleetMain, b.fleetCaps, b.executor, b.scheduler,
-                        FLEET_PERMIT_RETRY);
+                        FleetAllowance.RETRY_EVERY);
         this.starter = new ChannelStarter(channels, outbox, b.scheduler, b.executor);
         this.reception = new Reception(ctx, store, b.commands, this, b.access);
     }

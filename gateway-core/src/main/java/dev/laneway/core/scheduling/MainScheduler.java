@@ -226,15 +226,7 @@ public final class MainScheduler implements AllowanceGate {
     /** Gated: {@code more} slots may be held (fleet permits taken); hands them to waiters at once. */
     @Override
     public void addAllowance(int more) {
-        List<Grant> grants;
-        lock.lock();
-        try {
-            allowance += more;
-            grants = dispatchLocked(clock.millis());
-        } finally {
-            lock.unlock();
-        }
-        complete(grants);
+        changeThenDispatch(() -> allowance += more);
     }
 
     /**
@@ -295,15 +287,7 @@ public final class MainScheduler implements AllowanceGate {
         if (ceiling < 0) {
             throw new IllegalArgumentException(name + ": a fair-share ceiling must be at least 0, got " + ceiling);
         }
-        List<Grant> grants;
-        lock.lock();
-        try {
-            fairCeiling = ceiling;
-            grants = dispatchLocked(clock.millis());
-        } finally {
-            lock.unlock();
-        }
-        complete(grants);
+        changeThenDispatch(() -> fairCeiling = ceiling);
     }
 
     /** Gated: the allowance now (fleet permits held); unlimited when not gated. */
@@ -424,19 +408,13 @@ public final class MainScheduler implements AllowanceGate {
 
         @Override
         public void addAllowance(int more) {
-            List<Grant> grants;
-            lock.lock();
-            try {
+            changeThenDispatch(() -> {
                 Tenant tenant = tenantById(id); // kept while it holds permits (Tenant.unused)
                 if (!tenant.gated()) {
                     throw new IllegalStateException(name() + " is not gated by fleet permits");
                 }
                 tenantAllowance(tenant, tenant.allowance + more);
-                grants = dispatchLocked(clock.millis());
-            } finally {
-                lock.unlock();
-            }
-            complete(grants);
+            });
             demandChanged(); // its runs held back before may now want a main slot
         }
 
@@ -513,18 +491,12 @@ public final class MainScheduler implements AllowanceGate {
 
         @Override
         public void addAllowance(int more) {
-            List<Grant> grants;
-            lock.lock();
-            try {
+            changeThenDispatch(() -> {
                 if (!capsGated) {
                     throw new IllegalStateException(name + ": the background share is not gated by fleet permits");
                 }
                 backgroundAllowance += more;
-                grants = dispatchLocked(clock.millis());
-            } finally {
-                lock.unlock();
-            }
-            complete(grants);
+            });
         }
 
         @Override
@@ -580,16 +552,10 @@ public final class MainScheduler implements AllowanceGate {
         if (newCap < 1) {
             throw new IllegalArgumentException(name + ": cap must be >= 1, got " + newCap);
         }
-        List<Grant> grants;
-        lock.lock();
-        try {
+        changeThenDispatch(() -> {
             cap = newCap;
             backgroundLimit = backgroundLimitOf(newCap, settings);
-            grants = dispatchLocked(clock.millis());
-        } finally {
-            lock.unlock();
-        }
-        complete(grants);
+        });
         demandChanged(); // gated: a higher cap may want more fleet permits, a lower one fewer
     }
 
@@ -627,14 +593,7 @@ public final class MainScheduler implements AllowanceGate {
 
     /** Hands out the slots a pause held back, once its end has come (nothing before then). */
     public void resume() {
-        List<Grant> grants;
-        lock.lock();
-        try {
-            grants = dispatchLocked(clock.millis());
-        } finally {
-            lock.unlock();
-        }
-        complete(grants);
+        changeThenDispatch(() -> { });
         demandChanged(); // gated: the waiting runs want fleet permits again
     }
 
@@ -893,6 +852,22 @@ public final class MainScheduler implements AllowanceGate {
         // slots free one at a time, about every meanRun / cap; it needs (ahead - free + 1) of them
         long slots = Math.max(1, ahead - Math.max(0, free) + 1);
         return new WaitEstimate(queued, Duration.ofMillis(pausedMillis + slots * meanRunMillis / cap));
+    }
+
+    /**
+     * Runs {@code change} under the lock, then hands out what it freed (dispatch under the lock,
+     * futures completed outside it); a change that throws grants nothing.
+     */
+    private void changeThenDispatch(Runnable change) {
+        List<Grant> grants;
+        lock.lock();
+        try {
+            change.run();
+            grants = dispatchLocked(clock.millis());
+        } finally {
+            lock.unlock();
+        }
+        complete(grants);
     }
 
     private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
