@@ -6,20 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.laneway.core.InboundMessage;
 import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
-import dev.laneway.core.fleet.Fleet;
-import dev.laneway.core.fleet.Lease;
-import dev.laneway.core.fleet.SessionLeases;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.MessageJournal;
 import dev.laneway.core.testing.ManualTime;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,49 +73,6 @@ class FleetPickUpTest {
         sessions.sweep(); // remembers where the count stood
         sessions.sweep(); // no pick-up began before that: forgotten
         assertEquals(0, sessions.endsRemembered());
-    }
-
-    /** Leases always granted here; nothing else happens in the fleet. */
-    private static final class OneFleet implements Fleet {
-        private final Map<SessionKey, Lease> leases = new ConcurrentHashMap<>();
-
-        @Override
-        public String instanceId() {
-            return "here";
-        }
-
-        @Override
-        public SessionLeases leases() {
-            return new SessionLeases() {
-                @Override
-                public Optional<Lease> tryAcquire(SessionKey session, LeaseLost onLost) {
-                    return Optional.of(leases.computeIfAbsent(session, s -> new Lease(s, 1)));
-                }
-
-                @Override
-                public void release(Lease lease) {
-                    leases.remove(lease.session(), lease);
-                }
-            };
-        }
-
-        @Override
-        public void nudge(SessionKey session) {
-        }
-
-        @Override
-        public void onNudge(Consumer<SessionKey> handler) {
-        }
-
-        @Override
-        public List<SessionKey> unleased(int limit) {
-            return List.of();
-        }
-
-        @Override
-        public Duration sweepEvery() {
-            return Duration.ofSeconds(5);
-        }
     }
 
     /** The session's pending messages, with {@code whileReading} run between reading them and answering. */

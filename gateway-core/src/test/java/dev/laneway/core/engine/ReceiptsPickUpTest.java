@@ -9,9 +9,6 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.channel.ChannelCapabilities;
 import dev.laneway.core.channel.ReceiptMode;
-import dev.laneway.core.fleet.Fleet;
-import dev.laneway.core.fleet.Lease;
-import dev.laneway.core.fleet.SessionLeases;
 import dev.laneway.core.store.InMemoryJournal;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.testing.FakeChannel;
@@ -19,10 +16,6 @@ import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.ManualTime;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,48 +49,5 @@ class ReceiptsPickUpTest {
         InboundMessage message = InboundMessage.builder("test").chatId("user").senderId("user").text(id)
                 .platformMessageId(id).build();
         return new JournalEntry(seq, SESSION.value(), message, message.text(), FOLLOWUP, false, time.instant());
-    }
-
-    /** Leases always granted here; nothing else happens in the fleet. */
-    private static final class OneFleet implements Fleet {
-        private final Map<SessionKey, Lease> leases = new ConcurrentHashMap<>();
-
-        @Override
-        public String instanceId() {
-            return "here";
-        }
-
-        @Override
-        public SessionLeases leases() {
-            return new SessionLeases() {
-                @Override
-                public Optional<Lease> tryAcquire(SessionKey session, LeaseLost onLost) {
-                    return Optional.of(leases.computeIfAbsent(session, s -> new Lease(s, 1)));
-                }
-
-                @Override
-                public void release(Lease lease) {
-                    leases.remove(lease.session(), lease);
-                }
-            };
-        }
-
-        @Override
-        public void nudge(SessionKey session) {
-        }
-
-        @Override
-        public void onNudge(Consumer<SessionKey> handler) {
-        }
-
-        @Override
-        public List<SessionKey> unleased(int limit) {
-            return List.of();
-        }
-
-        @Override
-        public Duration sweepEvery() {
-            return Duration.ofSeconds(5);
-        }
     }
 }
