@@ -63,14 +63,12 @@ class FleetCapsConcurrencyTest {
             FleetAllowance.gateWithCaps(instances[i], main, caps, balancing, time, FleetAllowance.RETRY_EVERY);
         }
         AtomicBoolean ticking = new AtomicBoolean(true);
-        Thread ticker = Thread.ofPlatform().start(() -> { // retries: a freed permit elsewhere is learned by them
+        // retries: a freed permit elsewhere is learned by them; the ticker yields between steps
+        // instead of sleeping, so the run's length depends on the workers alone
+        Thread ticker = Thread.ofPlatform().start(() -> {
             while (ticking.get()) {
                 time.advance(FleetAllowance.RETRY_EVERY);
-                try {
-                    Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    return;
-                }
+                Thread.yield();
             }
         });
         AtomicInteger hotRunning = new AtomicInteger();
