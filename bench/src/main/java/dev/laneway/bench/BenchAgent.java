@@ -5,11 +5,7 @@ import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
-import dev.laneway.core.agent.SteerMessage;
-import dev.laneway.core.agent.SteerResult;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -29,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class BenchAgent implements Agent {
 
     private static final RunOutcome DONE = RunOutcome.Completed.clean();
-    private static final AgentRun FINISHED = new Handle(CompletableFuture.completedFuture(DONE));
+    private static final AgentRun FINISHED = new BenchRun(CompletableFuture.completedFuture(DONE));
 
     /** The short answer of each run of the idle-run benchmarks (the bare baseline sends the same). */
     static final String REPLY = "ok";
@@ -86,7 +82,7 @@ final class BenchAgent implements Agent {
         if (!holding) {
             completion.complete(DONE);
         }
-        return new Handle(completion);
+        return new BenchRun(completion);
     }
 
     /** From now on runs stay open until {@link #releaseAll()}. */
@@ -138,23 +134,5 @@ final class BenchAgent implements Agent {
             held.set(i, null);
         }
         overflow.clear();
-    }
-
-    private record Handle(CompletableFuture<RunOutcome> future) implements AgentRun {
-
-        @Override
-        public CompletionStage<RunOutcome> completion() {
-            return future;
-        }
-
-        @Override
-        public SteerResult steer(List<SteerMessage> messages) {
-            return SteerResult.REFUSED;
-        }
-
-        @Override
-        public void abort() {
-            future.complete(new RunOutcome.Aborted(List.of()));
-        }
     }
 }

@@ -5,12 +5,8 @@ import dev.laneway.core.agent.AgentRun;
 import dev.laneway.core.agent.RunEvents;
 import dev.laneway.core.agent.RunOutcome;
 import dev.laneway.core.agent.RunRequest;
-import dev.laneway.core.agent.SteerMessage;
-import dev.laneway.core.agent.SteerResult;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -67,7 +63,7 @@ final class LatencyAgent implements Agent, AutoCloseable {
         } else {
             timer.schedule(finish, latencyNanos, TimeUnit.NANOSECONDS);
         }
-        return new Handle(completion);
+        return new BenchRun(completion);
     }
 
     /** Runs started so far. */
@@ -95,23 +91,5 @@ final class LatencyAgent implements Agent, AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
-    }
-
-    private record Handle(CompletableFuture<RunOutcome> future) implements AgentRun {
-
-        @Override
-        public CompletionStage<RunOutcome> completion() {
-            return future;
-        }
-
-        @Override
-        public SteerResult steer(List<SteerMessage> messages) {
-            return SteerResult.REFUSED;
-        }
-
-        @Override
-        public void abort() {
-            future.complete(new RunOutcome.Aborted(List.of()));
-        }
     }
 }
