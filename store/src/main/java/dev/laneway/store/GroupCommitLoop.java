@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -136,6 +137,21 @@ public final class GroupCommitLoop<O> {
         }
         if (Thread.currentThread() != thread) {
             stopped.join();
+        }
+    }
+
+    /**
+     * Waits for a submitted op's future: a {@link StoreException} it failed with is thrown as it is,
+     * any other failure wrapped in one.
+     */
+    public static void await(CompletableFuture<Void> done) {
+        try {
+            done.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof StoreException store) {
+                throw store;
+            }
+            throw new StoreException(String.valueOf(e.getCause()), e.getCause());
         }
     }
 
