@@ -14,57 +14,32 @@ import org.slf4j.Logger;
 
 /**
  * The single writer thread and group-commit loop that the SQLite store's writer and the Redis
- * store's writer share (docs/architecture.md §4 and §7, docs/decisions.md D248); each says what a batch,
- * its housekeeping and its last steps are through {@link Writer}.
+ * store's writer extend (docs/architecture.md §4 and §7, docs/decisions.md D248); each says what a
+ * batch, its housekeeping and its last steps are through the abstract methods.
  *
  * <p>Threads and ownership:
  * <ul>
  *   <li>One platform daemon thread (named by the writer) takes the queued ops and calls every
- *       {@link Writer} method; the writer's own state needs no lock as long as only those methods
- *       touch it.</li>
+ *       abstract method; the writer's own state needs no lock as long as only those methods (and
+ *       what they call) touch it.</li>
  *   <li>Any thread may {@link #submit} an op: it goes into {@code queue} (a
  *       {@link LinkedBlockingQueue}) with a future that the writer completes on the thread.</li>
  *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so "still open? then
  *       enqueue" is atomic against close, which marks the loop closed and enqueues the writer's stop
  *       op under the write side. The stop op is therefore the last op ever queued: everything before it
- *       is handed to the writer before {@link Writer#drained} runs and the thread exits.</li>
+ *       is handed to the writer before {@link #drained} runs and the thread exits.</li>
  * </ul>
  *
- * <p>The loop: wait for the first queued op at most {@link Writer#millisUntilDue} ms, run
- * {@link Writer#housekeeping} (after an idle wait too), then take whatever else is queued at that
- * moment (up to {@code maxBatch} in all) and hand the batch to {@link Writer#commit}. A hold op
+ * <p>The loop: wait for the first queued op at most {@link #millisUntilDue} ms, run
+ * {@link #housekeeping} (after an idle wait too), then take whatever else is queued at that
+ * moment (up to {@code maxBatch} in all) and hand the batch to {@link #commit}. A hold op
  * (tests) parks the thread on its latch instead, so writes pile up behind it. An unexpected failure
  * fails the batch's futures (the op taken before the housekeeping included) and is logged; a stop op in
  * the failed batch still stops the loop.
  *
  * @param <O> the writer's op type
  */
-public final class GroupCommitLoop<O> {
-
-    /** What the loop asks of its writer; every method is called on the loop's thread. */
-    public interface Writer<O> {
-
-        /** How long the loop may wait for an op before {@link #housekeeping} is due (ms, at least 0). */
-        long millisUntilDue();
-
-        /** Whatever is due besides the queued ops (expiry, retries); before each batch and after an idle wait. */
-        void housekeeping();
-
-        /** A hold op's latch (the thread waits on it before taking the next op), else null. */
-        CountDownLatch hold(O op);
-
-        /** Whether {@code op} is the stop op that {@link #close} queues. */
-        boolean isStop(O op);
-
-        /**
-         * Writes the batch and completes the future of each op but the stop op (normally, or
-         * exceptionally when it cannot be written; or later, an op the writer keeps).
-         */
-        void commit(List<Queued<O>> batch);
-
-        /** After the stop op's batch: the writer's last steps (flush what it kept, close its connection). */
-        void drained();
-    }
+public abstract class GroupCommitLoop<O> implements AutoCloseable {
 
     /** An op with the future its submitter waits on. */
     public record Queued<O>(O op, CompletableFuture<Void> done) { }
@@ -72,7 +47,6 @@ public final class GroupCommitLoop<O> {
     private final Object store;
     private final int maxBatch;
     private final Supplier<O> stopOp;
-    private final Writer<O> writer;
     private final Logger log;
     private final String label;
     private final BlockingQueue<Queued<O>> queue = new LinkedBlockingQueue<>();
@@ -89,24 +63,24 @@ public final class GroupCommitLoop<O> {
      * @param log        the writer's logger, for the loop's own lines
      * @param label      the loop's lines begin with it ("store writer")
      */
-    public GroupCommitLoop(String threadName, Object store, int maxBatch, Supplier<O> stopOp, Writer<O> writer,
-                           Logger log, String label) {
+    protected GroupCommitLoop(String threadName, Object store, int maxBatch, Supplier<O> stopOp, Logger log,
+                              String label) {
         this.store = store;
         this.maxBatch = maxBatch;
         this.stopOp = stopOp;
-        this.writer = writer;
         this.log = log;
         this.label = label;
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
     }
 
-    public void start() {
+    /** Starts the writer thread. */
+    public final void start() {
         thread.start();
     }
 
     /** Queues an op; the writer completes the future. Fails at once when the loop is closed. */
-    public CompletableFuture<Void> submit(O op) {
+    public final CompletableFuture<Void> submit(O op) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         gate.readLock().lock();
         try {
@@ -123,9 +97,10 @@ public final class GroupCommitLoop<O> {
 
     /**
      * Queues the stop op last and, unless called on the loop's own thread, waits until everything
-     * queued before it was handed to the writer and {@link Writer#drained} returned. Idempotent.
+     * queued before it was handed to the writer and {@link #drained} returned. Idempotent.
      */
-    public void close() {
+    @Override
+    public final void close() {
         gate.writeLock().lock();
         try {
             if (!closed) {
@@ -139,6 +114,29 @@ public final class GroupCommitLoop<O> {
             stopped.join();
         }
     }
+
+    // ---- what the writer says: every one called on the writer thread ----
+
+    /** How long the loop may wait for an op before {@link #housekeeping} is due (ms, at least 0). */
+    protected abstract long millisUntilDue();
+
+    /** Whatever is due besides the queued ops (expiry, retries); before each batch and after an idle wait. */
+    protected abstract void housekeeping();
+
+    /** A hold op's latch (the thread waits on it before taking the next op), else null. */
+    protected abstract CountDownLatch hold(O op);
+
+    /** Whether {@code op} is the stop op that {@link #close} queues. */
+    protected abstract boolean isStop(O op);
+
+    /**
+     * Writes the batch and completes the future of each op but the stop op (normally, or
+     * exceptionally when it cannot be written; or later, an op the writer keeps).
+     */
+    protected abstract void commit(List<Queued<O>> batch);
+
+    /** After the stop op's batch: the writer's last steps (write what it kept, close its connection). */
+    protected abstract void drained();
 
     /**
      * Waits for a submitted op's future: a {@link StoreException} it failed with is thrown as it is,
@@ -160,15 +158,15 @@ public final class GroupCommitLoop<O> {
         boolean stop = false;
         while (!stop) {
             try {
-                Queued<O> first = queue.poll(writer.millisUntilDue(), TimeUnit.MILLISECONDS);
+                Queued<O> first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
                 if (first != null) {
                     batch.add(first); // before the housekeeping: a failure there must fail it, not drop it
                 }
-                writer.housekeeping();
+                housekeeping();
                 if (first == null) {
                     continue;
                 }
-                CountDownLatch hold = writer.hold(first.op());
+                CountDownLatch hold = hold(first.op());
                 if (hold != null) {
                     batch.clear();
                     awaitUninterruptibly(hold);
@@ -176,15 +174,15 @@ public final class GroupCommitLoop<O> {
                     continue;
                 }
                 queue.drainTo(batch, maxBatch - 1);
-                stop = writer.isStop(batch.get(batch.size() - 1).op());
-                writer.commit(batch);
+                stop = isStop(batch.get(batch.size() - 1).op());
+                commit(batch);
             } catch (InterruptedException e) {
                 // nobody interrupts this thread on purpose; close() stops it with the stop op
                 log.debug("{} interrupted; carrying on", label);
             } catch (Throwable e) {
                 log.error("{}: unexpected failure", label, e);
                 for (Queued<O> queued : batch) {
-                    if (writer.isStop(queued.op())) {
+                    if (isStop(queued.op())) {
                         stop = true; // a stop is never lost, even to a failure
                     } else {
                         queued.done().completeExceptionally(e);
@@ -194,7 +192,7 @@ public final class GroupCommitLoop<O> {
                 batch.clear();
             }
         }
-        writer.drained();
+        drained();
         stopped.complete(null);
     }
 

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads and ownership:
  * <ul>
- *   <li>One platform thread, {@code laneway-store-writer} (its {@link GroupCommitLoop}), owns the write
+ *   <li>One platform thread, {@code laneway-store-writer} (the {@link GroupCommitLoop} it extends), owns the write
  *       connection and its {@link WriteStatements}; no other thread touches them, so they need no lock.
  *       It also owns {@code lastSeqWritten}, {@code nextExpiry}, {@code retrying} and the backoff.</li>
  *   <li>Any thread may {@link #submit} a {@link WriteOp}: the loop queues it with a future that
@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * {@code now - answeredRetention}, at most {@link #EXPIRY_LIMIT} per transaction (the rest on the next
  * turn, without waiting), and reports them so the seen-key set forgets them.
  */
-final class StoreWriter implements AutoCloseable, GroupCommitLoop.Writer<WriteOp> {
+final class StoreWriter extends GroupCommitLoop<WriteOp> {
 
     private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
     static final int EXPIRY_LIMIT = 5_000;
@@ -82,7 +82,6 @@ final class StoreWriter implements AutoCloseable, GroupCommitLoop.Writer<WriteOp
     private final Connection connection;
     private final WriteStatements sql;
     private final Events events;
-    private final GroupCommitLoop<WriteOp> loop;
     private final AtomicLong commits = new AtomicLong();
     private long lastSeqWritten; // writer thread only (after start)
     private Instant nextExpiry; // writer thread only (after start)
@@ -93,6 +92,7 @@ final class StoreWriter implements AutoCloseable, GroupCommitLoop.Writer<WriteOp
 
     StoreWriter(Path file, StoreOptions options, Connection connection, long lastSeqWritten, Events events)
             throws SQLException {
+        super("laneway-store-writer", file, options.maxBatch(), WriteOp.Stop::new, log, "store writer");
         this.file = file;
         this.options = options;
         this.connection = connection;
@@ -100,17 +100,6 @@ final class StoreWriter implements AutoCloseable, GroupCommitLoop.Writer<WriteOp
         this.events = events;
         this.lastSeqWritten = lastSeqWritten;
         this.nextExpiry = options.clock().instant();
-        this.loop = new GroupCommitLoop<>("laneway-store-writer", file, options.maxBatch(), WriteOp.Stop::new, this,
-                log, "store writer");
-    }
-
-    void start() {
-        loop.start();
-    }
-
-    /** Queues a write; the future completes once it is committed. Fails at once when the store is closed. */
-    CompletableFuture<Void> submit(WriteOp op) {
-        return loop.submit(op);
     }
 
     /** Transactions committed so far (group commits, single retries and expiry runs). */
@@ -118,39 +107,33 @@ final class StoreWriter implements AutoCloseable, GroupCommitLoop.Writer<WriteOp
         return commits.get();
     }
 
-    /** Commits everything queued, checkpoints, closes the connection; waits for all that. Idempotent. */
-    @Override
-    public void close() {
-        loop.close();
-    }
-
-    // ---- GroupCommitLoop.Writer: called on the writer thread ----
+    // ---- GroupCommitLoop: called on the writer thread ----
 
     @Override
-    public void housekeeping() {
+    protected void housekeeping() {
         expireIfDue();
         retryIfDue(false);
     }
 
     @Override
-    public CountDownLatch hold(WriteOp op) {
+    protected CountDownLatch hold(WriteOp op) {
         return op instanceof WriteOp.Hold hold ? hold.release() : null;
     }
 
     @Override
-    public boolean isStop(WriteOp op) {
+    protected boolean isStop(WriteOp op) {
         return op instanceof WriteOp.Stop;
     }
 
     @Override
-    public void drained() {
+    protected void drained() {
         retryIfDue(true);
         failKept();
         shutDown();
     }
 
     @Override
-    public void commit(List<Queued<WriteOp>> batch) {
+    protected void commit(List<Queued<WriteOp>> batch) {
         List<Queued<WriteOp>> writes = new ArrayList<>(batch.size());
         for (Queued<WriteOp> queued : batch) {
             if (queued.op().writes()) {
@@ -316,7 +299,7 @@ final class StoreWriter implements AutoCloseable, GroupCommitLoop.Writer<WriteOp
 
     /** How long the writer may wait for a write before expiry or a retry of kept settles is due. */
     @Override
-    public long millisUntilDue() {
+    protected long millisUntilDue() {
         long now = options.clock().millis();
         long millis = nextExpiry.toEpochMilli() - now;
         if (!retrying.isEmpty()) {

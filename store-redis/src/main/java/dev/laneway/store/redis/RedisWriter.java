@@ -27,8 +27,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *
  * <p>Threads and ownership:
  * <ul>
- *   <li>One platform thread, {@code laneway-redis-writer} (its {@link GroupCommitLoop}, shared with the
- *       SQLite store's writer), owns the write connection ({@code jedis}); no other thread touches it.
+ *   <li>One platform thread, {@code laneway-redis-writer} (the {@link GroupCommitLoop} it extends, as the
+ *       SQLite store's writer does), owns the write connection ({@code jedis}); no other thread touches it.
  *       It also owns {@code retrying}, the backoff, {@code nextExpiry}, {@code flushesAwaitingKept} and
  *       {@code outage}.</li>
  *   <li>Any thread may {@link #submit} a {@link RedisOp}: the loop queues it with a future that
@@ -55,7 +55,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <p>Expiry: every {@code expiryInterval} by the store's clock, the thread deletes answered records
  * older than the retention, at most {@link #EXPIRY_LIMIT} per call.
  */
-final class RedisWriter implements AutoCloseable, GroupCommitLoop.Writer<RedisOp> {
+final class RedisWriter extends GroupCommitLoop<RedisOp> {
 
     private static final Logger log = LoggerFactory.getLogger(RedisWriter.class);
     static final int EXPIRY_LIMIT = 5_000;
@@ -85,7 +85,6 @@ final class RedisWriter implements AutoCloseable, GroupCommitLoop.Writer<RedisOp
     private final StoreOptions options;
     private final Connector connector;
     private final Events events;
-    private final GroupCommitLoop<RedisOp> loop;
     private final AtomicLong commits = new AtomicLong();
     private Jedis jedis; // writer thread only (after start)
     private volatile boolean outage; // written by the writer thread only; read by readiness
@@ -97,6 +96,7 @@ final class RedisWriter implements AutoCloseable, GroupCommitLoop.Writer<RedisOp
 
     RedisWriter(RedisTarget target, RedisKeys keys, StoreOptions options, Jedis connected, Connector connector,
                 Events events) {
+        super("laneway-redis-writer", target, options.maxBatch(), RedisOp.Stop::new, log, "redis writer");
         this.target = target;
         this.keys = keys;
         this.options = options;
@@ -104,17 +104,6 @@ final class RedisWriter implements AutoCloseable, GroupCommitLoop.Writer<RedisOp
         this.connector = connector;
         this.events = events;
         this.nextExpiry = options.clock().instant();
-        this.loop = new GroupCommitLoop<>("laneway-redis-writer", target, options.maxBatch(), RedisOp.Stop::new, this,
-                log, "redis writer");
-    }
-
-    void start() {
-        loop.start();
-    }
-
-    /** Queues a write; the future completes once Redis acknowledged it. Fails at once when closed. */
-    CompletableFuture<Void> submit(RedisOp op) {
-        return loop.submit(op);
     }
 
     /** Whether the connection was lost and no write has reached Redis since. */
@@ -127,39 +116,33 @@ final class RedisWriter implements AutoCloseable, GroupCommitLoop.Writer<RedisOp
         return commits.get();
     }
 
-    /** Writes everything queued, tries kept settles once more, closes the connection; waits. Idempotent. */
-    @Override
-    public void close() {
-        loop.close();
-    }
-
-    // ---- GroupCommitLoop.Writer: called on the writer thread ----
+    // ---- GroupCommitLoop: called on the writer thread ----
 
     @Override
-    public void housekeeping() {
+    protected void housekeeping() {
         expireIfDue();
         retryIfDue(false);
     }
 
     @Override
-    public CountDownLatch hold(RedisOp op) {
+    protected CountDownLatch hold(RedisOp op) {
         return op instanceof RedisOp.Hold hold ? hold.release() : null;
     }
 
     @Override
-    public boolean isStop(RedisOp op) {
+    protected boolean isStop(RedisOp op) {
         return op instanceof RedisOp.Stop;
     }
 
     @Override
-    public void drained() {
+    protected void drained() {
         retryIfDue(true);
         failKept();
         disconnect();
     }
 
     @Override
-    public void commit(List<Queued<RedisOp>> batch) {
+    protected void commit(List<Queued<RedisOp>> batch) {
         List<Queued<RedisOp>> writes = new ArrayList<>(batch.size());
         for (Queued<RedisOp> queued : batch) {
             if (queued.op().writes()) {
@@ -487,7 +470,7 @@ final class RedisWriter implements AutoCloseable, GroupCommitLoop.Writer<RedisOp
     }
 
     @Override
-    public long millisUntilDue() {
+    protected long millisUntilDue() {
         long now = options.clock().millis();
         long millis = nextExpiry.toEpochMilli() - now;
         if (!retrying.isEmpty()) {
