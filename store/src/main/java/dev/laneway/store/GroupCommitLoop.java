@@ -14,8 +14,9 @@ import org.slf4j.Logger;
 
 /**
  * The single writer thread and group-commit loop that the SQLite store's writer and the Redis
- * store's writer extend (docs/architecture.md §4 and §7, docs/decisions.md D248); each says what a
- * batch, its housekeeping and its last steps are through the abstract methods.
+ * store's writer extend (docs/architecture.md §4 and §7, docs/decisions.md D248); each says how it
+ * writes a batch, expires answered records, retries the records it kept and closes its connection
+ * through the abstract methods.
  *
  * <p>Threads and ownership:
  * <ul>
@@ -27,19 +28,34 @@ import org.slf4j.Logger;
  *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so "still open? then
  *       enqueue" is atomic against close, which marks the loop closed and enqueues the writer's stop
  *       op under the write side. The stop op is therefore the last op ever queued: everything before it
- *       is handed to the writer before {@link #drained} runs and the thread exits.</li>
+ *       is handed to the writer before its last steps run and the thread exits.</li>
  * </ul>
  *
- * <p>The loop: wait for the first queued op at most {@link #millisUntilDue} ms, run
- * {@link #housekeeping} (after an idle wait too), then take whatever else is queued at that
- * moment (up to {@code maxBatch} in all) and hand the batch to {@link #commit}. A hold op
- * (tests) parks the thread on its latch instead, so writes pile up behind it. An unexpected failure
+ * <p>The loop: wait for the first queued op at most {@link #millisUntilDue} ms, then the housekeeping
+ * ({@link #expireIfDue}, {@link #retryIfDue}, after an idle wait too), then take whatever else is
+ * queued at that moment (up to {@code maxBatch} in all) and hand the batch to {@link #commit}. A
+ * hold op (tests) parks the thread on its latch instead, so writes pile up behind it. After the stop
+ * op's batch: {@link #retryIfDue} once more, {@link #failKept}, {@link #closeConnection}. An unexpected failure
  * fails the batch's futures (the op taken before the housekeeping included) and is logged; a stop op in
  * the failed batch still stops the loop.
  *
  * @param <O> the writer's op type
  */
-public abstract class GroupCommitLoop<O> implements AutoCloseable {
+public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements AutoCloseable {
+
+    /** What the loop asks of every op: whether it is a hold (tests) or the stop op. */
+    public interface Op {
+
+        /** A hold op's latch: the thread waits on it before taking the next op. Null for others. */
+        default CountDownLatch hold() {
+            return null;
+        }
+
+        /** Whether this is the stop op that {@link GroupCommitLoop#close} queues last. */
+        default boolean stops() {
+            return false;
+        }
+    }
 
     /** An op with the future its submitter waits on. */
     public record Queued<O>(O op, CompletableFuture<Void> done) { }
@@ -97,7 +113,7 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
 
     /**
      * Queues the stop op last and, unless called on the loop's own thread, waits until everything
-     * queued before it was handed to the writer and {@link #drained} returned. Idempotent.
+     * queued before it was handed to the writer and its last steps ran. Idempotent.
      */
     @Override
     public final void close() {
@@ -117,17 +133,8 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
 
     // ---- what the writer says: every one called on the writer thread ----
 
-    /** How long the loop may wait for an op before {@link #housekeeping} is due (ms, at least 0). */
+    /** How long the loop may wait for an op before expiry or a retry is due (ms, at least 0). */
     protected abstract long millisUntilDue();
-
-    /** Whatever is due besides the queued ops (expiry, retries); before each batch and after an idle wait. */
-    protected abstract void housekeeping();
-
-    /** A hold op's latch (the thread waits on it before taking the next op), else null. */
-    protected abstract CountDownLatch hold(O op);
-
-    /** Whether {@code op} is the stop op that {@link #close} queues. */
-    protected abstract boolean isStop(O op);
 
     /**
      * Writes the batch and completes the future of each op but the stop op (normally, or
@@ -135,8 +142,17 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
      */
     protected abstract void commit(List<Queued<O>> batch);
 
-    /** After the stop op's batch: the writer's last steps (write what it kept, close its connection). */
-    protected abstract void drained();
+    /** Deletes answered records past the retention, when due. */
+    protected abstract void expireIfDue();
+
+    /** Writes the records kept after a failure again, when due (or now, with {@code force}). */
+    protected abstract void retryIfDue(boolean force);
+
+    /** At close: the kept records that could not be written even now fail. */
+    protected abstract void failKept();
+
+    /** At close, last: closes the writer's connection. */
+    protected abstract void closeConnection();
 
     /**
      * Waits for a submitted op's future: a {@link StoreException} it failed with is thrown as it is,
@@ -162,11 +178,12 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
                 if (first != null) {
                     batch.add(first); // before the housekeeping: a failure there must fail it, not drop it
                 }
-                housekeeping();
+                expireIfDue();
+                retryIfDue(false);
                 if (first == null) {
                     continue;
                 }
-                CountDownLatch hold = hold(first.op());
+                CountDownLatch hold = first.op().hold();
                 if (hold != null) {
                     batch.clear();
                     awaitUninterruptibly(hold);
@@ -174,7 +191,7 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
                     continue;
                 }
                 queue.drainTo(batch, maxBatch - 1);
-                stop = isStop(batch.get(batch.size() - 1).op());
+                stop = batch.get(batch.size() - 1).op().stops();
                 commit(batch);
             } catch (InterruptedException e) {
                 // nobody interrupts this thread on purpose; close() stops it with the stop op
@@ -182,7 +199,7 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
             } catch (Throwable e) {
                 log.error("{}: unexpected failure", label, e);
                 for (Queued<O> queued : batch) {
-                    if (isStop(queued.op())) {
+                    if (queued.op().stops()) {
                         stop = true; // a stop is never lost, even to a failure
                     } else {
                         queued.done().completeExceptionally(e);
@@ -192,7 +209,9 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
                 batch.clear();
             }
         }
-        drained();
+        retryIfDue(true);
+        failKept();
+        closeConnection();
         stopped.complete(null);
     }
 

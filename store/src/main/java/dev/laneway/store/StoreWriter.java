@@ -12,7 +12,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,29 +109,6 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
     // ---- GroupCommitLoop: called on the writer thread ----
 
     @Override
-    protected void housekeeping() {
-        expireIfDue();
-        retryIfDue(false);
-    }
-
-    @Override
-    protected CountDownLatch hold(WriteOp op) {
-        return op instanceof WriteOp.Hold hold ? hold.release() : null;
-    }
-
-    @Override
-    protected boolean isStop(WriteOp op) {
-        return op instanceof WriteOp.Stop;
-    }
-
-    @Override
-    protected void drained() {
-        retryIfDue(true);
-        failKept();
-        shutDown();
-    }
-
-    @Override
     protected void commit(List<Queued<WriteOp>> batch) {
         List<Queued<WriteOp>> writes = new ArrayList<>(batch.size());
         for (Queued<WriteOp> queued : batch) {
@@ -228,7 +204,8 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
      * success each is reported and its future completes; on failure they stay kept and the next try
      * waits twice as long, at most {@link #MAX_RETRY}.
      */
-    private void retryIfDue(boolean force) {
+    @Override
+    protected void retryIfDue(boolean force) {
         if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
             return;
         }
@@ -256,7 +233,8 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
     }
 
     /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
-    private void failKept() {
+    @Override
+    protected void failKept() {
         if (retrying.isEmpty()) {
             return;
         }
@@ -308,7 +286,8 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
         return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
     }
 
-    private void expireIfDue() {
+    @Override
+    protected void expireIfDue() {
         Instant now = options.clock().instant();
         if (now.isBefore(nextExpiry)) {
             return;
@@ -333,7 +312,9 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
         }
     }
 
-    private void shutDown() {
+    /** At close: checkpoints the WAL into the database and closes the connection. */
+    @Override
+    protected void closeConnection() {
         try {
             sql.checkpoint();
         } catch (SQLException e) {

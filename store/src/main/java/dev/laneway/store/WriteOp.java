@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /** One write for the {@link StoreWriter}, with the time it was asked for (epoch millis from the store's clock). */
-sealed interface WriteOp {
+sealed interface WriteOp extends GroupCommitLoop.Op {
 
     /** Whether the op touches the database (a batch of only non-database ops commits nothing). */
     default boolean writes() {
@@ -49,6 +49,11 @@ sealed interface WriteOp {
         public boolean writes() {
             return false;
         }
+
+        @Override
+        public CountDownLatch hold() {
+            return release;
+        }
     }
 
     /** Queued last by close: the writer commits what came before, checkpoints and stops. */
@@ -56,6 +61,11 @@ sealed interface WriteOp {
         @Override
         public boolean writes() {
             return false;
+        }
+
+        @Override
+        public boolean stops() {
+            return true;
         }
     }
 }

@@ -2,12 +2,13 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.store.HistoryEntry;
+import dev.laneway.store.GroupCommitLoop;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /** One write for the {@link RedisWriter}, with what it needs already encoded on the caller's thread. */
-sealed interface RedisOp {
+sealed interface RedisOp extends GroupCommitLoop.Op {
 
     /** Whether the op writes to Redis (a batch of only non-writing ops sends nothing). */
     default boolean writes() {
@@ -68,6 +69,11 @@ sealed interface RedisOp {
         public boolean writes() {
             return false;
         }
+
+        @Override
+        public CountDownLatch hold() {
+            return release;
+        }
     }
 
     /** Queued last by close: the writer writes what came before and stops. */
@@ -75,6 +81,11 @@ sealed interface RedisOp {
         @Override
         public boolean writes() {
             return false;
+        }
+
+        @Override
+        public boolean stops() {
+            return true;
         }
     }
 }

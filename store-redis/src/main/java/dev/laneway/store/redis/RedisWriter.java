@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,29 +118,6 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
     // ---- GroupCommitLoop: called on the writer thread ----
 
     @Override
-    protected void housekeeping() {
-        expireIfDue();
-        retryIfDue(false);
-    }
-
-    @Override
-    protected CountDownLatch hold(RedisOp op) {
-        return op instanceof RedisOp.Hold hold ? hold.release() : null;
-    }
-
-    @Override
-    protected boolean isStop(RedisOp op) {
-        return op instanceof RedisOp.Stop;
-    }
-
-    @Override
-    protected void drained() {
-        retryIfDue(true);
-        failKept();
-        disconnect();
-    }
-
-    @Override
     protected void commit(List<Queued<RedisOp>> batch) {
         List<Queued<RedisOp>> writes = new ArrayList<>(batch.size());
         for (Queued<RedisOp> queued : batch) {
@@ -243,7 +219,7 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
                 }
             }
         } catch (JedisException | StoreException e) {
-            disconnect();
+            closeConnection();
             log.debug("store: could not ask Redis whether {} append(s) landed ({}); they are refused", unknown.size(),
                     e.toString());
         }
@@ -338,7 +314,7 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
 
     /** The connection was lost mid-batch: every op's outcome is unknown; connect again next time. */
     private List<Throwable> lost(List<Queued<RedisOp>> writes, RuntimeException e) {
-        disconnect();
+        closeConnection();
         if (!outage) {
             outage = true;
             log.error("store: lost the connection to Redis at {} ({}); accepting messages fails until it answers"
@@ -361,7 +337,9 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
         return jedis;
     }
 
-    private void disconnect() {
+    /** Closes the connection (a lost one, or at close); the next write connects again. */
+    @Override
+    protected void closeConnection() {
         if (jedis != null) {
             try {
                 jedis.close();
@@ -405,7 +383,8 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
     }
 
     /** Writes the kept settles again, in one transaction, when due (or now, with {@code force}). */
-    private void retryIfDue(boolean force) {
+    @Override
+    protected void retryIfDue(boolean force) {
         if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
             return;
         }
@@ -437,7 +416,8 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
     }
 
     /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
-    private void failKept() {
+    @Override
+    protected void failKept() {
         releaseFlushes(); // whatever could be written is: the kept ones below fail, their leases were not given back
         if (retrying.isEmpty()) {
             return;
@@ -479,7 +459,8 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
         return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
     }
 
-    private void expireIfDue() {
+    @Override
+    protected void expireIfDue() {
         Instant now = options.clock().instant();
         if (now.isBefore(nextExpiry)) {
             return;
