@@ -9,7 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -24,48 +23,43 @@ import org.slf4j.Logger;
  *       abstract method; the writer's own state needs no lock as long as only those methods (and
  *       what they call) touch it.</li>
  *   <li>Any thread may {@link #submit} an op: it goes into {@code queue} (a
- *       {@link LinkedBlockingQueue}) with a future that the writer completes on the thread.</li>
- *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so "still open? then
- *       enqueue" is atomic against close, which marks the loop closed and enqueues the writer's stop
- *       op under the write side. The stop op is therefore the last op ever queued: everything before it
- *       is handed to the writer before its last steps run and the thread exits.</li>
+ *       {@link LinkedBlockingQueue}) with a future that the writer completes on the thread. Beside
+ *       the writer's ops the queue carries the loop's own entries: a {@link #hold} (tests) and the stop
+ *       that {@link #close} queues.</li>
+ *   <li>{@code gate} (read side: submit and hold, write side: close) guards {@code closed}, so "still
+ *       open? then enqueue" is atomic against close, which marks the loop closed and enqueues the stop
+ *       under the write side. The stop is therefore the last entry ever queued: every op before it is
+ *       handed to the writer before its last steps run and the thread exits.</li>
  * </ul>
  *
  * <p>The loop: wait for the first queued op at most {@link #millisUntilDue} ms, then the housekeeping
  * ({@link #expireIfDue}, {@link #retryIfDue}, after an idle wait too), then take whatever else is
- * queued at that moment (up to {@code maxBatch} in all) and hand the batch to {@link #commit}. A
- * hold op (tests) parks the thread on its latch instead, so writes pile up behind it. After the stop
- * op's batch: {@link #retryIfDue} once more, {@link #failKept}, {@link #closeConnection}. An unexpected failure
- * fails the batch's futures (the op taken before the housekeeping included) and is logged; a stop op in
- * the failed batch still stops the loop.
+ * queued at that moment (up to {@code maxBatch} entries in all) and hand its ops to {@link #commit}.
+ * A hold taken first parks the thread on its latch instead, so writes pile up behind it (one taken
+ * behind an op holds nothing: it completes after the batch). After the batch that ends with the
+ * stop: {@link #retryIfDue} once more, {@link #failKept}, {@link #closeConnection}. An unexpected failure
+ * fails the batch's futures (the entry taken before the housekeeping included) and is logged; a stop
+ * in the failed batch still stops the loop.
  *
  * @param <O> the writer's op type
  */
-public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements AutoCloseable {
-
-    /** What the loop asks of every op: whether it is a hold (tests) or the stop op. */
-    public interface Op {
-
-        /** A hold op's latch: the thread waits on it before taking the next op. Null for others. */
-        default CountDownLatch hold() {
-            return null;
-        }
-
-        /** Whether this is the stop op that {@link GroupCommitLoop#close} queues last. */
-        default boolean stops() {
-            return false;
-        }
-    }
+public abstract class GroupCommitLoop<O> implements AutoCloseable {
 
     /** An op with the future its submitter waits on. */
     public record Queued<O>(O op, CompletableFuture<Void> done) { }
 
+    /** What the queue carries: an op ({@code write}), a hold ({@code hold}) or, with neither, the stop. */
+    private record Entry<O>(Queued<O> write, CountDownLatch hold, CompletableFuture<Void> done) {
+        boolean stops() {
+            return write == null && hold == null;
+        }
+    }
+
     private final Object store;
     private final int maxBatch;
-    private final Supplier<O> stopOp;
     private final Logger log;
     private final String label;
-    private final BlockingQueue<Queued<O>> queue = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Entry<O>> queue = new LinkedBlockingQueue<>();
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private boolean closed; // guarded by gate
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -74,16 +68,13 @@ public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements A
     /**
      * @param threadName the writer thread's name
      * @param store      what a submit after close names ("the store {@code store} is closed")
-     * @param maxBatch   ops per batch at the most
-     * @param stopOp     makes the op {@link #close} queues last
+     * @param maxBatch   entries per batch at the most
      * @param log        the writer's logger, for the loop's own lines
      * @param label      the loop's lines begin with it ("store writer")
      */
-    protected GroupCommitLoop(String threadName, Object store, int maxBatch, Supplier<O> stopOp, Logger log,
-                              String label) {
+    protected GroupCommitLoop(String threadName, Object store, int maxBatch, Logger log, String label) {
         this.store = store;
         this.maxBatch = maxBatch;
-        this.stopOp = stopOp;
         this.log = log;
         this.label = label;
         this.thread = new Thread(this::run, threadName);
@@ -98,21 +89,33 @@ public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements A
     /** Queues an op; the writer completes the future. Fails at once when the loop is closed. */
     public final CompletableFuture<Void> submit(O op) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        return enqueue(new Entry<>(new Queued<>(op, done), null, done));
+    }
+
+    /**
+     * Tests only: the thread waits on {@code release} before it takes the next entry, so writes pile up
+     * behind it. The future completes once it was let go. Fails at once when the loop is closed.
+     */
+    public final CompletableFuture<Void> hold(CountDownLatch release) {
+        return enqueue(new Entry<>(null, release, new CompletableFuture<>()));
+    }
+
+    private CompletableFuture<Void> enqueue(Entry<O> entry) {
         gate.readLock().lock();
         try {
             if (closed) {
-                done.completeExceptionally(new StoreException("the store " + store + " is closed"));
+                entry.done().completeExceptionally(new StoreException("the store " + store + " is closed"));
             } else {
-                queue.add(new Queued<>(op, done));
+                queue.add(entry);
             }
         } finally {
             gate.readLock().unlock();
         }
-        return done;
+        return entry.done();
     }
 
     /**
-     * Queues the stop op last and, unless called on the loop's own thread, waits until everything
+     * Queues the stop last and, unless called on the loop's own thread, waits until everything
      * queued before it was handed to the writer and its last steps ran. Idempotent.
      */
     @Override
@@ -121,7 +124,7 @@ public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements A
         try {
             if (!closed) {
                 closed = true;
-                queue.add(new Queued<>(stopOp.get(), stopped));
+                queue.add(new Entry<>(null, null, stopped));
             }
         } finally {
             gate.writeLock().unlock();
@@ -137,8 +140,8 @@ public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements A
     protected abstract long millisUntilDue();
 
     /**
-     * Writes the batch and completes the future of each op but the stop op (normally, or
-     * exceptionally when it cannot be written; or later, an op the writer keeps).
+     * Writes the batch's ops and completes the future of each (normally, or exceptionally when it
+     * cannot be written; or later, an op the writer keeps). The batch may be empty (the stop alone).
      */
     protected abstract void commit(List<Queued<O>> batch);
 
@@ -170,42 +173,53 @@ public abstract class GroupCommitLoop<O extends GroupCommitLoop.Op> implements A
     }
 
     private void run() {
+        List<Entry<O>> taken = new ArrayList<>();
         List<Queued<O>> batch = new ArrayList<>();
         boolean stop = false;
         while (!stop) {
             try {
-                Queued<O> first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
+                Entry<O> first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
                 if (first != null) {
-                    batch.add(first); // before the housekeeping: a failure there must fail it, not drop it
+                    taken.add(first); // before the housekeeping: a failure there must fail it, not drop it
                 }
                 expireIfDue();
                 retryIfDue(false);
                 if (first == null) {
                     continue;
                 }
-                CountDownLatch hold = first.op().hold();
-                if (hold != null) {
-                    batch.clear();
-                    awaitUninterruptibly(hold);
+                if (first.hold() != null) {
+                    taken.clear();
+                    awaitUninterruptibly(first.hold());
                     first.done().complete(null);
                     continue;
                 }
-                queue.drainTo(batch, maxBatch - 1);
-                stop = batch.get(batch.size() - 1).op().stops();
+                queue.drainTo(taken, maxBatch - 1);
+                stop = taken.get(taken.size() - 1).stops();
+                for (Entry<O> entry : taken) {
+                    if (entry.write() != null) {
+                        batch.add(entry.write());
+                    }
+                }
                 commit(batch);
+                for (Entry<O> entry : taken) {
+                    if (entry.hold() != null) {
+                        entry.done().complete(null); // behind an op it holds nothing
+                    }
+                }
             } catch (InterruptedException e) {
-                // nobody interrupts this thread on purpose; close() stops it with the stop op
+                // nobody interrupts this thread on purpose; close() stops it with the stop entry
                 log.debug("{} interrupted; carrying on", label);
             } catch (Throwable e) {
                 log.error("{}: unexpected failure", label, e);
-                for (Queued<O> queued : batch) {
-                    if (queued.op().stops()) {
+                for (Entry<O> entry : taken) {
+                    if (entry.stops()) {
                         stop = true; // a stop is never lost, even to a failure
                     } else {
-                        queued.done().completeExceptionally(e);
+                        entry.done().completeExceptionally(e);
                     }
                 }
             } finally {
+                taken.clear();
                 batch.clear();
             }
         }

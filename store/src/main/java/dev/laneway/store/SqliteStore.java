@@ -383,7 +383,7 @@ public final class SqliteStore implements DurableStore {
 
     /** Tests only: the writer waits on {@code release} before it takes the next write. */
     void holdWriter(CountDownLatch release) {
-        writer.submit(new WriteOp.Hold(release));
+        writer.hold(release);
     }
 
     /** Tests only: how many message keys {@link #seen} knows in memory. */

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       completes after the op's transaction commits (or exceptionally if it cannot be committed).
  *       Futures complete on the writer thread, after {@link Events} heard of the op, so the store's
  *       memory is updated before any waiter resumes.</li>
- *   <li>The loop's gate makes {@link WriteOp.Stop} the last op ever queued: everything before it is
+ *   <li>The loop's gate makes its stop the last entry ever queued: every op before it is
  *       committed (or failed) before the thread checkpoints, closes the connection and exits.</li>
  * </ul>
  *
@@ -91,7 +91,7 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
 
     StoreWriter(Path file, StoreOptions options, Connection connection, long lastSeqWritten, Events events)
             throws SQLException {
-        super("laneway-store-writer", file, options.maxBatch(), WriteOp.Stop::new, log, "store writer");
+        super("laneway-store-writer", file, options.maxBatch(), log, "store writer");
         this.file = file;
         this.options = options;
         this.connection = connection;
@@ -146,7 +146,7 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
             }
         }
         for (Queued<WriteOp> queued : batch) {
-            if (!failed.contains(queued) && !(queued.op() instanceof WriteOp.Stop)) {
+            if (!failed.contains(queued)) {
                 queued.done().complete(null);
             }
         }

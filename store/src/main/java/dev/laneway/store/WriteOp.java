@@ -4,10 +4,9 @@ import dev.laneway.core.QueueOverride;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /** One write for the {@link StoreWriter}, with the time it was asked for (epoch millis from the store's clock). */
-sealed interface WriteOp extends GroupCommitLoop.Op {
+sealed interface WriteOp {
 
     /** Whether the op touches the database (a batch of only non-database ops commits nothing). */
     default boolean writes() {
@@ -40,32 +39,6 @@ sealed interface WriteOp extends GroupCommitLoop.Op {
         @Override
         public boolean writes() {
             return false;
-        }
-    }
-
-    /** Tests only: the writer thread waits on the latch, so writes pile up behind it. */
-    record Hold(CountDownLatch release) implements WriteOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-
-        @Override
-        public CountDownLatch hold() {
-            return release;
-        }
-    }
-
-    /** Queued last by close: the writer commits what came before, checkpoints and stops. */
-    record Stop() implements WriteOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-
-        @Override
-        public boolean stops() {
-            return true;
         }
     }
 }

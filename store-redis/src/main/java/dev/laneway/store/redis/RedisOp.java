@@ -2,13 +2,11 @@ package dev.laneway.store.redis;
 
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.store.HistoryEntry;
-import dev.laneway.store.GroupCommitLoop;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /** One write for the {@link RedisWriter}, with what it needs already encoded on the caller's thread. */
-sealed interface RedisOp extends GroupCommitLoop.Op {
+sealed interface RedisOp {
 
     /** Whether the op writes to Redis (a batch of only non-writing ops sends nothing). */
     default boolean writes() {
@@ -60,32 +58,6 @@ sealed interface RedisOp extends GroupCommitLoop.Op {
         @Override
         public boolean writes() {
             return false;
-        }
-    }
-
-    /** Tests only: the writer thread waits on the latch, so writes pile up behind it. */
-    record Hold(CountDownLatch release) implements RedisOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-
-        @Override
-        public CountDownLatch hold() {
-            return release;
-        }
-    }
-
-    /** Queued last by close: the writer writes what came before and stops. */
-    record Stop() implements RedisOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-
-        @Override
-        public boolean stops() {
-            return true;
         }
     }
 }

@@ -674,7 +674,7 @@ public final class RedisStore implements DurableStore {
 
     /** Tests only: the writer waits on {@code release} before it takes the next write. */
     void holdWriter(CountDownLatch release) {
-        writer.submit(new RedisOp.Hold(release));
+        writer.hold(release);
     }
 
     /** Writes everything queued, closes the writer's connection and the read pool. Idempotent. */

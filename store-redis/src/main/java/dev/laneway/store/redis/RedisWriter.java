@@ -33,7 +33,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *   <li>Any thread may {@link #submit} a {@link RedisOp}: the loop queues it with a future that
  *       completes once Redis acknowledged the op's transaction (or exceptionally when it cannot be
  *       written). Futures complete on the writer thread after {@link Events} heard of the op.</li>
- *   <li>The loop's gate makes {@link RedisOp.Stop} the last op ever queued.</li>
+ *   <li>The loop's gate makes its stop the last entry ever queued.</li>
  * </ul>
  *
  * <p>Group commit: the loop takes the first queued op, drains what else is queued (up to
@@ -95,7 +95,7 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
 
     RedisWriter(RedisTarget target, RedisKeys keys, StoreOptions options, Jedis connected, Connector connector,
                 Events events) {
-        super("laneway-redis-writer", target, options.maxBatch(), RedisOp.Stop::new, log, "redis writer");
+        super("laneway-redis-writer", target, options.maxBatch(), log, "redis writer");
         this.target = target;
         this.keys = keys;
         this.options = options;
@@ -146,7 +146,7 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
         for (Queued<RedisOp> queued : batch) {
             if (queued.op() instanceof RedisOp.Flush flush && flush.awaitKept() && !retrying.isEmpty()) {
                 flushesAwaitingKept.add(queued); // completes once the kept settles ahead of it are written
-            } else if (!queued.op().writes() && !(queued.op() instanceof RedisOp.Stop)) {
+            } else if (!queued.op().writes()) {
                 queued.done().complete(null);
             }
         }
@@ -307,8 +307,6 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
                     : List.of(t.hset(keys.overrides(), set.session(), RedisCodec.override(set.override())));
             case RedisOp.RecordFire fire -> List.of(t.hset(keys.fires(), fire.jobId(), fire.firedAt().toString()));
             case RedisOp.Flush flush -> List.of();
-            case RedisOp.Hold hold -> List.of();
-            case RedisOp.Stop stop -> List.of();
         };
     }
 
