@@ -1,5 +1,6 @@
 package dev.laneway.store;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -21,7 +22,7 @@ import org.slf4j.Logger;
  * <ul>
  *   <li>One platform daemon thread (named by the writer) takes the queued ops and calls every
  *       abstract method; the writer's own state needs no lock as long as only those methods (and
- *       what they call) touch it.</li>
+ *       what they call) touch it. It also owns {@code nextExpiry}.</li>
  *   <li>Any thread may {@link #submit} an op: it goes into {@code queue} (a
  *       {@link LinkedBlockingQueue}) with a future that the writer completes on the thread. Beside
  *       the writer's ops the queue carries the loop's own entries: a {@link #hold} (tests) and the stop
@@ -32,18 +33,23 @@ import org.slf4j.Logger;
  *       handed to the writer before its last steps run and the thread exits.</li>
  * </ul>
  *
- * <p>The loop: wait for the first queued op at most {@link #millisUntilDue} ms, then the housekeeping
- * ({@link #expireIfDue}, {@link #retryIfDue}, after an idle wait too), then take whatever else is
+ * <p>The loop: wait for the first queued op until expiry or a retry of kept records is due (at most
+ * {@code expiryInterval}), then the housekeeping (after an idle wait too): {@link #expire} when the
+ * store's clock says it is due (every {@code expiryInterval}; at once again while it deletes
+ * {@link #EXPIRY_LIMIT} at a time) and {@link #retryIfDue}; then take whatever else is
  * queued at that moment (up to {@code maxBatch} entries in all) and hand its ops to {@link #commit}.
  * A hold taken first parks the thread on its latch instead, so writes pile up behind it (one taken
  * behind an op holds nothing: it completes after the batch). After the batch that ends with the
- * stop: {@link #retryIfDue} once more, {@link #failKept}, {@link #closeConnection}. An unexpected failure
- * fails the batch's futures (the entry taken before the housekeeping included) and is logged; a stop
- * in the failed batch still stops the loop.
+ * stop: {@link #retryIfDue} once more, {@link #failKept}, {@link #closeConnection}. An unexpected
+ * failure fails the batch's futures (the entry taken before the housekeeping included) and is
+ * logged; a stop in the failed batch still stops the loop.
  *
  * @param <O> the writer's op type
  */
 public abstract class GroupCommitLoop<O> implements AutoCloseable {
+
+    /** Answered records one {@link #expire} deletes at the most. */
+    protected static final int EXPIRY_LIMIT = 5_000;
 
     /** An op with the future its submitter waits on. */
     public record Queued<O>(O op, CompletableFuture<Void> done) { }
@@ -56,7 +62,7 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
     }
 
     private final Object store;
-    private final int maxBatch;
+    private final StoreOptions options;
     private final Logger log;
     private final String label;
     private final BlockingQueue<Entry<O>> queue = new LinkedBlockingQueue<>();
@@ -64,17 +70,19 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
     private boolean closed; // guarded by gate
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Thread thread;
+    private Instant nextExpiry; // writer thread only (after start)
 
     /**
      * @param threadName the writer thread's name
      * @param store      what a submit after close names ("the store {@code store} is closed")
-     * @param maxBatch   entries per batch at the most
+     * @param options    the batch size ({@code maxBatch}), the clock and the expiry's interval and retention
      * @param log        the writer's logger, for the loop's own lines
      * @param label      the loop's lines begin with it ("store writer")
      */
-    protected GroupCommitLoop(String threadName, Object store, int maxBatch, Logger log, String label) {
+    protected GroupCommitLoop(String threadName, Object store, StoreOptions options, Logger log, String label) {
         this.store = store;
-        this.maxBatch = maxBatch;
+        this.options = options;
+        this.nextExpiry = options.clock().instant();
         this.log = log;
         this.label = label;
         this.thread = new Thread(this::run, threadName);
@@ -136,8 +144,8 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
 
     // ---- what the writer says: every one called on the writer thread ----
 
-    /** How long the loop may wait for an op before expiry or a retry is due (ms, at least 0). */
-    protected abstract long millisUntilDue();
+    /** When the records kept after a failure are next due to be written again; null while none is kept. */
+    protected abstract Instant nextRetry();
 
     /**
      * Writes the batch's ops and completes the future of each (normally, or exceptionally when it
@@ -145,8 +153,12 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
      */
     protected abstract void commit(List<Queued<O>> batch);
 
-    /** Deletes answered records past the retention, when due. */
-    protected abstract void expireIfDue();
+    /**
+     * Deletes at most {@link #EXPIRY_LIMIT} answered records settled before {@code cutoffMillis};
+     * true when it deleted that many (the next are due at once). A failure is the writer's to log:
+     * false, and the next try is an interval later.
+     */
+    protected abstract boolean expire(long cutoffMillis);
 
     /** Writes the records kept after a failure again, when due (or now, with {@code force}). */
     protected abstract void retryIfDue(boolean force);
@@ -193,7 +205,7 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
                     first.done().complete(null);
                     continue;
                 }
-                queue.drainTo(taken, maxBatch - 1);
+                queue.drainTo(taken, options.maxBatch() - 1);
                 stop = taken.get(taken.size() - 1).stops();
                 for (Entry<O> entry : taken) {
                     if (entry.write() != null) {
@@ -227,6 +239,26 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
         failKept();
         closeConnection();
         stopped.complete(null);
+    }
+
+    /** How long the loop may wait for an op before expiry or a retry of kept records is due. */
+    private long millisUntilDue() {
+        long now = options.clock().millis();
+        long millis = nextExpiry.toEpochMilli() - now;
+        Instant retry = nextRetry();
+        if (retry != null) {
+            millis = Math.min(millis, retry.toEpochMilli() - now);
+        }
+        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    }
+
+    private void expireIfDue() {
+        Instant now = options.clock().instant();
+        if (now.isBefore(nextExpiry)) {
+            return;
+        }
+        boolean more = expire(now.minus(options.answeredRetention()).toEpochMilli());
+        nextExpiry = more ? now : now.plus(options.expiryInterval());
     }
 
     private static void awaitUninterruptibly(CountDownLatch release) {

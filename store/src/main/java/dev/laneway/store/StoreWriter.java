@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>One platform thread, {@code laneway-store-writer} (the {@link GroupCommitLoop} it extends), owns the write
  *       connection and its {@link WriteStatements}; no other thread touches them, so they need no lock.
- *       It also owns {@code lastSeqWritten}, {@code nextExpiry}, {@code retrying} and the backoff.</li>
+ *       It also owns {@code lastSeqWritten}, {@code retrying} and the backoff.</li>
  *   <li>Any thread may {@link #submit} a {@link WriteOp}: the loop queues it with a future that
  *       completes after the op's transaction commits (or exceptionally if it cannot be committed).
  *       Futures complete on the writer thread, after {@link Events} heard of the op, so the store's
@@ -53,7 +53,6 @@ import org.slf4j.LoggerFactory;
 final class StoreWriter extends GroupCommitLoop<WriteOp> {
 
     private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
-    static final int EXPIRY_LIMIT = 5_000;
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     static final Duration MAX_RETRY = Duration.ofMinutes(1);
 
@@ -83,7 +82,6 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
     private final Events events;
     private final AtomicLong commits = new AtomicLong();
     private long lastSeqWritten; // writer thread only (after start)
-    private Instant nextExpiry; // writer thread only (after start)
     // settles that could not be committed, oldest first, futures still open; writer thread only
     private final List<Queued<WriteOp>> retrying = new ArrayList<>();
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
@@ -91,14 +89,13 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
 
     StoreWriter(Path file, StoreOptions options, Connection connection, long lastSeqWritten, Events events)
             throws SQLException {
-        super("laneway-store-writer", file, options.maxBatch(), log, "store writer");
+        super("laneway-store-writer", file, options, log, "store writer");
         this.file = file;
         this.options = options;
         this.connection = connection;
         this.sql = new WriteStatements(connection, options.maxHistoryPerSession());
         this.events = events;
         this.lastSeqWritten = lastSeqWritten;
-        this.nextExpiry = options.clock().instant();
     }
 
     /** Transactions committed so far (group commits, single retries and expiry runs). */
@@ -275,24 +272,13 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
         return max;
     }
 
-    /** How long the writer may wait for a write before expiry or a retry of kept settles is due. */
     @Override
-    protected long millisUntilDue() {
-        long now = options.clock().millis();
-        long millis = nextExpiry.toEpochMilli() - now;
-        if (!retrying.isEmpty()) {
-            millis = Math.min(millis, nextRetry.toEpochMilli() - now);
-        }
-        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    protected Instant nextRetry() {
+        return retrying.isEmpty() ? null : nextRetry;
     }
 
     @Override
-    protected void expireIfDue() {
-        Instant now = options.clock().instant();
-        if (now.isBefore(nextExpiry)) {
-            return;
-        }
-        long cutoff = now.minus(options.answeredRetention()).toEpochMilli();
+    protected boolean expire(long cutoff) {
         try {
             sql.begin();
             List<WriteStatements.Expired> rows = sql.expireAnswered(cutoff, EXPIRY_LIMIT);
@@ -304,11 +290,11 @@ final class StoreWriter extends GroupCommitLoop<WriteOp> {
                 events.expired(rows);
                 log.debug("store: {} answered record(s) expired", rows.size());
             }
-            nextExpiry = rows.size() == EXPIRY_LIMIT ? now : now.plus(options.expiryInterval());
+            return rows.size() == EXPIRY_LIMIT;
         } catch (SQLException | RuntimeException e) {
             sql.rollbackQuietly();
-            nextExpiry = now.plus(options.expiryInterval());
             log.warn("store: expiry of answered records failed, will retry: {}", e.toString());
+            return false;
         }
     }
 

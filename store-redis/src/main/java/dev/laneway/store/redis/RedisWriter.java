@@ -28,7 +28,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <ul>
  *   <li>One platform thread, {@code laneway-redis-writer} (the {@link GroupCommitLoop} it extends, as the
  *       SQLite store's writer does), owns the write connection ({@code jedis}); no other thread touches it.
- *       It also owns {@code retrying}, the backoff, {@code nextExpiry}, {@code flushesAwaitingKept} and
+ *       It also owns {@code retrying}, the backoff, {@code flushesAwaitingKept} and
  *       {@code outage}.</li>
  *   <li>Any thread may {@link #submit} a {@link RedisOp}: the loop queues it with a future that
  *       completes once Redis acknowledged the op's transaction (or exceptionally when it cannot be
@@ -57,7 +57,6 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 final class RedisWriter extends GroupCommitLoop<RedisOp> {
 
     private static final Logger log = LoggerFactory.getLogger(RedisWriter.class);
-    static final int EXPIRY_LIMIT = 5_000;
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     static final Duration MAX_RETRY = Duration.ofMinutes(1);
 
@@ -87,7 +86,6 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
     private final AtomicLong commits = new AtomicLong();
     private Jedis jedis; // writer thread only (after start)
     private volatile boolean outage; // written by the writer thread only; read by readiness
-    private Instant nextExpiry; // writer thread only
     private final List<Queued<RedisOp>> retrying = new ArrayList<>(); // writer thread only; futures still open
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
     private Instant nextRetry; // writer thread only; set while retrying is not empty
@@ -95,14 +93,13 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
 
     RedisWriter(RedisTarget target, RedisKeys keys, StoreOptions options, Jedis connected, Connector connector,
                 Events events) {
-        super("laneway-redis-writer", target, options.maxBatch(), log, "redis writer");
+        super("laneway-redis-writer", target, options, log, "redis writer");
         this.target = target;
         this.keys = keys;
         this.options = options;
         this.jedis = connected;
         this.connector = connector;
         this.events = events;
-        this.nextExpiry = options.clock().instant();
     }
 
     /** Whether the connection was lost and no write has reached Redis since. */
@@ -448,22 +445,12 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
     }
 
     @Override
-    protected long millisUntilDue() {
-        long now = options.clock().millis();
-        long millis = nextExpiry.toEpochMilli() - now;
-        if (!retrying.isEmpty()) {
-            millis = Math.min(millis, nextRetry.toEpochMilli() - now);
-        }
-        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    protected Instant nextRetry() {
+        return retrying.isEmpty() ? null : nextRetry;
     }
 
     @Override
-    protected void expireIfDue() {
-        Instant now = options.clock().instant();
-        if (now.isBefore(nextExpiry)) {
-            return;
-        }
-        long cutoff = now.minus(options.answeredRetention()).toEpochMilli();
+    protected boolean expire(long cutoff) {
         try {
             Object removed = evalsha(RedisScripts.EXPIRE, List.of(keys.answered()),
                     List.of(Long.toString(cutoff), Integer.toString(EXPIRY_LIMIT)));
@@ -471,13 +458,13 @@ final class RedisWriter extends GroupCommitLoop<RedisOp> {
             if (count > 0) {
                 log.debug("store: {} answered record(s) expired", count);
             }
-            nextExpiry = count == EXPIRY_LIMIT ? now : now.plus(options.expiryInterval());
+            return count == EXPIRY_LIMIT;
         } catch (JedisConnectionException | StoreException e) {
             lost(List.of(), e);
-            nextExpiry = now.plus(options.expiryInterval());
+            return false;
         } catch (JedisException e) {
-            nextExpiry = now.plus(options.expiryInterval());
             log.warn("store: expiry of answered records failed, will retry: {}", e.toString());
+            return false;
         }
     }
 
