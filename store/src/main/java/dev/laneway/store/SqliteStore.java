@@ -1,5 +1,7 @@
 package dev.laneway.store;
 
+import static dev.laneway.store.GroupCommitLoop.await;
+
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.store.HistoryEntry;
@@ -51,8 +53,9 @@ import org.slf4j.LoggerFactory;
  *       write" one step, so the map and the disk see overrides of a session in the same order.
  *       {@link #lastFire} ({@code fires}) works the same way, with {@code fireLock}; {@link #recordFire}
  *       waits for the commit, so a recorded fire survives a crash.</li>
- *   <li>{@code historyWrites} holds, per session, the future of its latest queued history write;
- *       {@link #history} waits for it first, so a session reads its own writes.</li>
+ *   <li>{@code historyWrites} ({@link HistoryWrites}, thread-safe) holds, per session, the future of its
+ *       latest queued history write; {@link #history} waits for it first, so a session reads its own
+ *       writes.</li>
  * </ul>
  */
 public final class SqliteStore implements DurableStore {
@@ -77,7 +80,7 @@ public final class SqliteStore implements DurableStore {
     private final Map<String, Instant> fires;
     private final ReentrantLock fireLock = new ReentrantLock();
     // session key -> future of the latest queued history write of that session (removed once done)
-    private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
+    private final HistoryWrites historyWrites = new HistoryWrites();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStore(Path file, StoreOptions options, StoreLock lock, Connection writeConnection,
@@ -335,14 +338,7 @@ public final class SqliteStore implements DurableStore {
         if (limit <= 0) {
             return List.of();
         }
-        CompletableFuture<Void> latest = historyWrites.get(session.value());
-        if (latest != null) {
-            try {
-                latest.join();
-            } catch (CompletionException e) {
-                // that write failed (and was logged): read what is on disk
-            }
-        }
+        historyWrites.awaitLatest(session.value());
         return reader.history(session.value(), limit);
     }
 
@@ -362,8 +358,7 @@ public final class SqliteStore implements DurableStore {
 
     private void submitHistory(String session, WriteOp op) {
         ensureOpen();
-        CompletableFuture<Void> done = historyWrites.compute(session, (key, previous) -> writer.submit(op));
-        done.whenComplete((ignored, error) -> historyWrites.remove(session, done));
+        historyWrites.submit(session, () -> writer.submit(op));
     }
 
     // ---- lifecycle and tests ----
@@ -388,7 +383,7 @@ public final class SqliteStore implements DurableStore {
 
     /** Tests only: the writer waits on {@code release} before it takes the next write. */
     void holdWriter(CountDownLatch release) {
-        writer.submit(new WriteOp.Hold(release));
+        writer.hold(release);
     }
 
     /** Tests only: how many message keys {@link #seen} knows in memory. */
@@ -426,17 +421,6 @@ public final class SqliteStore implements DurableStore {
     private void ensureOpen() {
         if (closed.get()) {
             throw new StoreException("the store " + file + " is closed");
-        }
-    }
-
-    private static void await(CompletableFuture<Void> done) {
-        try {
-            done.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof StoreException store) {
-                throw store;
-            }
-            throw new StoreException(String.valueOf(e.getCause()), e.getCause());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.laneway.store;
 
+import dev.laneway.store.GroupCommitLoop.Queued;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,12 +11,8 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,22 +21,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads and ownership:
  * <ul>
- *   <li>One platform thread, {@code laneway-store-writer}, owns the write connection and its
- *       {@link WriteStatements}; no other thread touches them, so they need no lock. It also owns
- *       {@code lastSeqWritten} and {@code nextExpiry}.</li>
- *   <li>Any thread may {@link #submit} a {@link WriteOp}: it goes into {@code queue} (a
- *       {@link LinkedBlockingQueue}) with a future that completes after the op's transaction commits
- *       (or exceptionally if it cannot be committed). Futures complete on the writer thread, after
- *       {@link Events} heard of the op, so the store's memory is updated before any waiter resumes.</li>
- *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so "still open? then
- *       enqueue" is atomic against close, which marks the writer closed and enqueues {@link WriteOp.Stop}
- *       under the write side. Stop is therefore the last op ever queued: everything before it is
+ *   <li>One platform thread, {@code laneway-store-writer} (the {@link GroupCommitLoop} it extends), owns the write
+ *       connection and its {@link WriteStatements}; no other thread touches them, so they need no lock.
+ *       It also owns {@code lastSeqWritten}, {@code retrying} and the backoff.</li>
+ *   <li>Any thread may {@link #submit} a {@link WriteOp}: the loop queues it with a future that
+ *       completes after the op's transaction commits (or exceptionally if it cannot be committed).
+ *       Futures complete on the writer thread, after {@link Events} heard of the op, so the store's
+ *       memory is updated before any waiter resumes.</li>
+ *   <li>The loop's gate makes its stop the last entry ever queued: every op before it is
  *       committed (or failed) before the thread checkpoints, closes the connection and exits.</li>
  * </ul>
  *
- * <p>Group commit: the thread takes the first queued op, drains whatever else is queued at that moment
- * (up to {@code maxBatch} in all), applies them in one {@code BEGIN IMMEDIATE ... COMMIT} and then
- * completes their futures. When that transaction fails it is rolled back and each op is retried in a
+ * <p>Group commit: the loop takes the first queued op, drains whatever else is queued at that moment
+ * (up to {@code maxBatch} in all); the writer applies them in one {@code BEGIN IMMEDIATE ... COMMIT}
+ * and then completes their futures. When that transaction fails it is rolled back and each op is retried in a
  * transaction of its own, so one bad op (a duplicate sequence number, say) fails alone.
  *
  * <p>Records of ended messages ({@link WriteOp.Settle}) are never dropped: one that cannot be
@@ -55,10 +50,9 @@ import org.slf4j.LoggerFactory;
  * {@code now - answeredRetention}, at most {@link #EXPIRY_LIMIT} per transaction (the rest on the next
  * turn, without waiting), and reports them so the seen-key set forgets them.
  */
-final class StoreWriter implements AutoCloseable {
+final class StoreWriter extends GroupCommitLoop<WriteOp> {
 
     private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
-    static final int EXPIRY_LIMIT = 5_000;
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     static final Duration MAX_RETRY = Duration.ofMinutes(1);
 
@@ -81,57 +75,27 @@ final class StoreWriter implements AutoCloseable {
         }
     }
 
-    private record Queued(WriteOp op, CompletableFuture<Void> done) { }
-
     private final Path file;
     private final StoreOptions options;
     private final Connection connection;
     private final WriteStatements sql;
     private final Events events;
-    private final BlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
-    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
-    private boolean closed; // guarded by gate
-    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-    private final Thread thread;
     private final AtomicLong commits = new AtomicLong();
     private long lastSeqWritten; // writer thread only (after start)
-    private Instant nextExpiry; // writer thread only (after start)
     // settles that could not be committed, oldest first, futures still open; writer thread only
-    private final List<Queued> retrying = new ArrayList<>();
+    private final List<Queued<WriteOp>> retrying = new ArrayList<>();
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
     private Instant nextRetry; // writer thread only; when retrying is not empty
 
     StoreWriter(Path file, StoreOptions options, Connection connection, long lastSeqWritten, Events events)
             throws SQLException {
+        super("laneway-store-writer", file, options, log, "store writer");
         this.file = file;
         this.options = options;
         this.connection = connection;
         this.sql = new WriteStatements(connection, options.maxHistoryPerSession());
         this.events = events;
         this.lastSeqWritten = lastSeqWritten;
-        this.nextExpiry = options.clock().instant();
-        this.thread = new Thread(this::run, "laneway-store-writer");
-        this.thread.setDaemon(true);
-    }
-
-    void start() {
-        thread.start();
-    }
-
-    /** Queues a write; the future completes once it is committed. Fails at once when the store is closed. */
-    CompletableFuture<Void> submit(WriteOp op) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        gate.readLock().lock();
-        try {
-            if (closed) {
-                done.completeExceptionally(new StoreException("the store " + file + " is closed"));
-            } else {
-                queue.add(new Queued(op, done));
-            }
-        } finally {
-            gate.readLock().unlock();
-        }
-        return done;
     }
 
     /** Transactions committed so far (group commits, single retries and expiry runs). */
@@ -139,74 +103,21 @@ final class StoreWriter implements AutoCloseable {
         return commits.get();
     }
 
-    /** Commits everything queued, checkpoints, closes the connection; waits for all that. Idempotent. */
+    // ---- GroupCommitLoop: called on the writer thread ----
+
     @Override
-    public void close() {
-        gate.writeLock().lock();
-        try {
-            if (!closed) {
-                closed = true;
-                queue.add(new Queued(new WriteOp.Stop(), stopped));
-            }
-        } finally {
-            gate.writeLock().unlock();
-        }
-        if (Thread.currentThread() != thread) {
-            stopped.join();
-        }
-    }
-
-    private void run() {
-        List<Queued> batch = new ArrayList<>();
-        boolean stop = false;
-        while (!stop) {
-            try {
-                Queued first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
-                expireIfDue();
-                retryIfDue(false);
-                if (first == null) {
-                    continue;
-                }
-                if (first.op() instanceof WriteOp.Hold hold) {
-                    awaitUninterruptibly(hold);
-                    first.done().complete(null);
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, options.maxBatch() - 1);
-                stop = batch.get(batch.size() - 1).op() instanceof WriteOp.Stop;
-                commit(batch);
-            } catch (InterruptedException e) {
-                // nobody interrupts this thread on purpose; close() stops it with WriteOp.Stop
-                log.debug("store writer interrupted; carrying on");
-            } catch (Throwable e) {
-                log.error("store writer: unexpected failure", e);
-                for (Queued queued : batch) {
-                    if (!(queued.op() instanceof WriteOp.Stop)) {
-                        queued.done().completeExceptionally(e);
-                    }
-                }
-            } finally {
-                batch.clear();
-            }
-        }
-        retryIfDue(true);
-        failKept();
-        shutDown();
-    }
-
-    private void commit(List<Queued> batch) {
-        List<Queued> writes = new ArrayList<>(batch.size());
-        for (Queued queued : batch) {
+    protected void commit(List<Queued<WriteOp>> batch) {
+        List<Queued<WriteOp>> writes = new ArrayList<>(batch.size());
+        for (Queued<WriteOp> queued : batch) {
             if (queued.op().writes()) {
                 writes.add(queued);
             }
         }
-        Set<Queued> failed = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Queued<WriteOp>> failed = Collections.newSetFromMap(new IdentityHashMap<>());
         if (!writes.isEmpty()) {
             try {
                 sql.begin();
-                for (Queued queued : writes) {
+                for (Queued<WriteOp> queued : writes) {
                     sql.apply(queued.op());
                 }
                 long maxSeq = maxAppendedSeq(writes);
@@ -226,24 +137,24 @@ final class StoreWriter implements AutoCloseable {
                 }
             }
         }
-        for (Queued queued : writes) {
+        for (Queued<WriteOp> queued : writes) {
             if (!failed.contains(queued)) {
                 report(queued.op());
             }
         }
-        for (Queued queued : batch) {
-            if (!failed.contains(queued) && !(queued.op() instanceof WriteOp.Stop)) {
+        for (Queued<WriteOp> queued : batch) {
+            if (!failed.contains(queued)) {
                 queued.done().complete(null);
             }
         }
     }
 
     /** After a failed batch: each write in its own transaction; returns those that failed again. */
-    private List<Queued> commitEach(List<Queued> writes, Exception batchError) {
+    private List<Queued<WriteOp>> commitEach(List<Queued<WriteOp>> writes, Exception batchError) {
         log.warn("store: a batch of {} writes failed ({}); retrying them one by one", writes.size(),
                 batchError.toString());
-        List<Queued> failed = new ArrayList<>();
-        for (Queued queued : writes) {
+        List<Queued<WriteOp>> failed = new ArrayList<>();
+        for (Queued<WriteOp> queued : writes) {
             try {
                 sql.begin();
                 sql.apply(queued.op());
@@ -264,7 +175,7 @@ final class StoreWriter implements AutoCloseable {
     }
 
     /** A write that could not be committed: a settle is kept and retried, anything else fails now. */
-    private void failOrKeep(Queued queued, Exception error) {
+    private void failOrKeep(Queued<WriteOp> queued, Exception error) {
         if (!(queued.op() instanceof WriteOp.Settle settle)) {
             fail(queued, error);
             return;
@@ -290,13 +201,14 @@ final class StoreWriter implements AutoCloseable {
      * success each is reported and its future completes; on failure they stay kept and the next try
      * waits twice as long, at most {@link #MAX_RETRY}.
      */
-    private void retryIfDue(boolean force) {
+    @Override
+    protected void retryIfDue(boolean force) {
         if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
             return;
         }
         try {
             sql.begin();
-            for (Queued queued : retrying) {
+            for (Queued<WriteOp> queued : retrying) {
                 sql.apply(queued.op());
             }
             sql.commit();
@@ -309,7 +221,7 @@ final class StoreWriter implements AutoCloseable {
             return;
         }
         log.info("store: {} kept record(s) of ended messages written; recording works again", retrying.size());
-        for (Queued queued : retrying) {
+        for (Queued<WriteOp> queued : retrying) {
             report(queued.op());
             queued.done().complete(null);
         }
@@ -318,20 +230,21 @@ final class StoreWriter implements AutoCloseable {
     }
 
     /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
-    private void failKept() {
+    @Override
+    protected void failKept() {
         if (retrying.isEmpty()) {
             return;
         }
         log.error("store: {} record(s) of ended messages could not be written before {} closed; those messages"
                 + " stay pending and run again after the restart", retrying.size(), file);
         StoreException closing = new StoreException("the store " + file + " closed before the record could be written");
-        for (Queued queued : retrying) {
+        for (Queued<WriteOp> queued : retrying) {
             fail(queued, closing);
         }
         retrying.clear();
     }
 
-    private void fail(Queued queued, Exception error) {
+    private void fail(Queued<WriteOp> queued, Exception error) {
         try {
             events.failed(queued.op(), error);
         } catch (RuntimeException e) {
@@ -349,9 +262,9 @@ final class StoreWriter implements AutoCloseable {
         }
     }
 
-    private static long maxAppendedSeq(List<Queued> writes) {
+    private static long maxAppendedSeq(List<Queued<WriteOp>> writes) {
         long max = 0;
-        for (Queued queued : writes) {
+        for (Queued<WriteOp> queued : writes) {
             if (queued.op() instanceof WriteOp.Append append) {
                 max = Math.max(max, append.entry().seq());
             }
@@ -359,22 +272,13 @@ final class StoreWriter implements AutoCloseable {
         return max;
     }
 
-    /** How long the writer may wait for a write before expiry or a retry of kept settles is due. */
-    private long millisUntilDue() {
-        long now = options.clock().millis();
-        long millis = nextExpiry.toEpochMilli() - now;
-        if (!retrying.isEmpty()) {
-            millis = Math.min(millis, nextRetry.toEpochMilli() - now);
-        }
-        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    @Override
+    protected Instant nextRetry() {
+        return retrying.isEmpty() ? null : nextRetry;
     }
 
-    private void expireIfDue() {
-        Instant now = options.clock().instant();
-        if (now.isBefore(nextExpiry)) {
-            return;
-        }
-        long cutoff = now.minus(options.answeredRetention()).toEpochMilli();
+    @Override
+    protected boolean expire(long cutoff) {
         try {
             sql.begin();
             List<WriteStatements.Expired> rows = sql.expireAnswered(cutoff, EXPIRY_LIMIT);
@@ -386,15 +290,17 @@ final class StoreWriter implements AutoCloseable {
                 events.expired(rows);
                 log.debug("store: {} answered record(s) expired", rows.size());
             }
-            nextExpiry = rows.size() == EXPIRY_LIMIT ? now : now.plus(options.expiryInterval());
+            return rows.size() == EXPIRY_LIMIT;
         } catch (SQLException | RuntimeException e) {
             sql.rollbackQuietly();
-            nextExpiry = now.plus(options.expiryInterval());
             log.warn("store: expiry of answered records failed, will retry: {}", e.toString());
+            return false;
         }
     }
 
-    private void shutDown() {
+    /** At close: checkpoints the WAL into the database and closes the connection. */
+    @Override
+    protected void closeConnection() {
         try {
             sql.checkpoint();
         } catch (SQLException e) {
@@ -406,22 +312,6 @@ final class StoreWriter implements AutoCloseable {
             connection.close();
         } catch (SQLException e) {
             log.warn("store: closing {} failed: {}", file, e.toString());
-        }
-        stopped.complete(null);
-    }
-
-    private static void awaitUninterruptibly(WriteOp.Hold hold) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                hold.release().await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

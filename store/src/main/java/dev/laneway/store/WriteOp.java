@@ -4,7 +4,6 @@ import dev.laneway.core.QueueOverride;
 import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /** One write for the {@link StoreWriter}, with the time it was asked for (epoch millis from the store's clock). */
 sealed interface WriteOp {
@@ -37,22 +36,6 @@ sealed interface WriteOp {
 
     /** Completes once everything queued before it is committed. */
     record Flush() implements WriteOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-    }
-
-    /** Tests only: the writer thread waits on the latch, so writes pile up behind it. */
-    record Hold(CountDownLatch release) implements WriteOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-    }
-
-    /** Queued last by close: the writer commits what came before, checkpoints and stops. */
-    record Stop() implements WriteOp {
         @Override
         public boolean writes() {
             return false;

@@ -152,8 +152,6 @@ final class WriteStatements implements AutoCloseable {
                 deleteLive.executeUpdate();
             }
             case WriteOp.Flush flush -> { }
-            case WriteOp.Hold hold -> { }
-            case WriteOp.Stop stop -> { }
         }
     }
 

@@ -4,7 +4,6 @@ import dev.laneway.core.QueueOverride;
 import dev.laneway.core.store.HistoryEntry;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /** One write for the {@link RedisWriter}, with what it needs already encoded on the caller's thread. */
 sealed interface RedisOp {
@@ -56,22 +55,6 @@ sealed interface RedisOp {
      * own queued writes), a settle kept for a retry does not hold it up.
      */
     record Flush(boolean awaitKept) implements RedisOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-    }
-
-    /** Tests only: the writer thread waits on the latch, so writes pile up behind it. */
-    record Hold(CountDownLatch release) implements RedisOp {
-        @Override
-        public boolean writes() {
-            return false;
-        }
-    }
-
-    /** Queued last by close: the writer writes what came before and stops. */
-    record Stop() implements RedisOp {
         @Override
         public boolean writes() {
             return false;

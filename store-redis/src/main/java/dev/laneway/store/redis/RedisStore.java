@@ -1,5 +1,7 @@
 package dev.laneway.store.redis;
 
+import static dev.laneway.store.GroupCommitLoop.await;
+
 import dev.laneway.core.QueueOverride;
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
@@ -7,6 +9,7 @@ import dev.laneway.core.store.HistoryEntry;
 import dev.laneway.core.store.JournalEntry;
 import dev.laneway.core.store.LiveMessage;
 import dev.laneway.store.DurableStore;
+import dev.laneway.store.HistoryWrites;
 import dev.laneway.store.StoreException;
 import dev.laneway.store.StoreInspection;
 import dev.laneway.store.StoreOptions;
@@ -102,8 +105,8 @@ public final class RedisStore implements DurableStore {
     private final java.util.Set<Long> endingSeqs = ConcurrentHashMap.newKeySet();
     // seq -> message key, for pending messages this instance appended or read back
     private final Map<Long, String> keyBySeq = new ConcurrentHashMap<>();
-    // session key -> future of the latest queued history write of that session (removed once done)
-    private final Map<String, CompletableFuture<Void>> historyWrites = new ConcurrentHashMap<>();
+    // per session, the future of its latest queued history write (removed once done): history waits for it
+    private final HistoryWrites historyWrites = new HistoryWrites();
     // "<lease key>#<token>" -> fenced settles under that lease not written yet (queued, kept for a retry)
     private final Map<String, Integer> unwrittenFences = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -578,14 +581,7 @@ public final class RedisStore implements DurableStore {
         if (limit <= 0) {
             return List.of();
         }
-        CompletableFuture<Void> latest = historyWrites.get(session.value());
-        if (latest != null) {
-            try {
-                latest.join();
-            } catch (CompletionException e) {
-                // that write failed (and was logged): read what Redis has
-            }
-        }
+        historyWrites.awaitLatest(session.value());
         String key = keys.history(session.value());
         List<String> values = read(jedis -> jedis.lrange(key, -limit, -1));
         List<HistoryEntry> entries = new ArrayList<>(values.size());
@@ -610,8 +606,7 @@ public final class RedisStore implements DurableStore {
 
     private void submitHistory(String session, RedisOp op) {
         ensureOpen();
-        CompletableFuture<Void> done = historyWrites.compute(session, (key, previous) -> writer.submit(op));
-        done.whenComplete((ignored, error) -> historyWrites.remove(session, done));
+        historyWrites.submit(session, () -> writer.submit(op));
     }
 
     // ---- lifecycle and tests ----
@@ -679,7 +674,7 @@ public final class RedisStore implements DurableStore {
 
     /** Tests only: the writer waits on {@code release} before it takes the next write. */
     void holdWriter(CountDownLatch release) {
-        writer.submit(new RedisOp.Hold(release));
+        writer.hold(release);
     }
 
     /** Writes everything queued, closes the writer's connection and the read pool. Idempotent. */
@@ -744,17 +739,6 @@ public final class RedisStore implements DurableStore {
             return jedis.evalsha(script.sha(), keyList, args);
         } catch (JedisNoScriptException e) {
             return jedis.eval(script.source(), keyList, args);
-        }
-    }
-
-    private static void await(CompletableFuture<Void> done) {
-        try {
-            done.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof StoreException store) {
-                throw store;
-            }
-            throw new StoreException(String.valueOf(e.getCause()), e.getCause());
         }
     }
 

@@ -1,17 +1,15 @@
 package dev.laneway.store.redis;
 
+import dev.laneway.store.GroupCommitLoop;
+import dev.laneway.store.GroupCommitLoop.Queued;
 import dev.laneway.store.StoreException;
 import dev.laneway.store.StoreOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Jedis;
@@ -28,18 +26,18 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *
  * <p>Threads and ownership:
  * <ul>
- *   <li>One platform thread, {@code laneway-redis-writer}, owns the write connection ({@code jedis});
- *       no other thread touches it. It also owns {@code retrying}, the backoff, {@code nextExpiry} and
+ *   <li>One platform thread, {@code laneway-redis-writer} (the {@link GroupCommitLoop} it extends, as the
+ *       SQLite store's writer does), owns the write connection ({@code jedis}); no other thread touches it.
+ *       It also owns {@code retrying}, the backoff, {@code flushesAwaitingKept} and
  *       {@code outage}.</li>
- *   <li>Any thread may {@link #submit} a {@link RedisOp}: it goes into {@code queue} with a future that
+ *   <li>Any thread may {@link #submit} a {@link RedisOp}: the loop queues it with a future that
  *       completes once Redis acknowledged the op's transaction (or exceptionally when it cannot be
  *       written). Futures complete on the writer thread after {@link Events} heard of the op.</li>
- *   <li>{@code gate} (read side: submit, write side: close) guards {@code closed}, so {@link RedisOp.Stop}
- *       is the last op ever queued.</li>
+ *   <li>The loop's gate makes its stop the last entry ever queued.</li>
  * </ul>
  *
- * <p>Group commit: the thread takes the first queued op, drains what else is queued (up to
- * {@code maxBatch} in all) and sends them as one {@code MULTI ... EXEC}, one round trip. Each journal
+ * <p>Group commit: the loop takes the first queued op, drains what else is queued (up to
+ * {@code maxBatch} in all); the writer sends them as one {@code MULTI ... EXEC}, one round trip. Each journal
  * op is a script, atomic on its own; an op Redis refuses (a duplicate sequence number) fails alone.
  * When Redis discards the whole transaction ({@code EXECABORT}: a command refused while queued, as
  * when Redis is out of memory) each op is sent again in a transaction of its own.
@@ -56,10 +54,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <p>Expiry: every {@code expiryInterval} by the store's clock, the thread deletes answered records
  * older than the retention, at most {@link #EXPIRY_LIMIT} per call.
  */
-final class RedisWriter implements AutoCloseable {
+final class RedisWriter extends GroupCommitLoop<RedisOp> {
 
     private static final Logger log = LoggerFactory.getLogger(RedisWriter.class);
-    static final int EXPIRY_LIMIT = 5_000;
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     static final Duration MAX_RETRY = Duration.ofMinutes(1);
 
@@ -81,58 +78,28 @@ final class RedisWriter implements AutoCloseable {
         }
     }
 
-    private record Queued(RedisOp op, CompletableFuture<Void> done) { }
-
     private final RedisTarget target;
     private final RedisKeys keys;
     private final StoreOptions options;
     private final Connector connector;
     private final Events events;
-    private final BlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
-    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
-    private boolean closed; // guarded by gate
-    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-    private final Thread thread;
     private final AtomicLong commits = new AtomicLong();
     private Jedis jedis; // writer thread only (after start)
     private volatile boolean outage; // written by the writer thread only; read by readiness
-    private Instant nextExpiry; // writer thread only
-    private final List<Queued> retrying = new ArrayList<>(); // writer thread only; futures still open
+    private final List<Queued<RedisOp>> retrying = new ArrayList<>(); // writer thread only; futures still open
     private Duration retryBackoff = FIRST_RETRY; // writer thread only
     private Instant nextRetry; // writer thread only; set while retrying is not empty
-    private final List<Queued> flushesAwaitingKept = new ArrayList<>(); // writer thread only; empty while retrying is
+    private final List<Queued<RedisOp>> flushesAwaitingKept = new ArrayList<>(); // writer thread only; empty while retrying is
 
     RedisWriter(RedisTarget target, RedisKeys keys, StoreOptions options, Jedis connected, Connector connector,
                 Events events) {
+        super("laneway-redis-writer", target, options, log, "redis writer");
         this.target = target;
         this.keys = keys;
         this.options = options;
         this.jedis = connected;
         this.connector = connector;
         this.events = events;
-        this.nextExpiry = options.clock().instant();
-        this.thread = new Thread(this::run, "laneway-redis-writer");
-        this.thread.setDaemon(true);
-    }
-
-    void start() {
-        thread.start();
-    }
-
-    /** Queues a write; the future completes once Redis acknowledged it. Fails at once when closed. */
-    CompletableFuture<Void> submit(RedisOp op) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        gate.readLock().lock();
-        try {
-            if (closed) {
-                done.completeExceptionally(new StoreException("the store " + target + " is closed"));
-            } else {
-                queue.add(new Queued(op, done));
-            }
-        } finally {
-            gate.readLock().unlock();
-        }
-        return done;
     }
 
     /** Whether the connection was lost and no write has reached Redis since. */
@@ -145,78 +112,19 @@ final class RedisWriter implements AutoCloseable {
         return commits.get();
     }
 
-    /** Writes everything queued, tries kept settles once more, closes the connection; waits. Idempotent. */
+    // ---- GroupCommitLoop: called on the writer thread ----
+
     @Override
-    public void close() {
-        gate.writeLock().lock();
-        try {
-            if (!closed) {
-                closed = true;
-                queue.add(new Queued(new RedisOp.Stop(), stopped));
-            }
-        } finally {
-            gate.writeLock().unlock();
-        }
-        if (Thread.currentThread() != thread) {
-            stopped.join();
-        }
-    }
-
-    private void run() {
-        List<Queued> batch = new ArrayList<>();
-        boolean stop = false;
-        while (!stop) {
-            try {
-                Queued first = queue.poll(millisUntilDue(), TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    batch.add(first); // before the housekeeping: a failure there must fail it, not drop it
-                }
-                expireIfDue();
-                retryIfDue(false);
-                if (first == null) {
-                    continue;
-                }
-                batch.clear();
-                if (first.op() instanceof RedisOp.Hold hold) {
-                    awaitUninterruptibly(hold);
-                    first.done().complete(null);
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, options.maxBatch() - 1);
-                stop = batch.get(batch.size() - 1).op() instanceof RedisOp.Stop;
-                commit(batch);
-            } catch (InterruptedException e) {
-                log.debug("redis writer interrupted; carrying on");
-            } catch (Throwable e) {
-                log.error("redis writer: unexpected failure", e);
-                for (Queued queued : batch) {
-                    if (queued.op() instanceof RedisOp.Stop) {
-                        stop = true; // a stop is never lost, even to a failure
-                    } else {
-                        queued.done().completeExceptionally(e);
-                    }
-                }
-            } finally {
-                batch.clear();
-            }
-        }
-        retryIfDue(true);
-        failKept();
-        disconnect();
-        stopped.complete(null);
-    }
-
-    private void commit(List<Queued> batch) {
-        List<Queued> writes = new ArrayList<>(batch.size());
-        for (Queued queued : batch) {
+    protected void commit(List<Queued<RedisOp>> batch) {
+        List<Queued<RedisOp>> writes = new ArrayList<>(batch.size());
+        for (Queued<RedisOp> queued : batch) {
             if (queued.op().writes()) {
                 writes.add(queued);
             }
         }
         if (!writes.isEmpty()) {
             List<Throwable> errors = confirmLanded(writes, write(writes));
-            List<Queued> again = new ArrayList<>();
+            List<Queued<RedisOp>> again = new ArrayList<>();
             for (int i = 0; i < writes.size(); i++) {
                 Throwable error = errors.get(i);
                 if (error instanceof JedisNoScriptException) {
@@ -232,10 +140,10 @@ final class RedisWriter implements AutoCloseable {
                 writeEachAfterLoadingScripts(again);
             }
         }
-        for (Queued queued : batch) {
+        for (Queued<RedisOp> queued : batch) {
             if (queued.op() instanceof RedisOp.Flush flush && flush.awaitKept() && !retrying.isEmpty()) {
                 flushesAwaitingKept.add(queued); // completes once the kept settles ahead of it are written
-            } else if (!queued.op().writes() && !(queued.op() instanceof RedisOp.Stop)) {
+            } else if (!queued.op().writes()) {
                 queued.done().complete(null);
             }
         }
@@ -251,7 +159,7 @@ final class RedisWriter implements AutoCloseable {
      * Sends the ops as one transaction; returns each op's error (null when it was written). A
      * discarded transaction is sent again op by op; a lost connection fails every op with it.
      */
-    private List<Throwable> write(List<Queued> writes) {
+    private List<Throwable> write(List<Queued<RedisOp>> writes) {
         try {
             return transaction(writes);
         } catch (JedisConnectionException | StoreException e) {
@@ -263,7 +171,7 @@ final class RedisWriter implements AutoCloseable {
             log.warn("store: Redis discarded a batch of {} writes ({}); writing them one by one", writes.size(),
                     e.getMessage());
             List<Throwable> errors = new ArrayList<>(writes.size());
-            for (Queued queued : writes) {
+            for (Queued<RedisOp> queued : writes) {
                 errors.add(write(List.of(queued)).get(0));
             }
             return errors;
@@ -277,7 +185,7 @@ final class RedisWriter implements AutoCloseable {
      * Redis cannot be asked, every one keeps its error, as before (docs/behaviour.md §9.7). An append's
      * sequence number is this instance's own, so only its own append can have put it there.
      */
-    private List<Throwable> confirmLanded(List<Queued> writes, List<Throwable> errors) {
+    private List<Throwable> confirmLanded(List<Queued<RedisOp>> writes, List<Throwable> errors) {
         List<Integer> unknown = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
             if (errors.get(i) instanceof OutcomeUnknown && writes.get(i).op() instanceof RedisOp.Append) {
@@ -308,7 +216,7 @@ final class RedisWriter implements AutoCloseable {
                 }
             }
         } catch (JedisException | StoreException e) {
-            disconnect();
+            closeConnection();
             log.debug("store: could not ask Redis whether {} append(s) landed ({}); they are refused", unknown.size(),
                     e.toString());
         }
@@ -323,13 +231,13 @@ final class RedisWriter implements AutoCloseable {
     }
 
     /** Scripts were missing (Redis's script cache was flushed): load them and write these ops again, one by one. */
-    private void writeEachAfterLoadingScripts(List<Queued> ops) {
+    private void writeEachAfterLoadingScripts(List<Queued<RedisOp>> ops) {
         try {
             RedisScripts.load(connection());
         } catch (JedisException | StoreException e) {
             log.debug("store: loading the scripts failed: {}", e.toString());
         }
-        for (Queued queued : ops) {
+        for (Queued<RedisOp> queued : ops) {
             Throwable error = write(List.of(queued)).get(0);
             if (error != null) {
                 failOrKeep(queued, error);
@@ -340,11 +248,11 @@ final class RedisWriter implements AutoCloseable {
         }
     }
 
-    private List<Throwable> transaction(List<Queued> writes) {
+    private List<Throwable> transaction(List<Queued<RedisOp>> writes) {
         Jedis connection = connection();
         List<List<Response<?>>> responses = new ArrayList<>(writes.size());
         try (Transaction transaction = connection.multi()) {
-            for (Queued queued : writes) {
+            for (Queued<RedisOp> queued : writes) {
                 responses.add(queue(transaction, queued.op()));
             }
             transaction.exec();
@@ -396,14 +304,12 @@ final class RedisWriter implements AutoCloseable {
                     : List.of(t.hset(keys.overrides(), set.session(), RedisCodec.override(set.override())));
             case RedisOp.RecordFire fire -> List.of(t.hset(keys.fires(), fire.jobId(), fire.firedAt().toString()));
             case RedisOp.Flush flush -> List.of();
-            case RedisOp.Hold hold -> List.of();
-            case RedisOp.Stop stop -> List.of();
         };
     }
 
     /** The connection was lost mid-batch: every op's outcome is unknown; connect again next time. */
-    private List<Throwable> lost(List<Queued> writes, RuntimeException e) {
-        disconnect();
+    private List<Throwable> lost(List<Queued<RedisOp>> writes, RuntimeException e) {
+        closeConnection();
         if (!outage) {
             outage = true;
             log.error("store: lost the connection to Redis at {} ({}); accepting messages fails until it answers"
@@ -426,7 +332,9 @@ final class RedisWriter implements AutoCloseable {
         return jedis;
     }
 
-    private void disconnect() {
+    /** Closes the connection (a lost one, or at close); the next write connects again. */
+    @Override
+    protected void closeConnection() {
         if (jedis != null) {
             try {
                 jedis.close();
@@ -438,7 +346,7 @@ final class RedisWriter implements AutoCloseable {
     }
 
     /** A write that could not be made: a settle is kept and retried, anything else fails now. */
-    private void failOrKeep(Queued queued, Throwable error) {
+    private void failOrKeep(Queued<RedisOp> queued, Throwable error) {
         if (!(queued.op() instanceof RedisOp.Settle settle) || isFenced(error)) {
             fail(queued, error); // a fenced settle is refused for good: its lease has a new holder
             return;
@@ -470,14 +378,15 @@ final class RedisWriter implements AutoCloseable {
     }
 
     /** Writes the kept settles again, in one transaction, when due (or now, with {@code force}). */
-    private void retryIfDue(boolean force) {
+    @Override
+    protected void retryIfDue(boolean force) {
         if (retrying.isEmpty() || !force && options.clock().instant().isBefore(nextRetry)) {
             return;
         }
         List<Throwable> errors = write(retrying);
-        List<Queued> still = new ArrayList<>();
+        List<Queued<RedisOp>> still = new ArrayList<>();
         for (int i = 0; i < retrying.size(); i++) {
-            Queued queued = retrying.get(i);
+            Queued<RedisOp> queued = retrying.get(i);
             if (errors.get(i) == null) {
                 report(queued.op());
                 queued.done().complete(null);
@@ -502,7 +411,8 @@ final class RedisWriter implements AutoCloseable {
     }
 
     /** At close: the kept settles that could not be written even now fail; their messages run again after a restart. */
-    private void failKept() {
+    @Override
+    protected void failKept() {
         releaseFlushes(); // whatever could be written is: the kept ones below fail, their leases were not given back
         if (retrying.isEmpty()) {
             return;
@@ -510,13 +420,13 @@ final class RedisWriter implements AutoCloseable {
         log.error("store: {} record(s) of ended messages could not be written to Redis at {} before the store closed;"
                 + " those messages stay pending and run again after the restart", retrying.size(), target.redactedUrl());
         StoreException closing = new StoreException("the store " + target + " closed before the record could be written");
-        for (Queued queued : retrying) {
+        for (Queued<RedisOp> queued : retrying) {
             fail(queued, closing);
         }
         retrying.clear();
     }
 
-    private void fail(Queued queued, Throwable error) {
+    private void fail(Queued<RedisOp> queued, Throwable error) {
         try {
             events.failed(queued.op(), error);
         } catch (RuntimeException e) {
@@ -534,21 +444,13 @@ final class RedisWriter implements AutoCloseable {
         }
     }
 
-    private long millisUntilDue() {
-        long now = options.clock().millis();
-        long millis = nextExpiry.toEpochMilli() - now;
-        if (!retrying.isEmpty()) {
-            millis = Math.min(millis, nextRetry.toEpochMilli() - now);
-        }
-        return Math.max(0, Math.min(millis, options.expiryInterval().toMillis()));
+    @Override
+    protected Instant nextRetry() {
+        return retrying.isEmpty() ? null : nextRetry;
     }
 
-    private void expireIfDue() {
-        Instant now = options.clock().instant();
-        if (now.isBefore(nextExpiry)) {
-            return;
-        }
-        long cutoff = now.minus(options.answeredRetention()).toEpochMilli();
+    @Override
+    protected boolean expire(long cutoff) {
         try {
             Object removed = evalsha(RedisScripts.EXPIRE, List.of(keys.answered()),
                     List.of(Long.toString(cutoff), Integer.toString(EXPIRY_LIMIT)));
@@ -556,13 +458,13 @@ final class RedisWriter implements AutoCloseable {
             if (count > 0) {
                 log.debug("store: {} answered record(s) expired", count);
             }
-            nextExpiry = count == EXPIRY_LIMIT ? now : now.plus(options.expiryInterval());
+            return count == EXPIRY_LIMIT;
         } catch (JedisConnectionException | StoreException e) {
             lost(List.of(), e);
-            nextExpiry = now.plus(options.expiryInterval());
+            return false;
         } catch (JedisException e) {
-            nextExpiry = now.plus(options.expiryInterval());
             log.warn("store: expiry of answered records failed, will retry: {}", e.toString());
+            return false;
         }
     }
 
@@ -571,21 +473,6 @@ final class RedisWriter implements AutoCloseable {
             return connection().evalsha(script.sha(), keyList, args);
         } catch (JedisNoScriptException e) {
             return connection().eval(script.source(), keyList, args);
-        }
-    }
-
-    private static void awaitUninterruptibly(RedisOp.Hold hold) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                hold.release().await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

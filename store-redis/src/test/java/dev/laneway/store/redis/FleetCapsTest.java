@@ -18,15 +18,12 @@ import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.scheduling.TenantLimits;
 import dev.laneway.core.scheduling.Tenants;
 import dev.laneway.core.testing.Await;
-import dev.laneway.core.testing.ManualTime;
-import dev.laneway.store.Fixtures;
+import dev.laneway.store.redis.FleetMembers.Member;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -42,33 +39,19 @@ class FleetCapsTest {
     private static final String HOT = "space:discord:hot";
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
-    private record Instance(ManualTime clock, RedisStore store, RedisFleetMember member) { }
-
-    private Instance instance(FleetTiming timing) {
-        ManualTime clock = Fixtures.clock();
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, timing, clock, clock, Runnable::run);
-        open.add(member);
-        return new Instance(clock, store, member);
+    private Member instance(FleetTiming timing) {
+        return fleet.join(timing);
     }
 
     /** {@code main} of one instance, fleet-wide with its caps; tenant {@code hot} may run one at a time. */
-    private static MainScheduler gatedMain(Instance instance) {
+    private static MainScheduler gatedMain(Member instance) {
         SchedulingSettings settings = new SchedulingSettings(SchedulingSettings.Mode.FAIR,
                 SchedulingSettings.DEFAULT_AGING_AFTER, 0.5, Map.of(), Tenants.Scope.SPACE, TenantLimits.DEFAULT,
                 Map.of(HOT, new TenantLimits(1, 1, 0)), List.of(), SchedulingSettings.DEFAULT_INITIAL_RUN_TIME);
@@ -85,15 +68,14 @@ class FleetCapsTest {
 
     private long inUse(String cap) {
         try (Jedis redis = server.client()) {
-            return redis.zcard(open.stream().filter(RedisStore.class::isInstance).map(RedisStore.class::cast)
-                    .findFirst().orElseThrow().keys().permits(cap));
+            return redis.zcard(FleetMembers.keys().permits(cap));
         }
     }
 
     @Test
     void aTenantAtItsFleetCapOnA_waitsOnB_whileBsOtherTenantsRun_andGetsTheFreedPermitAtTheRetry() {
-        Instance a = instance(FleetTiming.DEFAULTS);
-        Instance b = instance(FleetTiming.DEFAULTS);
+        Member a = instance(FleetTiming.DEFAULTS);
+        Member b = instance(FleetTiming.DEFAULTS);
         MainScheduler mainA = gatedMain(a);
         MainScheduler mainB = gatedMain(b);
 
@@ -116,8 +98,8 @@ class FleetCapsTest {
 
     @Test
     void aDeadInstancesTenantPermit_comesBackAfterTheTtl() {
-        Instance dead = instance(FleetTiming.of(Duration.ofMillis(300)));
-        Instance alive = instance(FleetTiming.DEFAULTS);
+        Member dead = instance(FleetTiming.of(Duration.ofMillis(300)));
+        Member alive = instance(FleetTiming.DEFAULTS);
         MainScheduler mainDead = gatedMain(dead);
         MainScheduler mainAlive = gatedMain(alive);
         assertTrue(ask(mainDead, HOT, "hot-1").isDone());
@@ -134,8 +116,8 @@ class FleetCapsTest {
 
     @Test
     void aDeadInstancesProviderPermits_comeBackAfterTheTtl() {
-        Instance dead = instance(FleetTiming.of(Duration.ofMillis(300)));
-        Instance alive = instance(FleetTiming.DEFAULTS);
+        Member dead = instance(FleetTiming.of(Duration.ofMillis(300)));
+        Member alive = instance(FleetTiming.DEFAULTS);
         FleetPermitSource deadPool = dead.member().caps().permits("provider:hosted", 2);
         FleetPermitSource alivePool = alive.member().caps().permits("provider:hosted", 2);
         assertNotNull(deadPool.tryAcquire());
@@ -150,7 +132,7 @@ class FleetCapsTest {
     @Test
     void anIdleCapsPermits_areRetiredAtTheBeat_andTakenAgainOnTheNextAsk() {
         FleetTiming timing = new FleetTiming(Duration.ofSeconds(30), Duration.ofSeconds(10));
-        Instance a = instance(timing);
+        Member a = instance(timing);
         FleetCaps caps = a.member().caps();
         FleetPermitSource tenant = caps.permits("tenant:" + HOT, 1);
         FleetPermitSource.Permit permit = tenant.tryAcquire();

@@ -10,17 +10,11 @@ import dev.laneway.core.command.CommandDecision;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.command.SessionStatus;
 import dev.laneway.core.testing.Await;
-import dev.laneway.core.testing.GatewayHarness;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
-import dev.laneway.store.Fixtures;
+import dev.laneway.store.redis.FleetMembers.Instance;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,8 +27,7 @@ import org.junit.jupiter.api.Test;
 class FleetCommandsTest {
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     /** {@code /stop}: "stopped <cleared>"; {@code /status}: "queued <depth>, running <yes|no>". */
     private static final CommandHandler COMMANDS = (message, context) -> switch (message.text()) {
@@ -48,41 +41,14 @@ class FleetCommandsTest {
         default -> CommandDecision.NOT_A_COMMAND;
     };
 
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
-
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        threads.shutdownNow();
-    }
-
-    private record Instance(GatewayHarness harness, RedisStore store, RedisFleetMember member) {
-        ScriptedAgent agent() {
-            return harness.agent;
-        }
-
-        /** A DM from the same user as every other instance's, with a platform id of its own. */
-        void send(String text, String platformId) {
-            harness.send(harness.message(text).platformMessageId(platformId));
-        }
+        fleet.close();
     }
 
     private Instance instance() {
-        ManualTime time = new ManualTime(Fixtures.T0);
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(time));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, FleetTiming.DEFAULTS, time, time, threads);
-        open.add(member);
-        GatewayHarness harness = new GatewayHarness(settings -> settings.queueDefaults(
-                new QueueSettings(QueueMode.FOLLOWUP, Duration.ZERO, 20, DropPolicy.SUMMARIZE)), COMMANDS, store, time,
-                builder -> builder.executor(threads).outboxExecutor(threads).store(store).fleet(member)
-                        .fleetMain(member.permits("main", 4).source()));
-        return new Instance(harness, store, member);
+        return fleet.gateway(FleetTiming.DEFAULTS, settings -> settings.queueDefaults(
+                new QueueSettings(QueueMode.FOLLOWUP, Duration.ZERO, 20, DropPolicy.SUMMARIZE)), COMMANDS);
     }
 
     /** A runs the session's first message with the second queued behind it, both from A. */

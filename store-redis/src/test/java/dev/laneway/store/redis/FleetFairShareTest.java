@@ -11,7 +11,6 @@ import dev.laneway.core.scheduling.PriorityClass;
 import dev.laneway.core.scheduling.SchedulingObserver;
 import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.testing.ManualTime;
-import dev.laneway.store.Fixtures;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -19,7 +18,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,23 +32,16 @@ class FleetFairShareTest {
     private static final int CAP = 8;
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
     /** One instance: its clock, membership, gated scheduler and runs (oldest first). */
     private final class Instance {
-        final ManualTime clock = Fixtures.clock();
+        final ManualTime clock;
         final RedisFleetMember member;
         final MainScheduler main;
         final Deque<CompletableFuture<LanePermit>> runs = new ArrayDeque<>();
@@ -59,13 +50,12 @@ class FleetFairShareTest {
 
         Instance(String name) {
             this.name = name;
-            RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
-            open.add(store);
-            member = RedisFleetMember.join(store, FleetTiming.DEFAULTS, clock, clock, Runnable::run);
-            open.add(member);
+            FleetMembers.Member joined = fleet.join(FleetTiming.DEFAULTS);
+            clock = joined.clock();
+            member = joined.member();
             main = new MainScheduler(SchedulingSettings.defaults(), CAP, clock, Duration.ofMinutes(1),
                     SchedulingObserver.NONE);
-            open.add(FleetAllowance.gate(main, member.permits("main", CAP).source(), Runnable::run, clock, RETRY));
+            fleet.closing(FleetAllowance.gate(main, member.permits("main", CAP).source(), Runnable::run, clock, RETRY));
         }
 
         void backlog(int count) {

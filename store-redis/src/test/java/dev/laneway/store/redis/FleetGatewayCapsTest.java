@@ -12,18 +12,12 @@ import dev.laneway.core.scheduling.SchedulingSettings;
 import dev.laneway.core.scheduling.TenantLimits;
 import dev.laneway.core.scheduling.Tenants;
 import dev.laneway.core.testing.Await;
-import dev.laneway.core.testing.GatewayHarness;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
-import dev.laneway.store.Fixtures;
+import dev.laneway.store.redis.FleetMembers.Instance;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,46 +31,23 @@ class FleetGatewayCapsTest {
     private static final String GUILD = "guild-1";
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        threads.shutdownNow();
-    }
-
-    private record Instance(GatewayHarness harness, RedisFleetMember member) {
-        ScriptedAgent agent() {
-            return harness.agent;
-        }
+        fleet.close();
     }
 
     /** An instance whose guild tenant may run one run at a time across the fleet. */
     private Instance instance() {
-        ManualTime time = new ManualTime(Fixtures.T0);
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(time));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, FleetTiming.DEFAULTS, time, time, threads);
-        open.add(member);
         SchedulingSettings scheduling = new SchedulingSettings(SchedulingSettings.Mode.FAIR,
                 SchedulingSettings.DEFAULT_AGING_AFTER, SchedulingSettings.DEFAULT_BACKGROUND_SHARE, Map.of(),
                 Tenants.Scope.SPACE, TenantLimits.DEFAULT, Map.of("space:test:" + GUILD, new TenantLimits(1, 1, 0)),
                 List.of(), SchedulingSettings.DEFAULT_INITIAL_RUN_TIME);
-        GatewayHarness harness = new GatewayHarness(
+        return fleet.gateway(server, FleetTiming.DEFAULTS,
                 settings -> settings.scheduling(scheduling)
                         .queueDefaults(new QueueSettings(QueueMode.FOLLOWUP, Duration.ZERO, 20, DropPolicy.SUMMARIZE)),
-                CommandHandler.NONE, store, time,
-                builder -> builder.executor(threads).outboxExecutor(threads).store(store).fleet(member)
-                        .fleetMain(member.permits("main", 4).source()).fleetCaps(member.caps()));
-        return new Instance(harness, member);
+                CommandHandler.NONE, (builder, member) -> builder.fleetCaps(member.caps()));
     }
 
     /** A mention in chat {@code chat} of the guild. */

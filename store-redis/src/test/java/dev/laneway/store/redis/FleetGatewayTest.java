@@ -9,19 +9,13 @@ import dev.laneway.core.QueueSettings;
 import dev.laneway.core.command.CommandHandler;
 import dev.laneway.core.engine.GatewaySettings;
 import dev.laneway.core.testing.Await;
-import dev.laneway.core.testing.GatewayHarness;
 import dev.laneway.core.testing.LogCapture;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.core.testing.ScriptedAgent;
-import dev.laneway.store.Fixtures;
+import dev.laneway.store.redis.FleetMembers.Instance;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -35,27 +29,11 @@ import redis.clients.jedis.Jedis;
 class FleetGatewayTest {
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        threads.shutdownNow();
-    }
-
-    /** One instance: a gateway with its own clock, store, membership and agent. */
-    private record Instance(GatewayHarness harness, RedisStore store, RedisFleetMember member) {
-        ScriptedAgent agent() {
-            return harness.agent;
-        }
+        fleet.close();
     }
 
     private Instance instance(FleetTiming timing, UnaryOperator<GatewaySettings.Builder> settings) {
@@ -63,15 +41,7 @@ class FleetGatewayTest {
     }
 
     private Instance instance(RedisServer on, FleetTiming timing, UnaryOperator<GatewaySettings.Builder> settings) {
-        ManualTime time = new ManualTime(Fixtures.T0);
-        RedisStore store = RedisStore.open(RedisTarget.of(on.url(), "support"), Fixtures.options(time));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, timing, time, time, threads);
-        open.add(member);
-        GatewayHarness harness = new GatewayHarness(settings, CommandHandler.NONE, store, time,
-                builder -> builder.executor(threads).outboxExecutor(threads).store(store).fleet(member)
-                        .fleetMain(member.permits("main", 4).source()));
-        return new Instance(harness, store, member);
+        return fleet.gateway(on, timing, settings, CommandHandler.NONE, (builder, member) -> builder);
     }
 
     private Instance instance(FleetTiming timing) {
@@ -83,11 +53,6 @@ class FleetGatewayTest {
         return settings -> settings.queueDefaults(new QueueSettings(mode, Duration.ZERO, 20, DropPolicy.SUMMARIZE));
     }
 
-    /** A DM from the same user with a platform id of its own (each harness numbers its messages from m1). */
-    private static void send(Instance to, String text, String platformId) {
-        to.harness().send(to.harness().message(text).platformMessageId(platformId));
-    }
-
     @Test
     void aMessageReachingTheOtherInstance_isRunByTheLeaseHolder_afterItsRun_andNeverTwoRunsAtOnce() {
         Instance a = instance(FleetTiming.DEFAULTS);
@@ -96,7 +61,7 @@ class FleetGatewayTest {
         a.harness().dm("first");
         ScriptedAgent.ScriptedRun first = Await.value("A runs the first message", () -> a.agent().runs().isEmpty()
                 ? null : a.agent().run(0));
-        send(b, "second", "b1"); // Slack may hand the next event to another connection, so another instance
+        b.send("second", "b1"); // Slack may hand the next event to another connection, so another instance
 
         Await.until("A picks up the second message from the shared journal",
                 () -> a.harness().gateway.pendingMessages() == 2);
@@ -124,7 +89,7 @@ class FleetGatewayTest {
 
         a.harness().dm("plan a trip");
         ScriptedAgent.ScriptedRun run = Await.value("A runs it", () -> a.agent().runs().isEmpty() ? null : a.agent().run(0));
-        send(b, "make it Lisbon", "b1");
+        b.send("make it Lisbon", "b1");
 
         Await.until("the steer reaches A's run", () -> run.steerTexts().contains("make it Lisbon"));
         run.replyAnsweringSteers("Lisbon it is");
@@ -202,8 +167,7 @@ class FleetGatewayTest {
             Await.until("the answered record is written under the lease", () -> a.store().pending().isEmpty());
             assertEquals(List.of("answer one"), a.harness().channel.texts());
             assertEquals(1, a.agent().runs().size(), "answered once");
-            open.remove(a.member());
-            a.member().close();
+            fleet.closeNow(a.member());
         }
     }
 }

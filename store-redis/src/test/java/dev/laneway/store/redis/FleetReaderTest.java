@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.SessionKey;
 import dev.laneway.core.fleet.Lease;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.store.Fixtures;
 import dev.laneway.store.StoreException;
+import dev.laneway.store.redis.FleetMembers.Member;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,30 +28,19 @@ import redis.clients.jedis.Jedis;
 class FleetReaderTest {
 
     private static final String POLLER = "ingress:telegram:0123456789abcdef";
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final FleetMembers fleet = FleetMembers.onOwnServers();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
     private RedisServer server() {
-        RedisServer own = RedisServer.start();
-        open.add(own); // closed last
-        return own;
+        return fleet.server(); // closed last
     }
 
-    private record Instance(ManualTime clock, RedisStore store, RedisFleetMember member) { }
-
-    private Instance instance(RedisServer on) {
-        ManualTime clock = Fixtures.clock();
-        RedisStore store = RedisStore.open(RedisTarget.of(on.url(), "support"), Fixtures.options(clock));
-        open.add(store);
-        RedisFleetMember member = RedisFleetMember.join(store, FleetTiming.DEFAULTS, clock, clock, Runnable::run);
-        open.add(member);
-        return new Instance(clock, store, member);
+    private Member instance(RedisServer on) {
+        return fleet.join(on, FleetTiming.DEFAULTS);
     }
 
     @Test
@@ -60,9 +48,9 @@ class FleetReaderTest {
         {
             RedisServer own = server();
             Jedis redis = own.client();
-            open.add(redis);
-            Instance a = instance(own);
-            Instance b = instance(own);
+            fleet.closing(redis);
+            Member a = instance(own);
+            Member b = instance(own);
             a.member().leases().tryAcquire(SessionKey.of("telegram:dm:ada"), lost -> { }).orElseThrow();
             a.member().leases().tryAcquire(SessionKey.of("telegram:dm:bob"), lost -> { }).orElseThrow();
             Lease poller = b.member().leases().tryAcquire(SessionKey.of(POLLER), lost -> { }).orElseThrow();
@@ -111,9 +99,9 @@ class FleetReaderTest {
         {
             RedisServer own = server();
             Jedis redis = own.client();
-            open.add(redis);
-            Instance a = instance(own);
-            Instance b = instance(own);
+            fleet.closing(redis);
+            Member a = instance(own);
+            Member b = instance(own);
             redis.del(a.store().keys().instance(b.member().id())); // its heartbeat key expired
             FleetReport report = RedisFleetReader.read(a.store(), List.of());
             assertEquals(List.of(a.member().id()), report.instances().stream().map(FleetReport.Member::id).toList());

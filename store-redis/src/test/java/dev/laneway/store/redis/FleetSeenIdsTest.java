@@ -6,19 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.laneway.core.channel.SeenIds;
-import dev.laneway.core.testing.ManualTime;
 import dev.laneway.store.Fixtures;
 import dev.laneway.store.StoreException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -29,18 +25,11 @@ import redis.clients.jedis.Jedis;
 class FleetSeenIdsTest {
 
     private final RedisServer server = RedisServer.shared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeEach
-    void emptyRedis() {
-        server.flushAll();
-    }
+    private final FleetMembers fleet = FleetMembers.on(server);
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        fleet.close();
     }
 
     private int instances;
@@ -51,9 +40,7 @@ class FleetSeenIdsTest {
     }
 
     private SeenIds instance(String kind, String id) {
-        ManualTime clock = Fixtures.clock();
-        RedisStore store = RedisStore.open(RedisTarget.of(server.url(), "support"), Fixtures.options(clock));
-        open.add(store);
+        RedisStore store = fleet.store(Fixtures.clock());
         try (Jedis jedis = server.client()) {
             jedis.hset("laneway:{support}:instance:" + id, "host", "test");
         }
@@ -148,9 +135,7 @@ class FleetSeenIdsTest {
     void redisUnreachable_throwsNamingTheUrl_ratherThanGuess() {
         RedisServer own = RedisServer.start();
         try {
-            ManualTime clock = Fixtures.clock();
-            RedisStore store = RedisStore.open(RedisTarget.of(own.url(), "support"), Fixtures.options(clock));
-            open.add(store);
+            RedisStore store = fleet.store(own, Fixtures.clock());
             SeenIds ids = RedisSeenIds.on(store, "i1").forKind("slack-events:A1", Duration.ofHours(1), 10);
             own.stop();
             StoreException e = assertThrows(StoreException.class, () -> ids.add("Ev1"));
