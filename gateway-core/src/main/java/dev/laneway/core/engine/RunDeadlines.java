@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * {@code hot.stacked}, its approximate size, is a plain field any pusher writes (a heuristic, see
  * {@link #push}). An entry's state (live, cancelled, fired) changes once, by compare-and-set;
  * {@code hot.live} counts the live entries, incremented by an add before its push and decremented
- * by whoever ends an entry, so the one that brings it to zero knows it (and then looks again under the lock: an add may have come meanwhile).
+ * by whoever ends an entry, so the one that brings it to zero knows it (and then looks again under
+ * the lock: an add may have come meanwhile).
  * No deadline is lost between a push and the timer: an adder pushes, then reads {@code timerDue};
  * whoever holds the lock sets {@code timerDue}, then looks at the stack again, and drains it if it
  * is not empty; so either the adder sees the timer as it is now (and takes the lock if its entry is
