@@ -2,15 +2,15 @@ package dev.laneway.core.engine;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The global admission cap: counts accepted messages not yet settled, across all sessions, and
  * estimates how long a refused sender should wait from recent run times.
  *
- * <p>Concurrency: lock-free counters (without a cap a striped one: every message counts up and down,
- * and one shared counter would be contended by every carrier); the estimate is a moving average
- * updated by finished runs.
+ * <p>Concurrency: lock-free counters (without a cap a striped one, its cell named by the caller's
+ * hint: every message counts up and down, and one shared counter would be contended by every
+ * carrier; docs/decisions.md D240); the estimate is a moving average updated by finished runs,
+ * written only when it changes (a run as long as the average leaves the shared line unwritten).
  */
 final class Admission {
 
@@ -19,7 +19,7 @@ final class Admission {
     private final int maxPending;
     private final int parallelism;
     private final AtomicInteger pending = new AtomicInteger();  // with a cap
-    private final LongAdder uncapped = new LongAdder();         // without one
+    private final StripedCounter uncapped = new StripedCounter(); // without one
     private final AtomicLong averageRunMillis = new AtomicLong(-1);
 
     /** @param maxPending 0 disables the cap */
@@ -28,10 +28,13 @@ final class Admission {
         this.parallelism = Math.max(1, parallelism);
     }
 
-    /** Takes a slot; false when the cap is reached. */
-    boolean tryAdmit() {
+    /**
+     * Takes a slot; false when the cap is reached. {@code hint} (the message's session hash, say)
+     * spreads the uncapped count over its cells; any hint counts the same.
+     */
+    boolean tryAdmit(int hint) {
         if (maxPending == 0) {
-            uncapped.increment();
+            uncapped.increment(hint);
             return true;
         }
         while (true) {
@@ -46,25 +49,27 @@ final class Admission {
     }
 
     /** A message restored from the journal was accepted before the restart: it always gets a slot. */
-    boolean admitRestored() {
+    boolean admitRestored(int hint) {
         if (maxPending == 0) {
-            uncapped.increment();
+            uncapped.increment(hint);
         } else {
             pending.incrementAndGet();
         }
         return true;
     }
 
-    void release() {
+    /** Gives a slot back; {@code hint} need not be the one it was taken with. */
+    void release(int hint) {
         if (maxPending == 0) {
-            uncapped.decrement();
+            uncapped.decrement(hint);
         } else {
             pending.decrementAndGet();
         }
     }
 
     int pending() {
-        return maxPending == 0 ? (int) uncapped.sum() : pending.get();
+        // a slot taken and given back on two cells, read half-way, could show one less than none
+        return maxPending == 0 ? (int) Math.max(0, uncapped.sum()) : pending.get();
     }
 
     /** Folds a finished run's duration into the moving average (weight 1/8). */
@@ -72,7 +77,10 @@ final class Admission {
         long millis = Math.max(0, tookMillis);
         while (true) { // a loop, not updateAndGet: no lambda per run
             long avg = averageRunMillis.get();
-            if (averageRunMillis.compareAndSet(avg, avg < 0 ? millis : avg + (millis - avg) / 8)) {
+            long next = avg < 0 ? millis : avg + (millis - avg) / 8;
+            // unchanged (the run took the average, give or take 8 ms): no write, so the carriers
+            // keep reading one clean line instead of taking it from each other every run
+            if (next == avg || averageRunMillis.compareAndSet(avg, next)) {
                 return;
             }
         }

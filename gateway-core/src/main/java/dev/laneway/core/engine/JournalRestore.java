@@ -61,7 +61,7 @@ final class JournalRestore {
         for (JournalEntry entry : pending) {
             InboundMessage message = entry.message();
             dedupe.firstSighting(message);
-            Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored());
+            Ticket ticket = new Ticket(entry.seq(), message, ctx.admission.admitRestored((int) entry.seq()));
             ticket.announce(); // the channel was told before the restart; it hears how the message ends
             if (restart) {
                 // only a restart assumes the receipt shown before it; a message picked up in a fleet

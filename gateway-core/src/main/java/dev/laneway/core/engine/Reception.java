@@ -166,7 +166,7 @@ final class Reception {
         }
         // shutting down: journaled, not run, not refused; it runs after the restart (holds no slot)
         boolean keep = closed && journal != MessageJournal.NONE;
-        if (!keep && (closed || !ctx.admission.tryAdmit())) {
+        if (!keep && (closed || !ctx.admission.tryAdmit(session.hashCode()))) {
             intake.done = true;
             record(message, Disposition.REJECTED_BUSY);
             if (!fromJob) {
@@ -178,7 +178,7 @@ final class Reception {
         RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
         if (verdict.shed()) {
             intake.done = true;
-            ctx.admission.release();
+            ctx.admission.release(session.hashCode());
             record(message, Disposition.REJECTED_BUSY);
             if (!fromJob) {
                 ctx.receipts.shed(message);
@@ -194,11 +194,11 @@ final class Reception {
             if (!keep && ctx.fleet != null && !ctx.fleet.claim(session, seq)) {
                 elsewhere = true;
                 keep = true;
-                ctx.admission.release();
+                ctx.admission.release(session.hashCode());
             }
         } catch (RuntimeException e) {
             if (!keep) {
-                ctx.admission.release();
+                ctx.admission.release(session.hashCode());
             }
             throw e;
         }

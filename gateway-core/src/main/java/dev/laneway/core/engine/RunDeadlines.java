@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -35,16 +34,20 @@ import org.slf4j.LoggerFactory;
  * stack is drained, or leaves the list when it reaches the head, or, once most linked entries are
  * cancelled (behind a long run), in one sweep; an add whose stack has grown past twice the live
  * deadlines drains it if the lock is free, so neither holds more than about twice the live
- * deadlines. A cancelled head leaves the timer as it is (it fires, finds nothing due and is set for
- * the next live head), unless no deadline is left: the last cancel takes the lock, empties the list
- * and cancels the timer, so no timer outlives the last run.
+ * deadlines. The live count and the stack's top share one padded cache line and nothing else
+ * (D241): an add writes that one shared line, and only reads the list's (its timer's due time). A
+ * cancelled head leaves the timer as it is (it fires, finds nothing due and is set for the next
+ * live head), unless no deadline is left: the last cancel takes the lock, empties the list and
+ * cancels the timer, so no timer outlives the last run.
  *
  * <p>Concurrency: {@code lock} guards the list, {@code linked}, {@code timer} and {@code armed};
- * {@code timerDue} is written under it and read without it (volatile). {@code incoming} is a
- * lock-free stack: any thread pushes, a thread holding the lock takes it whole. An entry's state
- * (live, cancelled, fired) changes once, by compare-and-set; {@code live} counts the live entries,
- * incremented by an add before its push and decremented by whoever ends an entry, so the one that
- * brings it to zero knows it (and then looks again under the lock: an add may have come meanwhile).
+ * {@code timerDue} is written under it and read without it (volatile). The incoming stack
+ * ({@code hot.top}) is lock-free: any thread pushes, a thread holding the lock takes it whole;
+ * {@code hot.stacked}, its approximate size, is a plain field any pusher writes (a heuristic, see
+ * {@link #push}). An entry's state (live, cancelled, fired) changes once, by compare-and-set;
+ * {@code hot.live} counts the live entries, incremented by an add before its push and decremented
+ * by whoever ends an entry, so the one that brings it to zero knows it (and then looks again under
+ * the lock: an add may have come meanwhile).
  * No deadline is lost between a push and the timer: an adder pushes, then reads {@code timerDue};
  * whoever holds the lock sets {@code timerDue}, then looks at the stack again, and drains it if it
  * is not empty; so either the adder sees the timer as it is now (and takes the lock if its entry is
@@ -59,22 +62,11 @@ final class RunDeadlines {
     // half the list; an add drains the stack once it holds this many more than twice the live entries
     private static final int SWEEP_SLACK = 32;
     private static final long NO_TIMER = Long.MAX_VALUE;
-    private static final VarHandle INCOMING;
-
-    static {
-        try {
-            INCOMING = MethodHandles.lookup().findVarHandle(RunDeadlines.class, "incoming", Entry.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final InstantSource clock;
     private final Scheduler scheduler;
     private final ReentrantLock lock = new BriefLock(); // taken by the first add, a drain, the timer, the last cancel
-    private final AtomicInteger live = new AtomicInteger(); // entries neither cancelled nor fired
-    @SuppressWarnings("unused") // through INCOMING
-    private volatile Entry incoming;                 // pushed, not yet in the list: a stack, newest first
+    private final Hot hot = new Hot();               // the live count and the incoming stack, on a line of their own
     private Entry head;                              // guarded by lock; the earliest due
     private Entry tail;                              // guarded by lock
     private int linked;                              // guarded by lock; entries in the list, cancelled ones too
@@ -93,8 +85,9 @@ final class RunDeadlines {
         long now = clock.millis();
         long due = millis > Long.MAX_VALUE - now ? Long.MAX_VALUE - 1 : now + millis;
         Entry entry = new Entry(due, task);
-        int liveNow = live.incrementAndGet();
-        push(entry);
+        Hot h = hot;
+        int liveNow = (int) LIVE_COUNT.getAndAdd(h, 1) + 1;
+        int stacked = push(h, entry);
         if (due < timerDue) { // no timer, or one set for later than this entry: set it now
             lock.lock();
             try {
@@ -102,7 +95,7 @@ final class RunDeadlines {
             } finally {
                 lock.unlock();
             }
-        } else if (entry.depth > 2L * liveNow + SWEEP_SLACK && lock.tryLock()) { // the stack is mostly cancelled
+        } else if (stacked > 2L * liveNow + SWEEP_SLACK && lock.tryLock()) { // the stack is mostly cancelled
             try {
                 settleLocked(now, null, null);
             } finally {
@@ -123,13 +116,21 @@ final class RunDeadlines {
         }
     }
 
-    private void push(Entry entry) {
+    /**
+     * Pushes {@code entry} on the incoming stack and returns about how many entries the stack holds:
+     * a plain count kept beside the top, on the line the push has just taken, started again by the
+     * first push on an empty stack. Two pushes at once may count one entry too few (or the count may
+     * run on past a drain until the next first push): it only decides when an add drains the stack.
+     */
+    private static int push(Hot h, Entry entry) {
         Entry top;
         do {
-            top = incoming;
+            top = h.top;
             entry.pushedOn = top;
-            entry.depth = top == null ? 1 : top.depth + 1;
-        } while (!INCOMING.compareAndSet(this, top, entry));
+        } while (!TOP.compareAndSet(h, top, entry));
+        int stacked = top == null ? 1 : h.stacked + 1;
+        h.stacked = stacked;
+        return stacked;
     }
 
     /**
@@ -142,7 +143,7 @@ final class RunDeadlines {
         do {
             drainIncoming();
             dropCancelledHeads();
-            if (linked - live.get() > linked / 2 + SWEEP_SLACK) {
+            if (linked - hot.live > linked / 2 + SWEEP_SLACK) {
                 sweep();
             }
             if (head == null) {
@@ -153,12 +154,12 @@ final class RunDeadlines {
                 timer.cancel();
                 arm(head.due, head == entry ? exact : Duration.ofMillis(Math.max(0, head.due - now)));
             }
-        } while (incoming != null);
+        } while (hot.top != null);
     }
 
     /** Moves the pushed entries into the list, oldest push first, dropping those already ended (lock held). */
     private void drainIncoming() {
-        Entry newest = (Entry) INCOMING.getAndSet(this, (Entry) null);
+        Entry newest = (Entry) TOP.getAndSet(hot, (Entry) null);
         Entry oldest = null;
         for (Entry e = newest; e != null; ) { // reverse the stack, so entries due together keep their order
             Entry next = e.pushedOn;
@@ -196,7 +197,7 @@ final class RunDeadlines {
                 Entry entry = head;
                 unlink(entry);
                 if (entry.end(Entry.FIRED)) {
-                    live.decrementAndGet();
+                    LIVE_COUNT.getAndAdd(hot, -1);
                     due.add(entry.task);
                 }
             }
@@ -241,7 +242,7 @@ final class RunDeadlines {
     private void lastEnded() {
         lock.lock();
         try {
-            if (live.get() != 0) {
+            if (hot.live != 0) {
                 return; // an add came meanwhile; its entry keeps the timer
             }
             sweep(); // every linked entry has ended, unless an add came since: settling sets the timer for it
@@ -290,7 +291,7 @@ final class RunDeadlines {
 
     /** How many deadlines are waiting (for tests). */
     int size() {
-        return live.get();
+        return hot.live;
     }
 
     /**
@@ -300,11 +301,52 @@ final class RunDeadlines {
     int linked() {
         lock.lock();
         try {
-            Entry top = incoming;
-            return linked + (top == null ? 0 : top.depth);
+            int stacked = 0;
+            for (Entry e = hot.top; e != null; e = e.pushedOn) { // only a lock holder unlinks the stack
+                stacked++;
+            }
+            return linked + stacked;
         } finally {
             lock.unlock();
         }
+    }
+
+    private static final VarHandle LIVE_COUNT;
+    private static final VarHandle TOP;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LIVE_COUNT = lookup.findVarHandle(HotFields.class, "live", int.class);
+            TOP = lookup.findVarHandle(HotFields.class, "top", Entry.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * What every add and every cancel writes, on a cache line of its own (docs/decisions.md D241):
+     * an add takes this one line from another carrier, where it took up to three (the live count's,
+     * the list object's, which also held the timer's due time every add reads, and the previous top
+     * entry's, read for its depth); the list object is now only read between drains. Padded
+     * before (a superclass's fields come first) and after, 128 bytes each side, so nothing written
+     * elsewhere shares the line or its prefetch pair.
+     */
+    @SuppressWarnings("unused")
+    private abstract static class HotPadding {
+        int gap; // fills the hole after a 12-byte object header, which a subclass's int would take
+        long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+    }
+
+    private abstract static class HotFields extends HotPadding {
+        volatile int live;   // entries neither cancelled nor fired; through LIVE_COUNT
+        volatile Entry top;  // pushed, not yet in the list: a stack, newest first; through TOP
+        int stacked;         // about how many entries the stack holds (see push)
+    }
+
+    @SuppressWarnings("unused")
+    private static final class Hot extends HotFields {
+        long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
     }
 
     /** One deadline; cancelling it marks it (idempotent), and it leaves the list later. */
@@ -321,7 +363,6 @@ final class RunDeadlines {
         Entry prev;          // guarded by lock
         Entry next;          // guarded by lock
         Entry pushedOn;      // the entry below it on the incoming stack; written before its push, then under lock
-        int depth;           // entries on the stack with it when pushed, itself included
 
         Entry(long due, Runnable task) {
             this.due = due;
@@ -335,7 +376,7 @@ final class RunDeadlines {
 
         @Override
         public void cancel() {
-            if (end(CANCELLED) && live.decrementAndGet() == 0) {
+            if (end(CANCELLED) && (int) LIVE_COUNT.getAndAdd(hot, -1) == 1) {
                 lastEnded();
             }
         }

@@ -7,7 +7,6 @@ import dev.laneway.core.channel.ChannelCapabilities;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * hook and the answered records of a run that answered before it ended.
  *
  * <p>Thread-safe: the ticket's disposition is atomic, {@code settling} is a striped counter (every
- * settle counts up and down: one shared counter would be contended by every carrier), the services
- * are thread-safe. The channels' capabilities were read once, when the gateway was built.
+ * settle counts up and down: one shared counter would be contended by every carrier), a settle
+ * counting up and its effects counting down on the one cell its message's sequence number names
+ * (docs/decisions.md D240), the services are thread-safe. The channels' capabilities were read
+ * once, when the gateway was built.
  */
 final class Settlement {
 
@@ -41,7 +42,7 @@ final class Settlement {
     // whether any channel wants the accepted and settled hooks: most do not, and then no message looks them up
     private final boolean anyTracks;
     // settles decided under a session lock whose effects (journal record, outbox task) have not run yet
-    private final LongAdder settling = new LongAdder();
+    private final StripedCounter settling = new StripedCounter();
     // receipts on the messages (docs/behaviour.md §16.5): a message's settle ends its receipt
     private final Receipts receipts;
 
@@ -91,14 +92,14 @@ final class Settlement {
             return;
         }
         if (ticket.admitted()) {
-            admission.release();
+            admission.release((int) ticket.seq());
         }
-        settling.increment();
+        settling.increment((int) ticket.seq()); // its sequence number names the cell: the same one up and down
         fx.add(() -> {
             try {
                 settled(ticket, disposition, delivery, recordQueued);
             } finally {
-                settling.decrement();
+                settling.decrement((int) ticket.seq());
                 idle.signal(); // takes no lock unless someone waits (then for the last one: see settling())
             }
         });

@@ -142,4 +142,41 @@ class RunDeadlinesTest {
         assertEquals(0, time.pendingTasks(), "no timer left once none waits");
         assertEquals(0, deadlines.linked());
     }
+
+    @Test
+    void deadlinesAddedAndCancelledFromManyVirtualThreads_leaveNoTimer_andNoneFires() throws Exception {
+        int threads = 8;
+        int perThread = 20_000;
+        java.util.concurrent.atomic.AtomicInteger firedCount = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            workers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < perThread; i++) {
+                    // the live count drops to zero and rises again all the time: each last cancel
+                    // races with the next adds for the timer (D241 keeps the count beside the stack)
+                    Cancellable handle = deadlines.add(Duration.ofSeconds(30 + (i + seed) % 5), firedCount::incrementAndGet);
+                    if (i % 64 == seed) {
+                        Thread.yield();
+                    }
+                    handle.cancel();
+                }
+            }));
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        assertEquals(0, deadlines.size());
+        assertEquals(0, time.pendingTasks(), "no timer outlives the last deadline, however the cancels raced the adds");
+        assertEquals(0, deadlines.linked(), "the last cancel came after every push, and emptied the stack and the list");
+        time.advance(Duration.ofMinutes(10));
+        assertEquals(0, firedCount.get(), "a cancelled deadline never fires");
+    }
 }
