@@ -46,7 +46,6 @@ final class GatedRunEvents implements RunEvents {
     private final BooleanSupplier stillWanted;
     private final LiveAnswer live; // null: the answer is not streamed
     private final Receipts receipts; // null: no receipts (docs/behaviour.md §16.5)
-    private final Outbox.Line line;  // the session's line to its chat (docs/decisions.md D244), or null
     // characters of this run's answer handed to the outbox, or CUT once it reached its bound (nothing
     // more is sent); changed through ANSWERED only
     private volatile long answered;
@@ -90,16 +89,6 @@ final class GatedRunEvents implements RunEvents {
      */
     GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
             Answers answers, LiveAnswer live, Receipts receipts) {
-        this(run, launch, session, outbox, maxAnswerChars, onRetry, answers, live, receipts, null);
-    }
-
-    /**
-     * With the session's line to its chat (may be null): replies go through it, into the chat's
-     * outbox entry it holds, when the run's route is its chat (docs/decisions.md D244).
-     */
-    GatedRunEvents(Run run, int launch, SessionKey session, Outbox outbox, int maxAnswerChars, Runnable onRetry,
-            Answers answers, LiveAnswer live, Receipts receipts, Outbox.Line line) {
-        this.line = line;
         this.receipts = receipts;
         this.live = live;
         this.run = run;
@@ -176,16 +165,15 @@ final class GatedRunEvents implements RunEvents {
         }
         if (head == null) {
             if (live == null || !live.finish(text, record)) {
-                outbox.answer(run.route, line, session, text, stillWanted, run.delivery, record);
+                outbox.answer(run.route, session, text, stillWanted, run.delivery, record);
             }
         } else if (crossed) {
             log.warn("run {} of session {}: the answer is longer than {} characters (messages.maxAnswerChars); the"
                     + " rest is cut", run.id, session, maxAnswerChars);
             if (live == null || !live.finish(head, null)) {
-                outbox.answer(run.route, line, session, head, stillWanted, run.delivery, null);
+                outbox.answer(run.route, session, head, stillWanted, run.delivery, null);
             }
-            outbox.answer(run.route, line, session, Notices.answerCut(maxAnswerChars), stillWanted, run.delivery,
-                    record);
+            outbox.answer(run.route, session, Notices.answerCut(maxAnswerChars), stillWanted, run.delivery, record);
         } else if (record != null) {
             outbox.afterDelivered(run.route, record); // nothing more is sent: it follows what went before
         }

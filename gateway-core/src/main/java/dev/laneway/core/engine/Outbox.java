@@ -69,11 +69,8 @@ import org.slf4j.LoggerFactory;
  * lives in its stripe.
  * {@code held} and {@code closed} concern every chat: they are written only with every stripe's
  * lock held (taken in index order) and read with any one of them held, so a chat sees them change
- * atomically with its own state. A chat has an entry while it has something queued, a drain owns
- * it, or a {@link Line} holds it open (a session's line to its chat, docs/decisions.md D244: the
- * entry then stays while empty, so the session's replies need no lookup, insertion or removal;
- * {@code ChatQueue.lines} counts the open lines and {@code Line.closed} says whether one still
- * holds it, both guarded by the stripe's lock); {@code ChatQueue.draining} says whether a drain task, or the timer that resumes it after a
+ * atomically with its own state. A chat has an entry while it has something queued or a drain owns
+ * it; {@code ChatQueue.draining} says whether a drain task, or the timer that resumes it after a
  * pacing or backoff wait, owns it, so at most one thread sends to a chat at a time. A chat waiting
  * out a 429 is owned by nobody: the timer that ends its pause starts a new drain. Only a chat's
  * owner touches the head of its queue and a {@link Reply}'s progress; ownership passes under the
@@ -170,48 +167,13 @@ final class Outbox {
      */
     void answer(Route route, SessionKey session, String text, BooleanSupplier stillWanted, Delivery delivery,
                 Runnable then) {
-        answer(route, null, session, text, stillWanted, delivery, then);
-    }
-
-    /**
-     * As {@link #answer(Route, SessionKey, String, BooleanSupplier, Delivery, Runnable)}, through
-     * {@code line} (may be null), the line of the session's chat: when it is open and for the route's
-     * chat, the reply goes in the entry it holds, with no lookup (docs/decisions.md D244); else as
-     * without one.
-     */
-    void answer(Route route, Line line, SessionKey session, String text, BooleanSupplier stillWanted,
-                Delivery delivery, Runnable then) {
-        Chat chat = line != null && line.chat.is(route) ? line.chat : null;
         if (text == null || text.isBlank()) {
             if (then != null) {
-                enqueue(new AfterDelivered(route, chat, then), chat != null ? line : null);
+                afterDelivered(route, then);
             }
             return;
         }
-        enqueue(new Reply(route, chat, text, stillWanted, session, delivery, then), chat != null ? line : null);
-    }
-
-    /**
-     * Opens a line to the route's chat (docs/decisions.md D244): its entry stays while the line is
-     * open, also when nothing is queued, so replies given with the line go straight into it. The
-     * holder (a session, for its runs' replies) {@link Line#close closes} it when it retires; a
-     * closed line still works, as no line.
-     */
-    Line line(Route route) {
-        Chat chat = Chat.of(route);
-        Stripe stripe = stripe(chat);
-        stripe.lock.lock();
-        try {
-            ChatQueue queue = stripe.queues.get(chat);
-            if (queue == null) {
-                queue = new ChatQueue();
-                stripe.queues.put(chat, queue);
-            }
-            queue.lines++;
-            return new Line(chat, stripe, queue);
-        } finally {
-            stripe.lock.unlock();
-        }
+        enqueue(new Reply(route, text, stillWanted, session, delivery, then));
     }
 
     /**
@@ -224,7 +186,7 @@ final class Outbox {
      */
     void live(Route route, SessionKey session, LiveSegment segment, BooleanSupplier stillWanted, Delivery delivery,
               boolean complete, Runnable then) {
-        enqueue(new LiveUpdate(route, session, segment, stillWanted, delivery, complete, then), null);
+        enqueue(new LiveUpdate(route, session, segment, stillWanted, delivery, complete, then));
     }
 
     /**
@@ -249,22 +211,18 @@ final class Outbox {
         }
     }
 
-    /** Queues {@code outgoing} in its chat's entry: the one {@code line} (may be null) holds while it is open. */
-    private void enqueue(Outgoing outgoing, Line line) {
+    private void enqueue(Outgoing outgoing) {
         Chat chat = outgoing.chat();
-        Stripe stripe = line != null ? line.stripe : stripe(chat);
+        Stripe stripe = stripe(chat);
         boolean startDrain;
         ChatQueue queue;
         stripe.lock.lock();
         try {
-            queue = line != null && !line.closed ? line.queue : stripe.queues.get(chat);
+            queue = stripe.queues.get(chat);
             if (queue == null) {
-                queue = new ChatQueue();
+                // a chat held from its start is resumed in the order the held chats came
+                queue = new ChatQueue(heldLocked(chat.channel()) ? heldChats.incrementAndGet() : 0);
                 stripe.queues.put(chat, queue);
-            }
-            if (queue.head == null && !queue.draining) {
-                // a chat held from its first item on is resumed in the order the held chats came
-                queue.heldOrder = heldLocked(chat.channel()) ? heldChats.incrementAndGet() : 0;
             }
             queue.addLast(outgoing);
             startDrain = !queue.draining && deliverableLocked(stripe, chat);
@@ -313,8 +271,7 @@ final class Outbox {
             }
             for (Stripe stripe : stripes) {
                 stripe.queues.forEach((chat, queue) -> {
-                    if (chat.channel().equals(channel) && queue.head != null && !queue.draining
-                            && !stripe.cooling.containsKey(chat)) {
+                    if (chat.channel().equals(channel) && !queue.draining && !stripe.cooling.containsKey(chat)) {
                         queue.draining = true;
                         resume.add(Map.entry(chat, queue));
                     }
@@ -343,9 +300,8 @@ final class Outbox {
         try {
             for (Stripe stripe : stripes) {
                 for (Map.Entry<Chat, ChatQueue> entry : stripe.queues.entrySet()) {
-                    ChatQueue queue = entry.getValue();
-                    if (queue.draining || (queue.head != null && stripe.cooling.containsKey(entry.getKey())
-                            && !heldLocked(entry.getKey().channel()))) {
+                    if (entry.getValue().draining
+                            || (stripe.cooling.containsKey(entry.getKey()) && !heldLocked(entry.getKey().channel()))) {
                         return false;
                     }
                 }
@@ -404,7 +360,7 @@ final class Outbox {
      * chat is delivered; how "answered" is recorded only after the answer went out.
      */
     void afterDelivered(Route route, Runnable action) {
-        enqueue(new AfterDelivered(route, null, action), null);
+        enqueue(new AfterDelivered(route, action));
     }
 
     private boolean isDeliverable(Route route) {
@@ -469,11 +425,7 @@ final class Outbox {
                     headDone = false;
                 }
                 if (queue.head == null) {
-                    if (queue.lines == 0) {
-                        stripe.queues.remove(chat);
-                    } else {
-                        queue.draining = false; // an open line keeps the entry (D244)
-                    }
+                    stripe.queues.remove(chat);
                     return;
                 }
                 if (!deliverableLocked(stripe, chat)) {
@@ -573,7 +525,7 @@ final class Outbox {
             }
             stripe.cooling.remove(chat);
             ChatQueue queue = stripe.queues.get(chat);
-            if (queue != null && queue.head != null && !queue.draining && !heldLocked(chat.channel())) {
+            if (queue != null && !queue.draining && !heldLocked(chat.channel())) {
                 queue.draining = true;
                 resume = true;
             }
@@ -886,10 +838,9 @@ final class Outbox {
         final Chat chat; // the chat it goes to, its queue's key
         Outgoing next;   // the one behind it in its chat's queue; guarded by the stripe's lock
 
-        /** {@code chat}: the route's, when the caller has it (else made from the route). */
-        Outgoing(Route route, Chat chat) {
+        Outgoing(Route route) {
             this.route = route;
-            this.chat = chat != null ? chat : Chat.of(route);
+            this.chat = Chat.of(route);
         }
 
         Route route() {
@@ -927,11 +878,6 @@ final class Outbox {
             return channel;
         }
 
-        /** Whether {@code route} goes to this chat. */
-        boolean is(Route route) {
-            return chatId.equals(route.chatId()) && channel.equals(route.channel()) && account.equals(route.account());
-        }
-
         @Override
         public boolean equals(Object other) {
             return other instanceof Chat that && hash == that.hash && chatId.equals(that.chatId)
@@ -964,9 +910,8 @@ final class Outbox {
         int retries;             // of the next call
         Duration waited = Duration.ZERO; // by the next call, in retry waits
 
-        Sending(Route route, Chat chat, BooleanSupplier stillWanted, SessionKey session, Delivery delivery,
-                Runnable then) {
-            super(route, chat);
+        Sending(Route route, BooleanSupplier stillWanted, SessionKey session, Delivery delivery, Runnable then) {
+            super(route);
             this.stillWanted = stillWanted;
             this.session = session;
             this.delivery = delivery;
@@ -987,9 +932,9 @@ final class Outbox {
         List<String> chunks;     // split when its turn first comes
         int next;                // the chunk to send next
 
-        Reply(Route route, Chat chat, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery,
+        Reply(Route route, String text, BooleanSupplier stillWanted, SessionKey session, Delivery delivery,
               Runnable then) {
-            super(route, chat, stillWanted, session, delivery, then);
+            super(route, stillWanted, session, delivery, then);
             this.text = text;
         }
 
@@ -1008,7 +953,7 @@ final class Outbox {
 
         LiveUpdate(Route route, SessionKey session, LiveSegment segment, BooleanSupplier stillWanted,
                    Delivery delivery, boolean complete, Runnable then) {
-            super(route, null, stillWanted, session, delivery, then);
+            super(route, stillWanted, session, delivery, then);
             this.segment = segment;
             this.complete = complete;
         }
@@ -1024,20 +969,22 @@ final class Outbox {
     private static final class AfterDelivered extends Outgoing {
         final Runnable action;
 
-        AfterDelivered(Route route, Chat chat, Runnable action) {
-            super(route, chat);
+        AfterDelivered(Route route, Runnable action) {
+            super(route);
             this.action = action;
         }
     }
 
     /** One chat's queue, linked through its items; fields guarded by its stripe's lock. */
     private static final class ChatQueue {
-        // when held from its first item on: its place among held chats (release resumes them so); else 0
-        long heldOrder;
+        final long heldOrder; // when held from its start: its place among held chats (release resumes them so); else 0
         boolean draining; // a drain task (or the timer resuming it) owns this chat now
-        int lines;        // open lines holding this entry (D244): while any is, it stays when empty
         Outgoing head;    // the next to deliver; stays here while it is delivered
         Outgoing tail;
+
+        ChatQueue(long heldOrder) {
+            this.heldOrder = heldOrder;
+        }
 
         void addLast(Outgoing item) {
             if (tail == null) {
@@ -1064,75 +1011,6 @@ final class Outbox {
                 count += item instanceof Sending reply && reply.then != null && !reply.sent ? 2 : 1;
             }
             return count;
-        }
-    }
-
-    /**
-     * A line to one chat: holds the chat's entry (its {@link ChatQueue}) in its stripe while open, so
-     * that what is queued through it needs no lookup, no insertion and no removal (docs/decisions.md
-     * D244). Its holder (a session: {@link RunDriver}) opens it with {@link Outbox#line} and closes it
-     * when it retires; a closed line queues as no line does. {@code closed} is guarded by the
-     * stripe's lock.
-     */
-    static final class Line {
-        private final Chat chat;
-        private final Stripe stripe;
-        private final ChatQueue queue;
-        private boolean closed;
-
-        private Line(Chat chat, Stripe stripe, ChatQueue queue) {
-            this.chat = chat;
-            this.stripe = stripe;
-            this.queue = queue;
-        }
-
-        /** Whether replies to {@code route} go to this line's chat. */
-        boolean isFor(Route route) {
-            return chat.is(route);
-        }
-
-        /**
-         * Lets the entry go: it leaves its stripe once nothing is queued in it, no drain owns it and
-         * no other line holds it. Once only; a later use of the line looks the chat up as without one.
-         */
-        void close() {
-            stripe.lock.lock();
-            try {
-                if (closed) {
-                    return;
-                }
-                closed = true;
-                queue.lines--;
-                if (queue.lines == 0 && queue.head == null && !queue.draining) {
-                    stripe.queues.remove(chat, queue);
-                }
-            } finally {
-                stripe.lock.unlock();
-            }
-        }
-
-        /** Whether it is closed (tests). */
-        boolean closed() {
-            stripe.lock.lock();
-            try {
-                return closed;
-            } finally {
-                stripe.lock.unlock();
-            }
-        }
-    }
-
-    /** Chats with an entry, in every stripe (tests: an entry leaves once nothing holds it). */
-    int entries() {
-        lockAll();
-        try {
-            int count = 0;
-            for (Stripe stripe : stripes) {
-                count += stripe.queues.size();
-            }
-            return count;
-        } finally {
-            unlockAll();
         }
     }
 

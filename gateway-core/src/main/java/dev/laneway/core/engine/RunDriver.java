@@ -41,9 +41,7 @@ import org.slf4j.LoggerFactory;
  * names no steer takes it not at all). Agent calls and lane requests are made with it released;
  * {@link #requestLane} is the one place a run asks for a lane. It changes no state of the session: how a run ends is handed, as a {@link RunEnd},
  * to {@link Ends} (the session, which carries it out), with the steers {@link Steering#resolve}
- * hands back to run again. The session's line to its runs' chat in the outbox ({@code line},
- * docs/decisions.md D244) is read by a launch without the lock and replaced or taken (at the
- * session's retirement) under it.
+ * hands back to run again.
  */
 final class RunDriver {
 
@@ -70,10 +68,6 @@ final class RunDriver {
     private final EngineContext ctx;
     private final Steering steering;
     private final Ends ends;
-    // the session's line to its runs' chat (docs/decisions.md D244): opened by the first launch,
-    // again by one whose route goes to another chat; written under the lock, read by launches
-    private volatile Outbox.Line line;
-    private boolean retired; // guarded by lock: the session retired, its line is closed
 
     /** What a granted permit leads to. */
     private enum Next { LAUNCH, NEXT_LANE, NOTHING }
@@ -254,7 +248,7 @@ final class RunDriver {
                     public void answered(List<SteerMessage> steers) {
                         lock.locked(fx -> steering.answered(run, steers, fx));
                     }
-                }, live, ctx.receipts, line(run.route));
+                }, live, ctx.receipts);
         var started = AgentCalls.start(agent, request, events);
         AgentRun handle = started.value() != null ? started.value() : FailedAgentRun.of(reason(started.failure()));
         boolean abortNow = lock.underLock(() -> {
@@ -297,42 +291,6 @@ final class RunDriver {
                 afterwards.run();
             }
         }
-    }
-
-    /**
-     * The session's line to the chat of {@code route} (docs/decisions.md D244): the one it holds when
-     * it goes there (every run of most sessions), else a new one, which replaces it (the old one is
-     * closed). Outside the lock; a session that retired meanwhile gets a closed line (it works as none).
-     */
-    private Outbox.Line line(Route route) {
-        Outbox.Line held = line;
-        if (held != null && held.isFor(route)) {
-            return held;
-        }
-        Outbox.Line opened = ctx.outbox.line(route);
-        Outbox.Line closing = lock.underLock(() -> {
-            if (retired) {
-                return opened;
-            }
-            Outbox.Line old = line;
-            line = opened;
-            return old;
-        });
-        if (closing != null) {
-            closing.close();
-        }
-        return opened;
-    }
-
-    /**
-     * The session retires (lock held): returns its line, for the caller to close once the lock is
-     * released, or null; a launch after this opens none it would keep.
-     */
-    Outbox.Line retire() {
-        retired = true;
-        Outbox.Line held = line;
-        line = null;
-        return held;
     }
 
     /**

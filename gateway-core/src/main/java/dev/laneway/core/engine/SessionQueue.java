@@ -714,16 +714,12 @@ final class SessionQueue {
      * gets a new one. Takes the lock. Returns whether it retired.
      */
     boolean retireIfRestingSince(long before) {
-        return lock.lockedGet(fx -> {
+        return lock.underLock(() -> {
             if (state != State.IDLE || !resting || restingSince > before) {
                 return false;
             }
             moveTo(State.RETIRED);
             ctx.sessions.remove(key, this);
-            Outbox.Line line = runs.retire();
-            if (line != null) {
-                fx.add(line::close); // the chat's outbox entry is let go (docs/decisions.md D244)
-            }
             return true;
         });
     }
