@@ -175,7 +175,10 @@ final class Reception {
             busy(message, fromJob, ctx.admission.retryAfterSeconds());
             return;
         }
-        RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session);
+        // the session as the registry holds it now (null: none yet, or kept for the restart): looked up
+        // once, for the admission and the hand-over below (docs/decisions.md D245)
+        SessionQueue known = keep ? null : ctx.sessions.get(session);
+        RunScheduling.Verdict verdict = keep ? RunScheduling.Verdict.PROCEED : scheduled(message, session, known);
         if (verdict.shed()) {
             intake.done = true;
             ctx.admission.release(session.hashCode());
@@ -236,7 +239,7 @@ final class Reception {
                     verdict.deferred());
         }
         enqueue(session, new QueuedItem(entry.seq(), List.of(intake.ticket), effective.text(), resolved, resolved.mode(),
-                trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()));
+                trusted), fromJob ? Duration.ZERO : inboundDebounce(message.channel()), known);
         if (ctx.fleet != null) {
             ctx.fleet.enqueued(session, entry.seq());
         }
@@ -260,8 +263,7 @@ final class Reception {
      * an idle session; one that joins a session with work (a run, a queue, a debounce buffer) waits
      * behind that session's work, which was admitted (and its sender told) already.
      */
-    private RunScheduling.Verdict scheduled(InboundMessage message, SessionKey session) {
-        SessionQueue queue = ctx.sessions.get(session);
+    private RunScheduling.Verdict scheduled(InboundMessage message, SessionKey session, SessionQueue queue) {
         if (queue != null && queue.busy()) {
             return RunScheduling.Verdict.PROCEED;
         }
@@ -353,8 +355,19 @@ final class Reception {
 
     /** Hands an item to its session's queue (making the queue if the registry holds none). */
     private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce) {
-        while (!sessionQueue(session).accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
+        enqueue(session, item, inboundDebounce, null);
+    }
+
+    /**
+     * As {@link #enqueue(SessionKey, QueuedItem, Duration)}, trying {@code known} first (may be null):
+     * the session the registry held when the message came; one that retired since refuses the item,
+     * and the registry is asked again.
+     */
+    private void enqueue(SessionKey session, QueuedItem item, Duration inboundDebounce, SessionQueue known) {
+        SessionQueue queue = known != null ? known : sessionQueue(session);
+        while (!queue.accept(item, inboundDebounce, settings.inboundMaxWaitFor(inboundDebounce))) {
             Thread.onSpinWait();
+            queue = sessionQueue(session);
         }
     }
 
