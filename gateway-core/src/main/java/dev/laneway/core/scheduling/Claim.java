@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * <p>It also remembers the scheduler's {@link Tenant} it was last granted as ({@link #resolved}), so
  * a session that reuses its claim run after run (docs/decisions.md D218) finds its tenant without a
- * map lookup (D236). That cache is not part of the value; it is read and written by
+ * map lookup (docs/decisions.md D237). That cache is not part of the value; it is read and written by
  * {@link MainScheduler} only, and a stale one (another scheduler's, or a tenant swept meanwhile) is
  * looked up again. Thread-safe: the fields of the value are final and the cache is volatile.
  */

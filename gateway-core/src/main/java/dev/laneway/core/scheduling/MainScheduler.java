@@ -79,7 +79,8 @@ import org.slf4j.LoggerFactory;
  * waits, when it loses the race), a release lowers them before it gives the slot back, so a dispatch
  * that finds a slot free finds the counts of the run that left it lowered. Idle tenants are swept
  * under the lock when a tenant is added past the bound (see {@link #sweepIfGrown}); the sweep retires
- * a tenant by a mark a late lock-free grant sees ({@link Tenant#addRunning}). Futures are completed
+ * a tenant by a mark a late lock-free grant sees ({@link Tenant#addRunning}). A {@link Claim}
+ * remembers the tenant it resolved to (a volatile cache, checked for that mark; D237). Futures are completed
  * outside the lock, so a run's continuation never runs while the scheduler is locked. A waiter whose
  * future was cancelled is taken out of line; one cancelled between its grant and its completion
  * gives its slot straight back.
@@ -97,7 +98,7 @@ public final class MainScheduler implements AllowanceGate {
     /**
      * A tenant a session's claim came back for after a sweep is kept this long after its last grant:
      * the minute a session rests plus the half minute between their sweeps (D216), so the tenants of
-     * resting sessions are kept while those sessions are (D236).
+     * resting sessions are kept while those sessions are (D237).
      */
     static final long RETURNING_KEPT_MILLIS = 90_000;
     /** {@code ctl}: the low 32 bits count the slots held, the high 32 bits the runs waiting. */
@@ -999,7 +1000,7 @@ public final class MainScheduler implements AllowanceGate {
      * kept, else looked up or added, and then remembered (unless the claim remembers another
      * scheduler's: a run's claim asks {@code main} first, then maybe a provider pool). A claim that
      * comes back for a tenant swept meanwhile marks the new one returning, so it is kept while its
-     * session rests (docs/decisions.md D236).
+     * session rests (docs/decisions.md D237).
      */
     private Tenant tenantOf(Claim claim) {
         Tenant remembered = claim.resolved;
@@ -1055,7 +1056,7 @@ public final class MainScheduler implements AllowanceGate {
      * sweeps stay amortised O(1) per run however many tenants are active. A returning tenant (one a
      * session's kept claim came back for after a sweep) is kept until {@link #RETURNING_KEPT_MILLIS}
      * after its last grant, so the tenants of resting sessions are not added again at each of their
-     * runs (D236). Runs when a tenant was added ({@code added}, which its caller is about to use, is
+     * runs (D237). Runs when a tenant was added ({@code added}, which its caller is about to use, is
      * kept) and when a tenant becomes unused under the lock; takes the lock (a grant or release
      * without the lock never sweeps). Snapshots leave idle tenants out.
      */

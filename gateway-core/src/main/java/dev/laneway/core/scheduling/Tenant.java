@@ -48,7 +48,7 @@ final class Tenant {
     int waiting;
     /** Fleet permits held for it (gated), else {@link #UNGATED}. */
     int allowance;
-    /** A session's claim came back for it after a sweep: kept while it was granted recently (D236). */
+    /** A session's claim came back for it after a sweep: kept while it was granted recently (D237). */
     volatile boolean returning;
     /** When it was last granted a slot (epoch millis); written opaque. */
     @SuppressWarnings("unused") // through LAST_GRANT

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * When the {@code main} scheduler takes its lock and when it does not (docs/decisions.md D236). A
+ * When the {@code main} scheduler takes its lock and when it does not (docs/decisions.md D236, D237). A
  * thread is parked inside the lock (the clock it reads there blocks it), and the test asks the
  * scheduler from other threads: what the lock-free common case covers answers at once, and what
  * takes the lock is seen queued on it until the holder lets go. Also the tenant a claim remembers,
