@@ -75,7 +75,7 @@ final class RunScheduling {
             }
         }
         if (previous != null && tenants.isTenantOf(previous.tenant(), lead)) {
-            return previous.priority() == priority ? previous : new Claim(priority, previous.tenant(), previous.session());
+            return previous.withPriority(priority); // keeps the scheduler's tenant it resolved to (D237)
         }
         return new Claim(priority, tenants.tenantOf(lead), session.value());
     }

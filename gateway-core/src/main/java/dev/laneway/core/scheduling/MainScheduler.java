@@ -4,6 +4,8 @@ import dev.laneway.core.lane.BriefLock;
 import dev.laneway.core.lane.LanePermit;
 import dev.laneway.core.lane.LaneSnapshot;
 import dev.laneway.core.lane.Lanes;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -54,10 +57,33 @@ import org.slf4j.LoggerFactory;
  * the share; docs/behaviour.md §11, §17). A waiting run its tenant's caps hold back is not counted
  * in the demand for {@code main}'s allowance, so no fleet permit is held idle for it.
  *
- * <p>Concurrency: {@code lock} guards every field but the immutable settings, and every
- * {@link Waiter} and {@link Tenant} it holds. Futures are completed outside the lock, so a run's
- * continuation never runs while the scheduler is locked. A waiter whose future was cancelled is taken
- * out of line; one cancelled between its grant and its completion gives its slot straight back.
+ * <p>Concurrency: {@code lock} guards the lines (every {@link Waiter}, the class queues, the
+ * background ages, the session index), each tenant's waiting count, queues and fleet permits, the
+ * background share and its permits, and every write of the cap, the pause, the allowance and the
+ * fair-share ceiling (volatile, for the reads below). The slots held and the runs waiting are one
+ * atomic word ({@code ctl}), the slots held per class and per tenant are atomic counts, the mean run
+ * time is changed by compare-and-set, and tenants live in a concurrent map, so that in the common
+ * case a run takes no lock (docs/decisions.md D236): while the scheduler is not gated (no
+ * {@link DemandListener}), {@link #freeNow} reads the volatile state, and a run of a tenant without a
+ * running cap of its own ({@link Tenant#capped}) takes a free slot by a compare-and-set of
+ * {@code ctl} that succeeds only while nobody waits, and gives it back by one atomic add. Everything
+ * else takes the lock as before: a gated scheduler (every grant, release and question, so the
+ * fleet's allowance, caps and demand notices are decided exactly as without the lock-free case), a
+ * capped tenant's grants and releases (its cap check and its count move together), queuing,
+ * withdrawing, handing slots to waiters, pauses, cap and allowance changes, snapshots and estimates.
+ * No waiter is left behind a free slot: a run queues by raising the waiting half of {@code ctl}
+ * under the lock and then dispatching, and a lock-free release lowers the slot half and reads the
+ * waiting half in the same atomic add, taking the lock to dispatch when someone waits; while anyone
+ * waits no lock-free grant succeeds, so a dispatch sees slots held only fall. A grant raises its
+ * class's and tenant's counts before it takes the slot (undoing them, and dispatching if someone now
+ * waits, when it loses the race), a release lowers them before it gives the slot back, so a dispatch
+ * that finds a slot free finds the counts of the run that left it lowered. Idle tenants are swept
+ * under the lock when a tenant is added past the bound (see {@link #sweepIfGrown}); the sweep retires
+ * a tenant by a mark a late lock-free grant sees ({@link Tenant#addRunning}). A {@link Claim}
+ * remembers the tenant it resolved to (a volatile cache, checked for that mark; D237). Futures are completed
+ * outside the lock, so a run's continuation never runs while the scheduler is locked. A waiter whose
+ * future was cancelled is taken out of line; one cancelled between its grant and its completion
+ * gives its slot straight back.
  */
 public final class MainScheduler implements AllowanceGate {
 
@@ -67,8 +93,34 @@ public final class MainScheduler implements AllowanceGate {
     public static final String TENANT_CAP = "tenant:";
     /** The fleet-wide cap of background runs while others wait (the background share). */
     public static final String BACKGROUND_CAP = "class:background";
-    /** Idle tenants kept (not swept) at least; see {@link #forgetIfUnused}. */
+    /** Idle tenants kept (not swept) at least; see {@link #sweepIfGrown}. */
     private static final int IDLE_TENANTS_KEPT = 1024;
+    /**
+     * A tenant a session's claim came back for after a sweep is kept this long after its last grant:
+     * the minute a session rests plus the half minute between their sweeps (D216), so the tenants of
+     * resting sessions are kept while those sessions are (D237).
+     */
+    static final long RETURNING_KEPT_MILLIS = 90_000;
+    /** {@code ctl}: the low 32 bits count the slots held, the high 32 bits the runs waiting. */
+    private static final long ONE_WAITING = 1L << 32;
+    private static final VarHandle CTL;
+    private static final VarHandle MEAN_RUN;
+    private static final VarHandle RUNNING_INTERACTIVE;
+    private static final VarHandle RUNNING_NORMAL;
+    private static final VarHandle RUNNING_BACKGROUND;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CTL = lookup.findVarHandle(MainScheduler.class, "ctl", long.class);
+            MEAN_RUN = lookup.findVarHandle(MainScheduler.class, "meanRunMillis", long.class);
+            RUNNING_INTERACTIVE = lookup.findVarHandle(MainScheduler.class, "runningInteractive", int.class);
+            RUNNING_NORMAL = lookup.findVarHandle(MainScheduler.class, "runningNormal", int.class);
+            RUNNING_BACKGROUND = lookup.findVarHandle(MainScheduler.class, "runningBackground", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final SchedulingSettings settings;
@@ -77,26 +129,42 @@ public final class MainScheduler implements AllowanceGate {
     private final InstantSource clock;
     private final Duration warnAfter;
     private final SchedulingObserver observer;
-    private final ReentrantLock lock = new BriefLock(); // every run passes through it: spin before parking
+    private final ReentrantLock lock = new BriefLock(); // spins before parking (see the class comment for when it is taken)
+
+    /**
+     * Slots held (low 32 bits) and runs waiting (high 32 bits) in one word, so a lock-free grant takes
+     * a slot only while nobody waits; changed through {@link #CTL} (the waiting half under lock only).
+     */
+    private volatile long ctl;
+    /**
+     * Slots held per class (interactive, normal, background): up before a slot is taken in {@code ctl},
+     * down before it is given back; fields beside {@code ctl} rather than an array of their own, so a
+     * grant or release writes fewer shared cache lines. Changed through {@link #classRuns}.
+     */
+    private volatile int runningInteractive;
+    private volatile int runningNormal;
+    private volatile int runningBackground;
+    /** Tenant id -> tenant: looked up and added without the lock, removed only by a sweep under it. */
+    private final ConcurrentHashMap<String, Tenant> tenants = new ConcurrentHashMap<>();
+    /** A tenant added while the map holds more than this starts a sweep ({@link #sweepIfGrown}); written under lock. */
+    private volatile int sweepAbove = IDLE_TENANTS_KEPT;
+    /** The moving average of how long runs hold a slot; changed through {@link #MEAN_RUN}. */
+    private volatile long meanRunMillis;
+
+    // written under lock, volatile for the lock-free reads (see the class comment)
+    private volatile int cap;
+    /** No slot is granted before this instant (epoch millis); 0: not paused. */
+    private volatile long pausedUntilMillis;
+    /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
+    private volatile int allowance = Integer.MAX_VALUE;
+    private volatile int fairCeiling = Integer.MAX_VALUE; // gated: this instance's fair share while another is short (D228)
 
     // everything below: guarded by lock
-    private int cap;
     private int backgroundLimit;
-    /** No slot is granted before this instant (epoch millis); 0: not paused. */
-    private long pausedUntilMillis;
-    private int running;
-    private int waiting;
-    private final int[] runningByClass = new int[PriorityClass.COUNT];
     private final ClassQueue[] classes = new ClassQueue[PriorityClass.COUNT];
     /** Background waiters in the order they came (stale entries skipped lazily), for aging. */
     private final ArrayDeque<Waiter> backgroundByAge = new ArrayDeque<>();
-    private final Map<String, Tenant> tenants = new HashMap<>();
-    private int tenantsAfterSweep;
     private final Map<String, Waiter> bySession = new HashMap<>();
-    private long meanRunMillis;
-    /** Slots that may be held at once besides the cap: the fleet permits held (gated), else unlimited. */
-    private int allowance = Integer.MAX_VALUE;
-    private int fairCeiling = Integer.MAX_VALUE; // gated: this instance's fair share while another is short (D228)
     /** Waiting runs their tenants' caps hold back: the sum of every tenant's {@link Tenant#heldBack()}. */
     private int heldBack;
     /** Tenant caps and the background share are fleet-wide ({@link #gateWithCapsBy}). Set once, before use. */
@@ -162,7 +230,8 @@ public final class MainScheduler implements AllowanceGate {
 
     /**
      * The slots that may be held now: the cap, or fewer while gated by a smaller allowance or held to
-     * this instance's fair share of the fleet's cap (docs/behaviour.md §17). Under the lock.
+     * this instance's fair share of the fleet's cap (docs/behaviour.md §17). Volatile reads: exact
+     * under the lock, a moment's answer without it.
      */
     private int limitLocked() {
         return Math.min(cap, Math.min(allowance, fairCeiling));
@@ -187,7 +256,7 @@ public final class MainScheduler implements AllowanceGate {
     private void gate(DemandListener listener, boolean caps) {
         lock.lock();
         try {
-            if (!tenants.isEmpty() || running > 0) {
+            if (!tenants.isEmpty() || runningNow() > 0) {
                 throw new IllegalStateException(name + ": gate the scheduler before it is used");
             }
             allowance = 0;
@@ -218,9 +287,9 @@ public final class MainScheduler implements AllowanceGate {
     /** The slots the runs holding and waiting for one could use now (under the lock). */
     private int demandLocked() {
         if (clock.millis() < pausedUntilMillis) {
-            return running; // nobody is granted one before the pause ends: no fleet permit is held for them
+            return runningNow(); // nobody is granted one before the pause ends: no fleet permit is held for them
         }
-        return Math.min(cap, running + waiting - heldBack);
+        return Math.min(cap, runningNow() + waitingNow() - heldBack);
     }
 
     /** Gated: {@code more} slots may be held (fleet permits taken); hands them to waiters at once. */
@@ -253,7 +322,7 @@ public final class MainScheduler implements AllowanceGate {
     public int trimAllowance() {
         lock.lock();
         try {
-            int needed = Math.max(running, Math.min(demandLocked(), fairCeiling));
+            int needed = Math.max(runningNow(), Math.min(demandLocked(), fairCeiling));
             int spare = allowance - needed;
             if (spare <= 0) {
                 return 0;
@@ -270,7 +339,7 @@ public final class MainScheduler implements AllowanceGate {
     public int demand() {
         lock.lock();
         try {
-            return Math.max(running, demandLocked());
+            return Math.max(runningNow(), demandLocked());
         } finally {
             lock.unlock();
         }
@@ -370,9 +439,16 @@ public final class MainScheduler implements AllowanceGate {
         heldBack += tenant.heldBack();
     }
 
-    private void tenantRuns(Tenant tenant, int delta) {
+    /** A grant (delta 1, at {@code now}) or release (-1) of a tenant under the lock: it is not swept meanwhile. */
+    private void tenantRuns(Tenant tenant, int delta, long now) {
         heldBack -= tenant.heldBack();
-        tenant.running += delta;
+        if (delta > 0) {
+            if (!tenant.addRunning(now)) {
+                throw new IllegalStateException(name + ": tenant " + tenant.id + " was swept while in use");
+            }
+        } else {
+            tenant.removeRunning();
+        }
         heldBack += tenant.heldBack();
     }
 
@@ -426,8 +502,8 @@ public final class MainScheduler implements AllowanceGate {
                 if (tenant == null || !tenant.gated()) {
                     return 0;
                 }
-                int needed = Math.max(tenant.running,
-                        Math.min(tenant.limits.maxRunning(), tenant.running + tenant.waiting));
+                int needed = Math.max(tenant.running(),
+                        Math.min(tenant.limits.maxRunning(), tenant.running() + tenant.waiting));
                 int spare = tenant.allowance - needed;
                 if (spare <= 0) {
                     return 0;
@@ -476,7 +552,7 @@ public final class MainScheduler implements AllowanceGate {
         /** Under the lock: background slots that count against the share (at most the share). */
         private int neededLocked() {
             int background = PriorityClass.BACKGROUND.ordinal();
-            return Math.min(backgroundLimit, runningByClass[background] + classes[background].waiting());
+            return Math.min(backgroundLimit, runningOfClass(background) + classes[background].waiting());
         }
 
         @Override
@@ -602,11 +678,26 @@ public final class MainScheduler implements AllowanceGate {
      * then asks through {@link #acquire}).
      */
     public LanePermit acquireIfFree(Claim claim) {
+        if (demandListener == null) { // not gated: the lock-free grant when it applies (see the class comment)
+            long now = clock.millis();
+            if (!freeAt(ctl, now)) {
+                return null;
+            }
+            Tenant tenant = tenantOf(claim);
+            if (!tenant.capped()) {
+                Permit permit = grantFree(tenant, classOf(claim), claim, now);
+                if (permit != null) {
+                    observer.granted(claim.priority(), permit.priority, permit.tenant.id, Duration.ZERO, Duration.ZERO);
+                }
+                return permit;
+            }
+        }
         Permit permit;
         boolean backgroundCounted;
         lock.lock();
         try {
-            if (running >= limitLocked() || waiting > 0 || clock.millis() < pausedUntilMillis) {
+            long now = clock.millis();
+            if (runningNow() >= limitLocked() || waitingNow() > 0 || now < pausedUntilMillis) {
                 return null;
             }
             Tenant tenant = tenantOf(claim);
@@ -614,7 +705,15 @@ public final class MainScheduler implements AllowanceGate {
                 forgetIfUnused(tenant);
                 return null;
             }
-            permit = grantLocked(classOf(claim), tenant, clock.millis());
+            PriorityClass served = classOf(claim);
+            tenantRuns(tenant, 1, now);
+            classRuns(served, 1);
+            if (!takeFreeSlot()) { // not gated: a lock-free grant took the last free slot meanwhile
+                classRuns(served, -1);
+                tenantRuns(tenant, -1, now);
+                return null;
+            }
+            permit = new Permit(tenant, served, now);
             backgroundCounted = capsGated && permit.priority == PriorityClass.BACKGROUND;
         } finally {
             lock.unlock();
@@ -624,6 +723,83 @@ public final class MainScheduler implements AllowanceGate {
         }
         observer.granted(claim.priority(), permit.priority, permit.tenant.id, Duration.ZERO, Duration.ZERO);
         return permit;
+    }
+
+    /**
+     * The lock-free grant of a free slot to a run of a tenant without a running cap, the scheduler
+     * not gated (docs/decisions.md D236): the tenant's and the class's counts go up, then the slot is
+     * taken by a compare-and-set that succeeds only while one is free and nobody waits. A run that
+     * loses it undoes the counts and gets null (no slot was free, or someone queued first); a dispatch
+     * that ran meanwhile may have passed background over for the class count it saw, so with runs
+     * waiting it dispatches again.
+     */
+    private Permit grantFree(Tenant tenant, PriorityClass served, Claim claim, long now) {
+        while (!tenant.addRunning(now)) { // swept since it was looked up: it is the tenant anew
+            tenant = tenantOf(claim);
+        }
+        classRuns(served, 1);
+        if (takeFreeSlot()) {
+            return new Permit(tenant, served, now);
+        }
+        classRuns(served, -1);
+        tenant.removeRunning();
+        if (served == PriorityClass.BACKGROUND && waitingNow() > 0) {
+            changeThenDispatch(() -> { });
+        }
+        return null;
+    }
+
+    /** Takes a slot in {@code ctl} while one is free and nobody waits; false otherwise. Any thread. */
+    private boolean takeFreeSlot() {
+        while (true) {
+            long c = ctl;
+            if (runningOf(c) >= limitLocked() || waitingOf(c) != 0) {
+                return false;
+            }
+            if (CTL.compareAndSet(this, c, c + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Not gated, no lock: whether a run asking at {@code now} would get a slot at once ({@code c}: {@code ctl}). */
+    private boolean freeAt(long c, long now) {
+        return runningOf(c) < limitLocked() && waitingOf(c) == 0 && now >= pausedUntilMillis;
+    }
+
+    private static int runningOf(long c) {
+        return (int) c;
+    }
+
+    private static int waitingOf(long c) {
+        return (int) (c >>> 32);
+    }
+
+    /** Slots of class {@code served} were taken ({@code delta} 1) or given back (-1). Any thread. */
+    private void classRuns(PriorityClass served, int delta) {
+        switch (served) {
+            case INTERACTIVE -> RUNNING_INTERACTIVE.getAndAdd(this, delta);
+            case NORMAL -> RUNNING_NORMAL.getAndAdd(this, delta);
+            case BACKGROUND -> RUNNING_BACKGROUND.getAndAdd(this, delta);
+        }
+    }
+
+    /** The slots held by runs of the class of ordinal {@code ordinal}. */
+    private int runningOfClass(int ordinal) {
+        if (ordinal == PriorityClass.INTERACTIVE.ordinal()) {
+            return runningInteractive;
+        }
+        return ordinal == PriorityClass.NORMAL.ordinal() ? runningNormal : runningBackground;
+    }
+
+    /** The slots held now. */
+    private int runningNow() {
+        return runningOf(ctl);
+    }
+
+    /** The runs waiting now (changed under the lock only). */
+    private int waitingNow() {
+        return waitingOf(ctl);
     }
 
     /**
@@ -665,7 +841,7 @@ public final class MainScheduler implements AllowanceGate {
                 backgroundByAge.addLast(waiter);
             }
             tenantWaits(tenant, 1);
-            waiting++;
+            CTL.getAndAdd(this, ONE_WAITING); // before the dispatch: no lock-free grant succeeds from here
             bySession.put(claim.session(), waiter);
             grants = dispatchLocked(now);
             gatedTenant = gatedId(tenant);
@@ -689,11 +865,18 @@ public final class MainScheduler implements AllowanceGate {
         return waiter.future;
     }
 
-    /** Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation. */
+    /**
+     * Whether a run asking now would get a slot at once: one is free and nobody waits. No allocation;
+     * not gated, no lock either (the fields it reads are volatile, and the answer may change the
+     * moment after, as it could once the lock was let go; docs/decisions.md D236).
+     */
     public boolean freeNow() {
+        if (demandListener == null) {
+            return freeAt(ctl, clock.millis());
+        }
         lock.lock();
         try {
-            return running < limitLocked() && waiting == 0 && clock.millis() >= pausedUntilMillis;
+            return runningNow() < limitLocked() && waitingNow() == 0 && clock.millis() >= pausedUntilMillis;
         } finally {
             lock.unlock();
         }
@@ -749,12 +932,12 @@ public final class MainScheduler implements AllowanceGate {
 
     /** The observed mean time a run holds a slot (the initial guess until a run ended). */
     public Duration meanRunTime() {
-        lock.lock();
-        try {
-            return Duration.ofMillis(meanRunMillis);
-        } finally {
-            lock.unlock();
-        }
+        return Duration.ofMillis(meanRunMillis);
+    }
+
+    /** Whether {@code thread} waits for the scheduler's lock (for tests of when it is taken). */
+    boolean waitsForLock(Thread thread) {
+        return lock.hasQueuedThread(thread);
     }
 
     /** How many tenants it keeps now, idle ones included (for tests of the sweep). */
@@ -770,7 +953,8 @@ public final class MainScheduler implements AllowanceGate {
     public LaneSnapshot laneSnapshot() {
         lock.lock();
         try {
-            return new LaneSnapshot(name, cap, running, waiting);
+            long c = ctl;
+            return new LaneSnapshot(name, cap, runningOf(c), waitingOf(c));
         } finally {
             lock.unlock();
         }
@@ -779,17 +963,18 @@ public final class MainScheduler implements AllowanceGate {
     public SchedulerSnapshot snapshot() {
         lock.lock();
         try {
+            long c = ctl;
             Map<PriorityClass, SchedulerSnapshot.Load> byClass = new EnumMap<>(PriorityClass.class);
             for (PriorityClass priority : PriorityClass.values()) {
-                byClass.put(priority, new SchedulerSnapshot.Load(runningByClass[priority.ordinal()],
+                byClass.put(priority, new SchedulerSnapshot.Load(runningOfClass(priority.ordinal()),
                         classes[priority.ordinal()].waiting()));
             }
             List<SchedulerSnapshot.TenantLoad> loads = new ArrayList<>(tenants.size());
             tenants.values().stream().filter(t -> !t.unused())
-                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running, t.waiting)));
+                    .forEach(t -> loads.add(new SchedulerSnapshot.TenantLoad(t.id, t.running(), t.waiting)));
             loads.sort(Comparator.comparingInt((SchedulerSnapshot.TenantLoad t) -> -(t.running() + t.waiting()))
                     .thenComparing(SchedulerSnapshot.TenantLoad::tenant));
-            return new SchedulerSnapshot(settings.mode(), cap, running, waiting, Map.copyOf(byClass), List.copyOf(loads),
+            return new SchedulerSnapshot(settings.mode(), cap, runningOf(c), waitingOf(c), Map.copyOf(byClass), List.copyOf(loads),
                     Duration.ofMillis(meanRunMillis));
         } finally {
             lock.unlock();
@@ -807,34 +992,93 @@ public final class MainScheduler implements AllowanceGate {
     }
 
     private Tenant newTenant(String id) {
-        return new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id), capsGated);
+        return new Tenant(id, fifo ? TenantLimits.DEFAULT : settings.limitsOf(id), capsGated, this);
     }
 
+    /**
+     * The claim's tenant, kept here (any thread): the one the claim remembers while that is still
+     * kept, else looked up or added, and then remembered (unless the claim remembers another
+     * scheduler's: a run's claim asks {@code main} first, then maybe a provider pool). A claim that
+     * comes back for a tenant swept meanwhile marks the new one returning, so it is kept while its
+     * session rests (docs/decisions.md D237).
+     */
     private Tenant tenantOf(Claim claim) {
-        return tenantById(tenantIdOf(claim));
-    }
-
-    private Tenant tenantById(String id) {
-        Tenant tenant = tenants.get(id);
-        if (tenant == null) {
-            tenant = newTenant(id);
-            tenants.put(id, tenant);
+        Tenant remembered = claim.resolved;
+        boolean ours = remembered != null && remembered.owner == this;
+        if (ours && !remembered.gone()) {
+            return remembered;
+        }
+        Tenant tenant = tenantById(tenantIdOf(claim), ours);
+        if (remembered == null || ours) {
+            claim.resolved = tenant;
         }
         return tenant;
     }
 
-    /**
-     * Forgets tenants with nothing running or waiting, but only once the map has doubled since the
-     * last sweep (and holds more than {@link #IDLE_TENANTS_KEPT}): a tenant that comes and goes on
-     * every run (a DM user) then costs no map insert and removal per run, and sweeps stay amortised
-     * O(1) per run however many tenants are active. Snapshots leave idle tenants out.
-     */
+    private Tenant tenantById(String id) {
+        return tenantById(id, false);
+    }
+
+    /** The tenant {@code id}, added if it is not kept (any thread); {@code returning}: see {@link #tenantOf(Claim)}. */
+    private Tenant tenantById(String id, boolean returning) {
+        while (true) {
+            Tenant tenant = tenants.get(id);
+            if (tenant != null && !tenant.gone()) {
+                if (returning && !tenant.returning) {
+                    tenant.returning = true;
+                }
+                return tenant;
+            }
+            if (tenant != null) {
+                tenants.remove(id, tenant); // retired by a sweep that has not taken it out yet
+                continue;
+            }
+            Tenant fresh = newTenant(id);
+            fresh.returning = returning;
+            if (tenants.putIfAbsent(id, fresh) == null) {
+                sweepIfGrown(fresh);
+                return fresh;
+            }
+        }
+    }
+
+    /** Under the lock: sweeps idle tenants if the map has grown past the bound ({@link #sweepIfGrown}). */
     private void forgetIfUnused(Tenant tenant) {
-        if (!tenant.unused() || tenants.size() <= Math.max(IDLE_TENANTS_KEPT, 2 * tenantsAfterSweep)) {
+        if (tenant.unused()) {
+            sweepIfGrown(null);
+        }
+    }
+
+    /**
+     * Forgets tenants with nothing running or waiting (nor fleet permits held), but only once the map
+     * has doubled since the last sweep (and holds more than {@link #IDLE_TENANTS_KEPT}): a tenant that
+     * comes and goes on every run (a DM user) then costs no map insert and removal per run, and
+     * sweeps stay amortised O(1) per run however many tenants are active. A returning tenant (one a
+     * session's kept claim came back for after a sweep) is kept until {@link #RETURNING_KEPT_MILLIS}
+     * after its last grant, so the tenants of resting sessions are not added again at each of their
+     * runs (D237). Runs when a tenant was added ({@code added}, which its caller is about to use, is
+     * kept) and when a tenant becomes unused under the lock; takes the lock (a grant or release
+     * without the lock never sweeps). Snapshots leave idle tenants out.
+     */
+    private void sweepIfGrown(Tenant added) {
+        if (tenants.size() <= sweepAbove) {
             return;
         }
-        tenants.values().removeIf(Tenant::unused);
-        tenantsAfterSweep = tenants.size();
+        lock.lock();
+        try {
+            if (tenants.size() <= sweepAbove) {
+                return; // another sweep came first
+            }
+            long now = clock.millis();
+            for (Tenant tenant : tenants.values()) {
+                if (tenant != added && tenant.retireIfIdle(now, RETURNING_KEPT_MILLIS)) {
+                    tenants.remove(tenant.id, tenant);
+                }
+            }
+            sweepAbove = Math.max(IDLE_TENANTS_KEPT, 2 * tenants.size());
+        } finally {
+            lock.unlock();
+        }
     }
 
     private WaitEstimate estimateLocked(PriorityClass priority, Tenant tenant, int ownAhead) {
@@ -843,7 +1087,7 @@ public final class MainScheduler implements AllowanceGate {
             ahead += classes[c].waiting();
         }
         ahead += classes[priority.ordinal()].aheadOf(tenant, ownAhead);
-        int free = cap - running;
+        int free = cap - runningNow();
         int queued = (int) Math.min(Integer.MAX_VALUE, ahead);
         long pausedMillis = Math.max(0, pausedUntilMillis - clock.millis());
         if (ahead < free && tenant.mayRun()) {
@@ -870,24 +1114,28 @@ public final class MainScheduler implements AllowanceGate {
         complete(grants);
     }
 
+    /**
+     * Grants a waiter's slot (under the lock, a slot free, the waiter taken out of line): its counts
+     * go up, then one run moves from waiting to holding a slot in {@code ctl}. Nobody waiting took a
+     * slot without the lock meanwhile (see the class comment), so the slot seen free is still free.
+     */
     private Permit grantLocked(PriorityClass served, Tenant tenant, long now) {
-        running++;
-        runningByClass[served.ordinal()]++;
-        tenantRuns(tenant, 1);
+        tenantRuns(tenant, 1, now);
+        classRuns(served, 1);
+        CTL.getAndAdd(this, 1 - ONE_WAITING);
         return new Permit(tenant, served, now);
     }
 
     /** Hands free slots to waiters, by class, rotation and caps (see the class comment). */
     private List<Grant> dispatchLocked(long now) {
         List<Grant> grants = null;
-        while (running < limitLocked() && waiting > 0 && now >= pausedUntilMillis) {
+        while (waitingNow() > 0 && now >= pausedUntilMillis && runningNow() < limitLocked()) {
             promoteAged(now);
             Waiter next = pickLocked();
             if (next == null) {
                 break;
             }
             next.waiting = false;
-            waiting--;
             tenantWaits(next.tenant, -1);
             bySession.remove(next.claim.session(), next);
             Permit permit = grantLocked(next.priority, next.tenant, now);
@@ -906,8 +1154,8 @@ public final class MainScheduler implements AllowanceGate {
                 continue;
             }
             if (c == PriorityClass.BACKGROUND.ordinal()
-                    && runningByClass[c] >= Math.min(backgroundLimit, backgroundAllowance)
-                    && waiting > queue.waiting()) {
+                    && runningOfClass(c) >= Math.min(backgroundLimit, backgroundAllowance)
+                    && waitingNow() > queue.waiting()) {
                 continue; // others wait (held back by their tenants' caps): background keeps to its share
             }
             Waiter next = queue.pick();
@@ -948,7 +1196,7 @@ public final class MainScheduler implements AllowanceGate {
             }
             waiter.waiting = false;
             classes[waiter.priority.ordinal()].remove(waiter);
-            waiting--;
+            CTL.getAndAdd(this, -ONE_WAITING);
             tenantWaits(waiter.tenant, -1);
             bySession.remove(waiter.claim.session(), waiter);
             gatedTenant = gatedId(waiter.tenant);
@@ -961,18 +1209,34 @@ public final class MainScheduler implements AllowanceGate {
         capsChanged(gatedTenant, background);
     }
 
+    /**
+     * Gives a slot back. Not gated, a tenant without a running cap: without the lock unless someone
+     * waits (docs/decisions.md D236). Its counts go down, then the slot, in the same atomic add that
+     * reads whether anyone waits; if so, the free slots are handed out under the lock. Otherwise
+     * under the lock, with the dispatch and the fleet's notices as before.
+     */
     private void release(Permit permit) {
+        if (demandListener == null && !permit.tenant.capped()) {
+            long now = clock.millis();
+            recordRunTime(now - permit.grantedAtMillis);
+            permit.tenant.removeRunning();
+            classRuns(permit.priority, -1);
+            long before = (long) CTL.getAndAdd(this, -1L);
+            if (waitingOf(before) > 0) {
+                changeThenDispatch(() -> { });
+            }
+            return;
+        }
         List<Grant> grants;
         String gatedTenant;
         boolean background;
         lock.lock();
         try {
             long now = clock.millis();
-            running--;
-            runningByClass[permit.priority.ordinal()]--;
-            tenantRuns(permit.tenant, -1);
-            long held = Math.max(0, now - permit.grantedAtMillis);
-            meanRunMillis += (held - meanRunMillis) / 8;
+            tenantRuns(permit.tenant, -1, now);
+            classRuns(permit.priority, -1);
+            CTL.getAndAdd(this, -1L);
+            recordRunTime(now - permit.grantedAtMillis);
             grants = dispatchLocked(now);
             gatedTenant = gatedId(permit.tenant);
             background = capsGated && permit.priority == PriorityClass.BACKGROUND;
@@ -983,6 +1247,18 @@ public final class MainScheduler implements AllowanceGate {
         complete(grants);
         demandChanged();
         capsChanged(gatedTenant, background);
+    }
+
+    /** Moves the mean run time 1/8 of the way to {@code heldMillis} (compare-and-set: any thread). */
+    private void recordRunTime(long heldMillis) {
+        long held = Math.max(0, heldMillis);
+        while (true) {
+            long mean = meanRunMillis;
+            long next = mean + (held - mean) / 8;
+            if (next == mean || MEAN_RUN.compareAndSet(this, mean, next)) {
+                return; // unchanged (runs as long as the mean, to the millisecond): nothing written
+            }
+        }
     }
 
     /** Completes the grants' futures (outside the lock); a cancelled one gives its slot straight back. */

@@ -16,11 +16,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * The scheduler's lock-free common case (docs/decisions.md D93) under real threads: slots are taken
- * and given back without the lock while others queue, tenants come and go and are swept, and a
- * tenant with a running cap is granted under the lock. Whatever the interleaving, never more than
- * the cap (nor a capped tenant's own cap) hold a slot at once, every waiter is served, and once all
- * is given back the counts are zero again.
+ * The scheduler's lock-free common case (docs/decisions.md D236) under real threads: slots are taken
+ * and given back without the lock while others queue, tenants come and go and are swept (also while
+ * sessions' claims remember them), and a tenant with a running cap is granted under the lock.
+ * Whatever the interleaving, never more than the cap (nor a capped tenant's own cap) hold a slot at
+ * once, every waiter is served, and once all is given back the counts are zero again.
  */
 class MainSchedulerConcurrencyTest {
 
@@ -103,6 +103,73 @@ class MainSchedulerConcurrencyTest {
         a.close();
         assertTrue(d.isDone(), "the freed slot went to the waiter");
         assertEquals(3, main.snapshot().running());
+    }
+
+    @Test
+    void reusedClaimsWithAndWithoutWaitersWhileTenantsAreSweptAndTimePasses() throws Exception {
+        for (int cap : new int[] {2, 1000}) { // 2: runs queue all the time; 1000: nobody ever waits
+            ManualTime time = new ManualTime();
+            MainScheduler main = new MainScheduler(SchedulingSettings.defaults(), cap, time, Duration.ofMinutes(1),
+                    SchedulingObserver.NONE);
+            AtomicInteger held = new AtomicInteger();
+            AtomicInteger peak = new AtomicInteger();
+            AtomicInteger served = new AtomicInteger();
+            AtomicInteger queued = new AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(THREADS);
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                // each thread's sessions keep their claims (D218), 800 tenants each: past the sweep bound
+                Claim[] claims = new Claim[800];
+                for (int k = 0; k < claims.length; k++) {
+                    claims[k] = new Claim(PriorityClass.values()[k % PriorityClass.COUNT], "user:" + thread + ":" + k,
+                            "s" + thread + ":" + k);
+                }
+                Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < ROUNDS; i++) {
+                            Claim claim = claims[i % claims.length];
+                            if (thread == 0 && i % 200 == 0) {
+                                time.advance(Duration.ofSeconds(30)); // returning tenants expire and are swept
+                            }
+                            LanePermit permit = i % 13 == 0 ? null : main.acquireIfFree(claim);
+                            if (permit == null) {
+                                queued.incrementAndGet();
+                                permit = main.acquire(claim).get(30, TimeUnit.SECONDS); // a waiter left behind fails here
+                            }
+                            peak.accumulateAndGet(held.incrementAndGet(), Math::max);
+                            served.incrementAndGet();
+                            for (int spin = 0; spin < 20; spin++) {
+                                Thread.onSpinWait();
+                            }
+                            held.decrementAndGet();
+                            permit.close();
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    } finally {
+                        done.countDown();
+                    }
+                });
+            }
+            assertTrue(done.await(120, TimeUnit.SECONDS), "the threads finished");
+            if (failure.get() != null) {
+                throw new AssertionError("a thread failed (cap " + cap + ")", failure.get());
+            }
+            assertTrue(peak.get() <= cap, "never more than the cap held: " + peak.get());
+            assertEquals(THREADS * ROUNDS, served.get(), "every run was served");
+            assertTrue(queued.get() > 0, "runs queued");
+            SchedulerSnapshot snapshot = main.snapshot();
+            assertEquals(0, snapshot.running(), "every slot given back");
+            assertEquals(0, snapshot.waiting(), "nobody left waiting");
+            assertTrue(snapshot.tenants().isEmpty(), "no tenant shown as busy: " + snapshot.tenants());
+            snapshot.classes().values().forEach(load -> assertEquals(0, load.running()));
+            for (int k = 0; k < cap; k++) { // every slot is free again, and granted without a wait
+                assertTrue(main.freeNow());
+                assertTrue(main.acquireIfFree(new Claim(PriorityClass.NORMAL, "end", "e" + k)) != null);
+            }
+            assertEquals(List.of(new SchedulerSnapshot.TenantLoad("end", cap, 0)), main.snapshot().tenants());
+        }
     }
 
     @Test
