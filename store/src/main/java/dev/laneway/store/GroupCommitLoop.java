@@ -166,7 +166,7 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
     /** At close: the kept records that could not be written even now fail. */
     protected abstract void failKept();
 
-    /** At close, last: closes the writer's connection. */
+    /** Closes the writer's connection: at close, last (and whenever a writer drops a lost one itself). */
     protected abstract void closeConnection();
 
     /**
@@ -235,10 +235,19 @@ public abstract class GroupCommitLoop<O> implements AutoCloseable {
                 batch.clear();
             }
         }
-        retryIfDue(true);
-        failKept();
-        closeConnection();
-        stopped.complete(null);
+        try {
+            retryIfDue(true);
+            failKept();
+        } catch (Throwable e) { // the last steps failing must not leave close() waiting for ever
+            log.error("{}: unexpected failure while closing", label, e);
+        } finally {
+            try {
+                closeConnection();
+            } catch (Throwable e) {
+                log.error("{}: unexpected failure closing the connection", label, e);
+            }
+            stopped.complete(null);
+        }
     }
 
     /** How long the loop may wait for an op before expiry or a retry of kept records is due. */

@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * stack is drained, or leaves the list when it reaches the head, or, once most linked entries are
  * cancelled (behind a long run), in one sweep; an add whose stack has grown past twice the live
  * deadlines drains it if the lock is free, so neither holds more than about twice the live
- * deadlines. The live count and the stack's top share one padded cache line and nothing else
- * (D241): an add writes that one shared line, and only reads the list's (its timer's due time). A
+ * deadlines. The live count, the stack's top and its approximate size share one padded cache line and
+ * nothing else (D241): an add writes that one shared line, and only reads the list's (its timer's due time). A
  * cancelled head leaves the timer as it is (it fires, finds nothing due and is set for the next
  * live head), unless no deadline is left: the last cancel takes the lock, empties the list and
  * cancels the timer, so no timer outlives the last run.

@@ -708,7 +708,7 @@ public final class MainScheduler implements AllowanceGate {
             PriorityClass served = classOf(claim);
             tenantRuns(tenant, 1, now);
             classRuns(served, 1);
-            if (!takeFreeSlot()) { // not gated: a lock-free grant took the last free slot meanwhile
+            if (!takeFreeSlot(now)) { // not gated: a lock-free grant took the last free slot meanwhile
                 classRuns(served, -1);
                 tenantRuns(tenant, -1, now);
                 return null;
@@ -738,7 +738,7 @@ public final class MainScheduler implements AllowanceGate {
             tenant = tenantOf(claim);
         }
         classRuns(served, 1);
-        if (takeFreeSlot()) {
+        if (takeFreeSlot(now)) {
             return new Permit(tenant, served, now);
         }
         classRuns(served, -1);
@@ -749,11 +749,14 @@ public final class MainScheduler implements AllowanceGate {
         return null;
     }
 
-    /** Takes a slot in {@code ctl} while one is free and nobody waits; false otherwise. Any thread. */
-    private boolean takeFreeSlot() {
+    /**
+     * Takes a slot in {@code ctl} while one is free, nobody waits and no pause holds at {@code now}
+     * (read again at each try, as the cap is); false otherwise. Any thread.
+     */
+    private boolean takeFreeSlot(long now) {
         while (true) {
             long c = ctl;
-            if (runningOf(c) >= limitLocked() || waitingOf(c) != 0) {
+            if (runningOf(c) >= limitLocked() || waitingOf(c) != 0 || now < pausedUntilMillis) {
                 return false;
             }
             if (CTL.compareAndSet(this, c, c + 1)) {
@@ -1057,8 +1060,9 @@ public final class MainScheduler implements AllowanceGate {
      * session's kept claim came back for after a sweep) is kept until {@link #RETURNING_KEPT_MILLIS}
      * after its last grant, so the tenants of resting sessions are not added again at each of their
      * runs (D237). Runs when a tenant was added ({@code added}, which its caller is about to use, is
-     * kept) and when a tenant becomes unused under the lock; takes the lock (a grant or release
-     * without the lock never sweeps). Snapshots leave idle tenants out.
+     * kept; a lock-free grant for a tenant the map lacks adds it, so it may sweep too) and when a
+     * tenant becomes unused under the lock; takes the lock (a release without the lock never
+     * sweeps). Snapshots leave idle tenants out.
      */
     private void sweepIfGrown(Tenant added) {
         if (tenants.size() <= sweepAbove) {
@@ -1189,6 +1193,7 @@ public final class MainScheduler implements AllowanceGate {
     private void withdraw(Waiter waiter) {
         String gatedTenant;
         boolean background;
+        List<Grant> grants;
         lock.lock();
         try {
             if (!waiter.waiting) {
@@ -1202,9 +1207,12 @@ public final class MainScheduler implements AllowanceGate {
             gatedTenant = gatedId(waiter.tenant);
             background = capsGated && waiter.priority == PriorityClass.BACKGROUND;
             forgetIfUnused(waiter.tenant);
+            // a background run the withdrawn one kept to its share may take a free slot now
+            grants = dispatchLocked(clock.millis());
         } finally {
             lock.unlock();
         }
+        complete(grants);
         demandChanged();
         capsChanged(gatedTenant, background);
     }

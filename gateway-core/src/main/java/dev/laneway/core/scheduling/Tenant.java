@@ -12,8 +12,10 @@ import java.util.ArrayDeque;
  * once than its allowance, the {@code tenant:<id>} fleet permits this instance holds
  * (docs/behaviour.md §11.2, §17).
  *
- * <p>Concurrency: guarded by the {@link MainScheduler}'s lock, except {@code running} and
- * {@code lastGrantMillis}. {@code running} changes atomically: a tenant without a running cap of its
+ * <p>Concurrency: guarded by the {@link MainScheduler}'s lock, except {@code running},
+ * {@code lastGrantMillis} and {@code returning} (volatile: set when a session's claim comes back for
+ * the tenant after a sweep, without the lock; such a tenant is kept while it was granted within the
+ * last 90 s, docs/decisions.md D237). {@code running} changes atomically: a tenant without a running cap of its
  * own takes and gives back slots without the lock while the scheduler is not gated (docs/decisions.md
  * D236); a capped one only under it. A sweep (under the lock, with nothing of the tenant waiting)
  * retires an idle tenant by moving {@code running} from 0 to {@link #GONE}; {@link #addRunning} then

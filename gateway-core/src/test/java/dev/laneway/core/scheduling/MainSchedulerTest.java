@@ -151,6 +151,22 @@ class MainSchedulerTest {
     }
 
     @Test
+    void aWithdrawnWaiter_letsTheBackgroundRunItHeldToItsShareTakeTheFreeSlot() {
+        var settings = new SchedulingSettings(SchedulingSettings.Mode.FAIR, Duration.ofMinutes(2), 0.5, Map.of(),
+                Tenants.Scope.SPACE, TenantLimits.DEFAULT, Map.of("guild", new TenantLimits(1, 1, 0)), List.of(),
+                Duration.ofSeconds(5));
+        MainScheduler main = scheduler(settings, 3); // the background share: 1 slot while others wait
+        assertNotNull(main.acquireIfFree(claim(PriorityClass.BACKGROUND, "jobs", "j0")));
+        assertNotNull(main.acquireIfFree(claim(PriorityClass.NORMAL, "guild", "g0")));
+        var g1 = ask(main, PriorityClass.NORMAL, "guild", "g1"); // held back by its tenant's cap
+        var j1 = ask(main, PriorityClass.BACKGROUND, "jobs", "j1"); // kept to the share: g1 waits
+        assertFalse(j1.isDone(), "one slot is free, but background keeps to its share while others wait");
+        g1.cancel(false);
+        assertTrue(j1.isDone(), "nobody else waits now: the free slot goes to background at once");
+        assertEquals(3, main.laneSnapshot().active());
+    }
+
+    @Test
     void fifoModeIsOneLineInArrivalOrder() {
         MainScheduler main = scheduler(SchedulingSettings.defaults().withMode(SchedulingSettings.Mode.FIFO), 1);
         LanePermit held = main.acquireIfFree(claim(PriorityClass.NORMAL, "x", "held"));
