@@ -25,11 +25,10 @@ class LongPollingTest {
             Await.until("the first reply", () -> rig.api.sentTo(Tg.ANN.id()).size() == 1);
             // and the bot got the server's answer to it, which is when the journal records the message
             // answered (the outbox delivered it). Its disposition is recorded when its run ends, which may
-            // be before that, and the fake server counts a reply as sent before it writes the answer. An
-            // outage that cuts the answer off makes OkHttp send the request again on a new connection; the
-            // closed port refuses it, the channel reads that as a send that never left, and the outbox
-            // sends it again once the server is back: the reply twice (Telegram has no idempotent send;
-            // docs/decisions.md D249, L62). Not what this tests
+            // be before that, and the fake server counts a reply as sent before it writes the answer: an
+            // outage in between cuts the answer off, which is DeliveryFailureTest's
+            // aServerGoingAwayBeforeItAnswers_... (it once made OkHttp and the outbox send the reply
+            // again; docs/decisions.md D249). Not what this tests
             Await.until("the first message's answered record", () -> Boolean.TRUE.equals(rig.journal.answered(1)));
 
             rig.api.goAway();
