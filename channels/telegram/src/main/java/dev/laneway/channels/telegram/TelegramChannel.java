@@ -146,12 +146,15 @@ public final class TelegramChannel implements ChannelAdapter {
         this.redactor = redactorFor(settings.token().value(), webhook == null ? null : webhook.secretToken().value());
         this.seenUpdates = seen.forKind("telegram-updates:" + botId(settings.token().value()), REMEMBERED_UPDATES_FOR,
                 REMEMBERED_UPDATES);
-        this.client = new OkHttpTelegramClient(mapper, httpClient("telegram-api-", Duration.ofSeconds(30)),
-                settings.token().value(), settings.telegramUrl());
+        OkHttpClient api = httpClient("telegram-api-", Duration.ofSeconds(30));
+        this.client = new OkHttpTelegramClient(mapper, api, settings.token().value(), settings.telegramUrl());
+        // the sender's calls go over the same connections, each reaching Telegram at most once (D249)
+        TelegramClient sends = new OkHttpTelegramClient(mapper, new SendOnce().guard(api), settings.token().value(),
+                settings.telegramUrl());
         TelegramSettings.Pacing pacing = settings.pacing();
         ChatPacer pacer = new ChatPacer(new ChatPacer.Limits(pacing.chatInterval(), pacing.chatBurst(), pacing.groupMax(),
                 pacing.groupWindow()));
-        this.sender = new TelegramSender(client, pacer, clock, redactor, this::reportRateLimit, settings.drafts());
+        this.sender = new TelegramSender(sends, pacer, clock, redactor, this::reportRateLimit, settings.drafts());
     }
 
     /** The whole token and its secret half (after the colon), which is what identifies the bot's key. */

@@ -35,8 +35,9 @@ import org.telegram.telegrambots.meta.generics.TelegramClient;
  * {@link #pace}, which books the slot from the {@link ChatPacer}), waits out a 429 for that chat
  * only, and retries what Telegram could not take. This class tells it which is which, as a
  * {@link SendFailure}: a 429 with its {@code retry_after}; a 5xx, a reply that cannot be read, or a
- * server that could not be reached at all, to try again; a read timeout, which may mean the
- * message arrived; anything else, refused. A message goes as HTML when it has formatting and again
+ * server that could not be reached at all, to try again; a read timeout, or a connection that failed
+ * once the request was being sent, which may mean the message arrived; anything else, refused. Its
+ * client sends each call to Telegram at most once ({@link SendOnce}, D249). A message goes as HTML when it has formatting and again
  * as plain text if Telegram cannot parse it. Replies answer the message they belong to, in its
  * forum topic. Every 429 (for a message or a typing action) is reported to {@code rateLimited},
  * the operators' counter. Nothing the Bot API says reaches a log or an exception unredacted.
@@ -326,6 +327,10 @@ final class TelegramSender {
     /** What the outbox should make of a failed call, reporting a 429 for operators on the way. */
     private SendFailure failure(String method, TelegramApiException e) {
         String detail = "telegram " + method + ": " + redactor.describe(e);
+        if (mayHaveArrived(e)) {
+            // an attempt failed once its request was being sent (SendOnce): like no answer in time
+            return SendFailure.outcomeUnknown(detail);
+        }
         if (SendFailure.neverSent(e)) {
             return SendFailure.unavailable(detail);
         }
@@ -344,6 +349,16 @@ final class TelegramSender {
             }
         }
         return SendFailure.refused(detail);
+    }
+
+    /** Whether the SDK's failure wraps a {@link SendOnce.MayHaveArrived}. */
+    private static boolean mayHaveArrived(TelegramApiException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SendOnce.MayHaveArrived) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void report() {

@@ -32,7 +32,8 @@ import java.util.function.IntFunction;
  * confirmed by a later {@code getUpdates} with a higher {@code offset}, and {@code allowed_updates}
  * is honoured. It can go away and come back on the same port (pending updates survive, like on the
  * real server), fail the next {@code sendMessage} with a 429, a parse error, any status and
- * description, or a proxy's error page (and {@code getChatAdministrators} with a 429), and forget its
+ * description, or a proxy's error page (and {@code getChatAdministrators} with a 429), deliver the next
+ * {@code sendMessage} but cut its answer off, and forget its
  * confirmations (a server restored from an old state). Tests can hand out several updates in one
  * batch, or one without its {@code update_id}, and wait on the {@link PollLog} of every
  * {@code getUpdates} (e.g. {@link #awaitCaughtUp}) instead of waiting for time to pass.
@@ -58,6 +59,9 @@ final class FakeBotApi implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final java.util.concurrent.atomic.AtomicInteger refusedReactions = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger rateLimitedReactions = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger cutOffSendAnswers = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger goAwayBeforeSendAnswers = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean away;
 
     /** The next {@code count} {@code setMessageReaction} calls get a 429 with a {@code retry_after} of a minute. */
     void rateLimitNextReactions(int count) {
@@ -213,6 +217,24 @@ final class FakeBotApi implements AutoCloseable {
                 retryAfterSeconds));
     }
 
+    /**
+     * The next {@code sendMessage} is delivered (it is on the screen and counts as sent), but its
+     * connection closes before the answer, as when a network drops it on the way back.
+     */
+    void cutOffNextSendAnswer() {
+        cutOffSendAnswers.incrementAndGet();
+    }
+
+    /** As {@link #cutOffNextSendAnswer}, the server going away ({@link #goAway}) before it answers. */
+    void goAwayBeforeNextSendAnswer() {
+        goAwayBeforeSendAnswers.incrementAndGet();
+    }
+
+    /** Whether the server has gone away ({@link #goAway}: its listener is closed) and not come back. */
+    boolean away() {
+        return away;
+    }
+
     /** The next {@code sendMessage} (to any chat) gets HTTP {@code code} with a Bot API error saying {@code description}. */
     void failNextSend(int code, String description) {
         sendFaults.add(new SendFaults.Fault(null, false, code, description, 0));
@@ -258,6 +280,7 @@ final class FakeBotApi implements AutoCloseable {
             lock.unlock();
         }
         stopServer();
+        away = true;
     }
 
     private void stopServer() {
@@ -271,6 +294,7 @@ final class FakeBotApi implements AutoCloseable {
     /** The server is back on the same port, with the updates it had. */
     void comeBack() throws IOException {
         listen(port);
+        away = false;
     }
 
     /** Forgets which updates were confirmed, so the next poll gets them all again. */
@@ -481,6 +505,13 @@ final class FakeBotApi implements AutoCloseable {
             }
             JsonNode result = answer(method, body);
             calls.add(new Call(method, body, Instant.now(), result));
+            if (method.equals("sendMessage") && cutOffSendAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                return; // delivered, but the connection closes before the answer: no response was begun
+            }
+            if (method.equals("sendMessage") && goAwayBeforeSendAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                goAway();   // delivered, and the server stops before it answers: the connection is cut
+                return;
+            }
             respond(exchange, 200, BotApiAnswers.ok(result));
         }
     }

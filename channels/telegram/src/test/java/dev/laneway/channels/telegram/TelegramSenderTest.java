@@ -157,6 +157,12 @@ class TelegramSenderTest {
         // a read timeout may mean the message arrived: sending again could duplicate it
         failures.add(new TelegramApiException("Unable to execute", new SocketTimeoutException("timeout")));
         assertEquals(SendFailure.Kind.OUTCOME_UNKNOWN, failedSend("maybe sent").kind());
+
+        // so may a call whose connection failed once its request was being sent, whatever OkHttp's next
+        // attempt then met (SendOnce, D249): a refused connection in it does not make it "never sent"
+        failures.add(new TelegramApiException("Unable to execute", new SendOnce.MayHaveArrived(
+                new ConnectException("Connection refused"))));
+        assertEquals(SendFailure.Kind.OUTCOME_UNKNOWN, failedSend("maybe sent").kind());
     }
 
     @Test
