@@ -40,56 +40,35 @@ class MainSchedulerConcurrencyTest {
         AtomicInteger peak = new AtomicInteger();
         AtomicInteger cappedPeak = new AtomicInteger();
         AtomicInteger served = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(THREADS);
-        for (int t = 0; t < THREADS; t++) {
-            int thread = t;
-            Thread.ofPlatform().start(() -> {
-                try {
-                    for (int i = 0; i < ROUNDS; i++) {
-                        // many tenants that come and go (swept once the map has grown), one capped tenant
-                        String tenant = i % 7 == 0 ? "capped" : "user:" + thread + ":" + (i % 3000);
-                        Claim claim = new Claim(PriorityClass.values()[i % PriorityClass.COUNT], tenant, "s" + thread + ":" + i);
-                        LanePermit permit = main.acquireIfFree(claim);
-                        if (permit == null) {
-                            CompletableFuture<LanePermit> wait = main.acquire(claim);
-                            if (i % 11 == 0 && wait.cancel(false)) {
-                                continue; // withdrawn before its turn
-                            }
-                            permit = wait.get(30, TimeUnit.SECONDS);
-                        }
-                        peak.accumulateAndGet(held.incrementAndGet(), Math::max);
-                        if (tenant.equals("capped")) {
-                            cappedPeak.accumulateAndGet(heldByCapped.incrementAndGet(), Math::max);
-                            heldByCapped.decrementAndGet();
-                        }
-                        served.incrementAndGet();
-                        for (int spin = 0; spin < 50; spin++) {
-                            Thread.onSpinWait(); // holds the slot a moment, so others find none free
-                        }
-                        held.decrementAndGet();
-                        permit.close();
-                        permit.close(); // a second close gives nothing back
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                } finally {
-                    done.countDown();
+        onThreads("", (thread, i) -> {
+            // many tenants that come and go (swept once the map has grown), one capped tenant
+            String tenant = i % 7 == 0 ? "capped" : "user:" + thread + ":" + (i % 3000);
+            Claim claim = new Claim(PriorityClass.values()[i % PriorityClass.COUNT], tenant, "s" + thread + ":" + i);
+            LanePermit permit = main.acquireIfFree(claim);
+            if (permit == null) {
+                CompletableFuture<LanePermit> wait = main.acquire(claim);
+                if (i % 11 == 0 && wait.cancel(false)) {
+                    return; // withdrawn before its turn
                 }
-            });
-        }
-        assertTrue(done.await(120, TimeUnit.SECONDS), "the threads finished");
-        if (failure.get() != null) {
-            throw new AssertionError("a thread failed", failure.get());
-        }
+                permit = wait.get(30, TimeUnit.SECONDS);
+            }
+            peak.accumulateAndGet(held.incrementAndGet(), Math::max);
+            if (tenant.equals("capped")) {
+                cappedPeak.accumulateAndGet(heldByCapped.incrementAndGet(), Math::max);
+                heldByCapped.decrementAndGet();
+            }
+            served.incrementAndGet();
+            for (int spin = 0; spin < 50; spin++) {
+                Thread.onSpinWait(); // holds the slot a moment, so others find none free
+            }
+            held.decrementAndGet();
+            permit.close();
+            permit.close(); // a second close gives nothing back
+        });
         assertTrue(peak.get() <= cap, "never more than the cap held: " + peak.get());
         assertEquals(1, cappedPeak.get(), "the capped tenant never held more than its own cap");
         assertTrue(served.get() > ROUNDS, "runs were served: " + served.get());
-        SchedulerSnapshot snapshot = main.snapshot();
-        assertEquals(0, snapshot.running(), "every slot given back");
-        assertEquals(0, snapshot.waiting(), "nobody left waiting");
-        assertTrue(snapshot.tenants().isEmpty(), "no tenant shown as busy: " + snapshot.tenants());
-        snapshot.classes().values().forEach(load -> assertEquals(0, load.running()));
+        assertEverythingGivenBack(main);
         assertTrue(main.trackedTenants() <= 2 * Math.max(1024, THREADS * 3000) + THREADS,
                 "idle tenants are swept: " + main.trackedTenants());
         // the scheduler still grants and queues as before
@@ -115,55 +94,36 @@ class MainSchedulerConcurrencyTest {
             AtomicInteger peak = new AtomicInteger();
             AtomicInteger served = new AtomicInteger();
             AtomicInteger queued = new AtomicInteger();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            CountDownLatch done = new CountDownLatch(THREADS);
+            // each thread's sessions keep their claims (D218), 800 tenants each: past the sweep bound
+            Claim[][] claims = new Claim[THREADS][800];
             for (int t = 0; t < THREADS; t++) {
-                int thread = t;
-                // each thread's sessions keep their claims (D218), 800 tenants each: past the sweep bound
-                Claim[] claims = new Claim[800];
-                for (int k = 0; k < claims.length; k++) {
-                    claims[k] = new Claim(PriorityClass.values()[k % PriorityClass.COUNT], "user:" + thread + ":" + k,
-                            "s" + thread + ":" + k);
+                for (int k = 0; k < claims[t].length; k++) {
+                    claims[t][k] = new Claim(PriorityClass.values()[k % PriorityClass.COUNT], "user:" + t + ":" + k,
+                            "s" + t + ":" + k);
                 }
-                Thread.ofPlatform().start(() -> {
-                    try {
-                        for (int i = 0; i < ROUNDS; i++) {
-                            Claim claim = claims[i % claims.length];
-                            if (thread == 0 && i % 200 == 0) {
-                                time.advance(Duration.ofSeconds(30)); // returning tenants expire and are swept
-                            }
-                            LanePermit permit = i % 13 == 0 ? null : main.acquireIfFree(claim);
-                            if (permit == null) {
-                                queued.incrementAndGet();
-                                permit = main.acquire(claim).get(30, TimeUnit.SECONDS); // a waiter left behind fails here
-                            }
-                            peak.accumulateAndGet(held.incrementAndGet(), Math::max);
-                            served.incrementAndGet();
-                            for (int spin = 0; spin < 20; spin++) {
-                                Thread.onSpinWait();
-                            }
-                            held.decrementAndGet();
-                            permit.close();
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    } finally {
-                        done.countDown();
-                    }
-                });
             }
-            assertTrue(done.await(120, TimeUnit.SECONDS), "the threads finished");
-            if (failure.get() != null) {
-                throw new AssertionError("a thread failed (cap " + cap + ")", failure.get());
-            }
+            onThreads(" (cap " + cap + ")", (thread, i) -> {
+                Claim claim = claims[thread][i % claims[thread].length];
+                if (thread == 0 && i % 200 == 0) {
+                    time.advance(Duration.ofSeconds(30)); // returning tenants expire and are swept
+                }
+                LanePermit permit = i % 13 == 0 ? null : main.acquireIfFree(claim);
+                if (permit == null) {
+                    queued.incrementAndGet();
+                    permit = main.acquire(claim).get(30, TimeUnit.SECONDS); // a waiter left behind fails here
+                }
+                peak.accumulateAndGet(held.incrementAndGet(), Math::max);
+                served.incrementAndGet();
+                for (int spin = 0; spin < 20; spin++) {
+                    Thread.onSpinWait();
+                }
+                held.decrementAndGet();
+                permit.close();
+            });
             assertTrue(peak.get() <= cap, "never more than the cap held: " + peak.get());
             assertEquals(THREADS * ROUNDS, served.get(), "every run was served");
             assertTrue(queued.get() > 0, "runs queued");
-            SchedulerSnapshot snapshot = main.snapshot();
-            assertEquals(0, snapshot.running(), "every slot given back");
-            assertEquals(0, snapshot.waiting(), "nobody left waiting");
-            assertTrue(snapshot.tenants().isEmpty(), "no tenant shown as busy: " + snapshot.tenants());
-            snapshot.classes().values().forEach(load -> assertEquals(0, load.running()));
+            assertEverythingGivenBack(main);
             for (int k = 0; k < cap; k++) { // every slot is free again, and granted without a wait
                 assertTrue(main.freeNow());
                 assertTrue(main.acquireIfFree(new Claim(PriorityClass.NORMAL, "end", "e" + k)) != null);
@@ -189,5 +149,44 @@ class MainSchedulerConcurrencyTest {
         kept.close();
         assertTrue(main.snapshot().tenants().isEmpty());
         assertEquals(0, main.snapshot().running());
+    }
+
+    /** One round of a worker thread: {@code thread} is its index, {@code round} the round's. */
+    @FunctionalInterface
+    private interface Round {
+        void run(int thread, int round) throws Exception;
+    }
+
+    /** Runs {@link #ROUNDS} rounds on each of {@link #THREADS} platform threads; the first failure fails the test. */
+    private static void onThreads(String what, Round round) throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(THREADS);
+        for (int t = 0; t < THREADS; t++) {
+            int thread = t;
+            Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < ROUNDS; i++) {
+                        round.run(thread, i);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        assertTrue(done.await(120, TimeUnit.SECONDS), "the threads finished");
+        if (failure.get() != null) {
+            throw new AssertionError("a thread failed" + what, failure.get());
+        }
+    }
+
+    /** Nothing held, nobody waiting, no tenant shown as busy, no class counting a run. */
+    private static void assertEverythingGivenBack(MainScheduler main) {
+        SchedulerSnapshot snapshot = main.snapshot();
+        assertEquals(0, snapshot.running(), "every slot given back");
+        assertEquals(0, snapshot.waiting(), "nobody left waiting");
+        assertTrue(snapshot.tenants().isEmpty(), "no tenant shown as busy: " + snapshot.tenants());
+        snapshot.classes().values().forEach(load -> assertEquals(0, load.running()));
     }
 }
