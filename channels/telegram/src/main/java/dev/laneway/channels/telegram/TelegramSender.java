@@ -92,7 +92,7 @@ final class TelegramSender {
     }
 
     /** A Bot API answer to {@code sendMessage}, read once at start to build the SDK's reader (D225). */
-    private static final String CANNED_MESSAGE = "{\"ok\":true,\"result\":{\"message_id\":1,\"date\":0,"
+    private static final String CANNED_MESSAGE = "{\"ok\":true,\"result\":{\"message_id\":1,\"date\":1,"
             + "\"from\":{\"id\":1,\"is_bot\":true,\"first_name\":\"b\"},\"chat\":{\"id\":1,\"type\":\"private\"},"
             + "\"text\":\"t\"}}";
 
@@ -101,16 +101,22 @@ final class TelegramSender {
      * Telegram's, so the SDK builds its reader of a {@code Message} now, at start, rather than inside
      * the first replies: that takes about 250 ms on a cold JVM, during which each first reply is out
      * but its message is not yet recorded answered, so a kill then runs it again (docs/decisions.md
-     * D225, L41). Nothing is sent; a failure only costs the first reply that time.
+     * D225, L41). Nothing is sent; a failure only costs the first reply that time. The canned
+     * message's {@code date} is not 0: the SDK reads a message dated 0 as an inaccessible one and
+     * refuses it as a {@code sendMessage} answer.
+     *
+     * @return whether both readers were built
      */
-    static void warmReplyReader() {
+    static boolean warmReplyReader() {
         long started = System.nanoTime();
         try {
             SendMessage.builder().chatId("1").text("t").build().deserializeResponse(CANNED_MESSAGE);
             EditMessageText.builder().chatId("1").messageId(1).text("t").build().deserializeResponse(CANNED_MESSAGE);
             log.debug("telegram: the SDK's reply reader built in {} ms", (System.nanoTime() - started) / 1_000_000);
+            return true;
         } catch (TelegramApiException | RuntimeException e) {
             log.debug("telegram: could not build the SDK's reply reader ahead of the first reply: {}", e.toString());
+            return false;
         }
     }
 

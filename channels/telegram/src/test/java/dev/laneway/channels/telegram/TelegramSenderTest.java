@@ -72,6 +72,12 @@ class TelegramSenderTest {
     }
 
     @Test
+    void theReplyReaderIsBuiltAtStart_fromAnAnswerTheSdkAccepts() {
+        // D225: a canned answer the SDK refused (a message dated 0 reads as inaccessible) built nothing
+        assertTrue(TelegramSender.warmReplyReader());
+    }
+
+    @Test
     void replies_answerTheirMessage_evenIfItWasDeleted() throws Exception {
         sender.send(new Route("telegram", "default", "-100", "42", "5"), "hi");
         SendMessage sent = sentMessages().get(0);
