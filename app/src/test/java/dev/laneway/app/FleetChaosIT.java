@@ -53,10 +53,13 @@ class FleetChaosIT {
             FleetTraffic traffic = new FleetTraffic(rig, 20, 5, Duration.ofMillis(200)).start();
             awaitSends(rig, 25); // mid-burst: every session has messages running and queued
             Instance victim = busiest(rig);
-            Set<Long> victimChats = rig.chatsLeasedBy(victim);
             long killed = System.nanoTime();
             java.time.Instant killedAt = java.time.Instant.now();
             rig.kill9(victim);
+            // the leases it died holding (they stay in Redis until they expire): read after the kill, as
+            // a lease it gave back, a session gone idle, between a read before the kill and the kill is
+            // another instance's to take at once
+            Set<Long> victimChats = rig.chatsLeasedBy(victim);
             traffic.awaitPosted();
             Map<String, List<Answer>> answers = traffic.awaitAllAnswered(WAIT);
 
